@@ -1,0 +1,1 @@
+"""Command-line tools that need no window: inspect and export."""
