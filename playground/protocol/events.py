@@ -18,6 +18,7 @@ __all__ = [
     "StreamEvent",
     "TextDelta",
     "ToolCallDelta",
+    "TranscriptDone",
     "TranscriptSegment",
     "Usage",
 ]
@@ -96,6 +97,13 @@ class TranscriptSegment:
 
 
 @dataclass(frozen=True, slots=True)
+class TranscriptDone:
+    """The whole transcript as the ``transcript.text.done`` event states it (wins over the deltas)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Usage:
     """Token usage as the server reported it; ``overlay`` merges into what came before (Anthropic)."""
 
@@ -148,6 +156,7 @@ StreamEvent = (
     | ImageData
     | AudioChunk
     | TranscriptSegment
+    | TranscriptDone
     | Usage
     | StreamError
     | BlockStarted

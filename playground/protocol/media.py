@@ -1,0 +1,167 @@
+"""Pure-Python media sniffing: base64, image dimensions (PNG/JPEG/WebP/GIF), audio format and WAV headers."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import struct
+from dataclasses import dataclass
+
+__all__ = [
+    "WavInfo",
+    "b64decode_lenient",
+    "guess_audio_format",
+    "image_format",
+    "image_size",
+    "parse_wav_header",
+]
+
+
+def b64decode_lenient(text: str) -> bytes | None:
+    """Decode base64 (standard or URL-safe, padding optional); None if it is not base64."""
+    if not text:
+        return b""
+    cleaned = "".join(text.split())
+    if "-" in cleaned or "_" in cleaned:
+        cleaned = cleaned.replace("-", "+").replace("_", "/")
+    cleaned += "=" * (-len(cleaned) % 4)
+    try:
+        return base64.b64decode(cleaned, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def image_format(data: bytes) -> str | None:
+    """The container format from the magic bytes: png, jpeg, webp, gif, or None."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "png"
+    if data[:3] == b"\xff\xd8\xff":
+        return "jpeg"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "gif"
+    return None
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from the header alone (works on a truncated file); None if unknown."""
+    try:
+        fmt = image_format(data)
+        if fmt == "png":
+            if len(data) >= 24 and data[12:16] == b"IHDR":
+                w, h = struct.unpack(">II", data[16:24])
+                return int(w), int(h)
+            return None
+        if fmt == "gif":
+            if len(data) >= 10:
+                w, h = struct.unpack("<HH", data[6:10])
+                return int(w), int(h)
+            return None
+        if fmt == "webp":
+            return _webp_size(data)
+        if fmt == "jpeg":
+            return _jpeg_size(data)
+    except (struct.error, IndexError):
+        return None
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8X" and len(data) >= 30:
+        w = int.from_bytes(data[24:27], "little") + 1
+        h = int.from_bytes(data[27:30], "little") + 1
+        return w, h
+    if chunk == b"VP8 " and len(data) >= 30 and data[23:26] == b"\x9d\x01\x2a":
+        w, h = struct.unpack("<HH", data[26:30])
+        return int(w) & 0x3FFF, int(h) & 0x3FFF
+    if chunk == b"VP8L" and len(data) >= 25 and data[20] == 0x2F:
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    return None
+
+
+_SOF = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    i = 2
+    n = len(data)
+    while i + 4 <= n:
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker == 0xFF:
+            i += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        length = int.from_bytes(data[i + 2 : i + 4], "big")
+        if marker in _SOF:
+            if i + 9 > n:
+                return None
+            h = int.from_bytes(data[i + 5 : i + 7], "big")
+            w = int.from_bytes(data[i + 7 : i + 9], "big")
+            return w, h
+        if length < 2:
+            return None
+        i += 2 + length
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class WavInfo:
+    """What a RIFF/WAVE header says; ``data_offset`` is where PCM frames start (None: not yet seen)."""
+
+    sample_rate: int
+    channels: int
+    sample_width: int
+    audio_format: int
+    data_offset: int | None
+
+
+def parse_wav_header(data: bytes) -> WavInfo | None:
+    """Parse a RIFF/WAVE header from the start of a (possibly partial) file; None if not there yet."""
+    if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        return None
+    i = 12
+    fmt: tuple[int, int, int, int] | None = None
+    while i + 8 <= len(data):
+        cid = data[i : i + 4]
+        size = int.from_bytes(data[i + 4 : i + 8], "little")
+        body = i + 8
+        if cid == b"fmt ":
+            if body + 16 > len(data):
+                return None
+            tag, channels, rate = struct.unpack("<HHI", data[body : body + 8])
+            bits = int.from_bytes(data[body + 14 : body + 16], "little")
+            fmt = (int(tag), int(channels), int(rate), max(1, int(bits) // 8))
+        elif cid == b"data":
+            if fmt is None:
+                return None
+            return WavInfo(fmt[2], fmt[1], fmt[3], fmt[0], body)
+        i = body + size + (size & 1)
+    if fmt is None:
+        return None
+    return WavInfo(fmt[2], fmt[1], fmt[3], fmt[0], None)
+
+
+def guess_audio_format(data: bytes) -> str | None:
+    """Guess a container from the first bytes: wav, mp3, aac, opus (ogg), flac; None if unknown."""
+    if len(data) < 4:
+        return None
+    if data[:4] == b"RIFF":
+        return "wav"
+    if data[:3] == b"ID3":
+        return "mp3"
+    if data[:4] == b"OggS":
+        return "opus"
+    if data[:4] == b"fLaC":
+        return "flac"
+    if data[0] == 0xFF and (data[1] & 0xE0) == 0xE0:
+        # 11-bit frame sync: ADTS AAC has layer bits 00, MPEG audio (mp3) has them non-zero.
+        return "aac" if (data[1] & 0x06) == 0 else "mp3"
+    return None

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the playground needs on a fresh Debian/Ubuntu machine: the few system libraries
+# Qt needs to start (QtMultimedia needs libpulse0 even with no audio device), then the package.
+#   bash scripts/install.sh          the program
+#   bash scripts/install.sh --test   the program and what its tests need
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+extra=""
+[ "${1:-}" = "--test" ] && extra="[test]"
+
+# Qt's xcb/offscreen platforms and QtMultimedia load these at run time; pip cannot provide them.
+sys_pkgs=(libpulse0 libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3
+          libglib2.0-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-xinerama0
+          libxcb-randr0 libxcb-render-util0 libxcb-image0 fonts-dejavu-core)
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+  for p in "${sys_pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo="sudo"
+  echo "Installing system libraries: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+python3 -m pip install --quiet --disable-pip-version-check -e ".${extra}"
