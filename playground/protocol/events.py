@@ -57,7 +57,7 @@ class Signature:
 
 @dataclass(frozen=True, slots=True)
 class ToolCallDelta:
-    """A piece of a tool call, merged by ``key`` (chat index, responses output index, block index)."""
+    """A piece of a tool call, merged by ``key`` (chat index, responses output index, block)."""
 
     key: int | str
     id: str | None = None
@@ -98,14 +98,14 @@ class TranscriptSegment:
 
 @dataclass(frozen=True, slots=True)
 class TranscriptDone:
-    """The whole transcript as the ``transcript.text.done`` event states it (wins over the deltas)."""
+    """The whole transcript as ``transcript.text.done`` states it (wins over the deltas)."""
 
     text: str
 
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Token usage as the server reported it; ``overlay`` merges into what came before (Anthropic)."""
+    """Token usage as the server reported it; ``overlay`` merges into the previous (Anthropic)."""
 
     usage: dict[str, Any]
     overlay: bool = False

@@ -1,4 +1,4 @@
-"""Findings: departures from the documented grammar, each with a stable code, tied to a timeline item."""
+"""Findings: departures from the documented grammar, with stable codes, tied to timeline items."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pure-Python media sniffing: base64, image dimensions (PNG/JPEG/WebP/GIF), audio format and WAV headers."""
+"""Pure-Python media sniffing: base64, image sizes (PNG/JPEG/WebP/GIF), audio formats, WAV."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 __all__ = [
     "WavInfo",
     "b64decode_lenient",
+    "b64decode_prefix",
     "guess_audio_format",
     "image_format",
     "image_size",
@@ -24,11 +25,30 @@ def b64decode_lenient(text: str) -> bytes | None:
     cleaned = "".join(text.split())
     if "-" in cleaned or "_" in cleaned:
         cleaned = cleaned.replace("-", "+").replace("_", "/")
+    # Padding is recomputed: truncated payloads (a recorder cut the string) still give their bytes.
+    cleaned = cleaned.rstrip("=")
+    if len(cleaned) % 4 == 1:
+        cleaned = cleaned[:-1]  # a lone trailing character cannot hold a byte
     cleaned += "=" * (-len(cleaned) % 4)
     try:
         return base64.b64decode(cleaned, validate=True)
     except (binascii.Error, ValueError):
         return None
+
+
+_B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_")
+
+
+def b64decode_prefix(text: str) -> bytes:
+    """The bytes of the longest valid base64 prefix (a payload cut or marked "..." mid-way)."""
+    raw = text.encode("ascii", "replace")
+    end = 0
+    for end, byte in enumerate(raw):  # noqa: B007 - `end` is the result
+        if byte not in _B64_CHARS:
+            break
+    else:
+        end = len(raw)
+    return b64decode_lenient(text[:end]) or b""
 
 
 def image_format(data: bytes) -> str | None:
@@ -114,7 +134,7 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
 
 @dataclass(frozen=True, slots=True)
 class WavInfo:
-    """What a RIFF/WAVE header says; ``data_offset`` is where PCM frames start (None: not yet seen)."""
+    """What a RIFF/WAVE header says; ``data_offset``: where PCM frames start (None: not seen)."""
 
     sample_rate: int
     channels: int
@@ -124,7 +144,7 @@ class WavInfo:
 
 
 def parse_wav_header(data: bytes) -> WavInfo | None:
-    """Parse a RIFF/WAVE header from the start of a (possibly partial) file; None if not there yet."""
+    """Parse a RIFF/WAVE header from the start of a (maybe partial) file; None if not there yet."""
     if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
         return None
     i = 12

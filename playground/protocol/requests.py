@@ -15,6 +15,7 @@ __all__ = [
     "RouteSpec",
     "build_body",
     "form_fields",
+    "params_from_body",
     "route_spec",
     "to_anthropic_tool",
     "to_anthropic_tool_choice",
@@ -205,7 +206,11 @@ def _responses(p: RequestParams) -> dict[str, Any]:
     turns = _conversation(p)
     body: dict[str, Any] = {"model": p.model}
     # A lone user turn goes as a plain string, the form most examples use.
-    if len(turns) == 1 and turns[0].get("role") == "user" and isinstance(turns[0].get("content"), str):
+    if (
+        len(turns) == 1
+        and turns[0].get("role") == "user"
+        and isinstance(turns[0].get("content"), str)
+    ):
         body["input"] = turns[0]["content"]
     else:
         body["input"] = turns
@@ -224,7 +229,9 @@ def _responses(p: RequestParams) -> dict[str, Any]:
 
 def _messages(p: RequestParams) -> dict[str, Any]:
     turns = [t for t in _conversation(p) if t.get("role") != "system"]
-    system_parts = [str(t.get("content", "")) for t in _conversation(p) if t.get("role") == "system"]
+    system_parts = [
+        str(t.get("content", "")) for t in _conversation(p) if t.get("role") == "system"
+    ]
     system = "\n\n".join([*([p.system] if p.system else []), *system_parts]) or None
     max_tokens = p.max_tokens if p.max_tokens is not None else ANTHROPIC_DEFAULT_MAX_TOKENS
     if p.thinking_budget is not None and max_tokens <= p.thinking_budget:
@@ -322,3 +329,148 @@ def form_fields(body: dict[str, Any]) -> dict[str, str]:
         else:
             out[key] = json.dumps(value, separators=(",", ":"))
     return out
+
+
+# -- the inverse: a body typed in the raw JSON view back into the editor's fields -------------
+
+_CHAT_KEYS = ("temperature", "max_tokens", "reasoning_effort", "n")
+
+
+def _take_turns(params: RequestParams, turns: Any) -> bool:
+    """Fill prompt (one plain user turn) or messages; False when ``turns`` is not a list."""
+    if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
+        return False
+    if (
+        len(turns) == 1
+        and turns[0].get("role") == "user"
+        and isinstance(turns[0].get("content"), str)
+    ):
+        params.prompt = turns[0]["content"]
+    else:
+        params.messages = [dict(t) for t in turns]
+    return True
+
+
+def _chat_tool_from_flat(tool: Any) -> Any:
+    if not isinstance(tool, dict) or tool.get("type") != "function" or "function" in tool:
+        return copy.deepcopy(tool)
+    fn: dict[str, Any] = {"name": tool.get("name", "")}
+    for key in ("description", "parameters", "strict"):
+        if key in tool:
+            fn[key] = copy.deepcopy(tool[key])
+    return {"type": "function", "function": fn}
+
+
+def _chat_tool_from_anthropic(tool: Any) -> Any:
+    if not isinstance(tool, dict) or "input_schema" not in tool:
+        return copy.deepcopy(tool)
+    fn: dict[str, Any] = {"name": tool.get("name", "")}
+    if "description" in tool:
+        fn["description"] = tool["description"]
+    fn["parameters"] = copy.deepcopy(tool["input_schema"])
+    return {"type": "function", "function": fn}
+
+
+def _function_choice(name: str) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name}}
+
+
+def params_from_body(route: str, body: dict[str, Any]) -> RequestParams:
+    """Editor fields from a route's body (the raw JSON view); what has no field goes to ``extra``.
+
+    ``build_body(route, params_from_body(route, b)) == b`` for every body ``build_body`` makes.
+    """
+    route_spec(route)
+    rest = copy.deepcopy(body)
+    p = RequestParams(model=str(rest.pop("model", "") or ""))
+    if route != "speech" and "stream" in rest and isinstance(rest["stream"], bool | str):
+        value = rest.pop("stream")
+        p.stream = value is True or value == "true"
+    elif route != "speech":
+        p.stream = False  # build_body always writes stream; its absence means a plain answer
+
+    def take(key: str, attr: str | None = None) -> None:
+        if key in rest:
+            setattr(p, attr or key, rest.pop(key))
+
+    if route == "chat":
+        turns = rest.get("messages")
+        if isinstance(turns, list) and all(isinstance(t, dict) for t in turns):
+            rest.pop("messages")
+            if (
+                turns
+                and turns[0].get("role") == "system"
+                and isinstance(turns[0].get("content"), str)
+            ):
+                p.system = turns[0]["content"]
+                turns = turns[1:]
+            _take_turns(p, turns)
+        for key in _CHAT_KEYS:
+            take(key)
+        if isinstance(rest.get("tools"), list) and rest["tools"]:
+            take("tools")
+            take("tool_choice")
+        options = rest.get("stream_options")
+        if p.stream and isinstance(options, dict) and set(options) == {"include_usage"}:
+            p.include_usage = bool(rest.pop("stream_options")["include_usage"])
+    elif route == "responses":
+        if isinstance(rest.get("input"), str):
+            p.prompt = rest.pop("input")
+        elif _take_turns(p, rest.get("input")):
+            rest.pop("input")
+        take("instructions", "system")
+        take("temperature")
+        take("max_output_tokens", "max_tokens")
+        reasoning = rest.get("reasoning")
+        if isinstance(reasoning, dict) and set(reasoning) == {"effort"}:
+            p.reasoning_effort = rest.pop("reasoning")["effort"]
+        if isinstance(rest.get("tools"), list) and rest["tools"]:
+            p.tools = [_chat_tool_from_flat(t) for t in rest.pop("tools")]
+            choice = rest.pop("tool_choice", None)
+            if isinstance(choice, dict) and choice.get("type") == "function" and "name" in choice:
+                choice = _function_choice(choice["name"])
+            p.tool_choice = choice
+    elif route == "messages":
+        if isinstance(rest.get("system"), str):
+            p.system = rest.pop("system")
+        if _take_turns(p, rest.get("messages")):
+            rest.pop("messages")
+        take("max_tokens")
+        take("temperature")
+        thinking = rest.get("thinking")
+        if (
+            isinstance(thinking, dict)
+            and thinking.get("type") == "enabled"
+            and set(thinking)
+            == {
+                "type",
+                "budget_tokens",
+            }
+        ):
+            p.thinking_budget = rest.pop("thinking")["budget_tokens"]
+        if isinstance(rest.get("tools"), list) and rest["tools"]:
+            p.tools = [_chat_tool_from_anthropic(t) for t in rest.pop("tools")]
+            choice = rest.pop("tool_choice", None)
+            if isinstance(choice, dict):
+                kind = choice.get("type")
+                if kind == "tool" and isinstance(choice.get("name"), str):
+                    choice = _function_choice(choice["name"])
+                elif kind in ("auto", "any", "none") and len(choice) == 1:
+                    choice = {"any": "required"}.get(str(kind), str(kind))
+            p.tool_choice = choice
+    elif route == "images":
+        for key in ("prompt", "n", "size", "quality", "output_format", "partial_images"):
+            take(key)
+    elif route == "speech":
+        take("input")
+        for key in ("voice", "response_format", "speed", "stream_format"):
+            take(key)
+        p.stream = p.stream_format == "sse"
+    elif route == "transcription":
+        for key in ("language", "response_format", "temperature", "prompt"):
+            take(key)
+    elif route == "music":
+        take("prompt")
+        take("duration")
+    p.extra = rest
+    return p

@@ -4,12 +4,16 @@ The parser is fed network chunks as they arrive (``feed(chunk, t)``) and returns
 chunk completes: dispatched events, comment lines (kept as their own items, PROTOCOL.md §0) and,
 at the end of the stream, an event left unterminated (never dispatched, WHATWG; Mozilla bug 710546).
 
-Why it is shaped the way it is (see issue 7 for the measurements):
-- bytes are appended to one buffer and only chunks that contain a CR or LF are searched;
-  ``_scanned`` remembers how far the buffer is known to hold no line end, so a 10 MB line fed in
-  4 KiB pieces is scanned once, not once per piece;
-- bytes are tested by value (``10 in chunk``), which is far cheaper than ``b"\\n" in chunk``;
-- UTF-8 is decoded once per field, on whole lines, so a character split across chunks is whole.
+Why it is shaped the way it is (see issue 7 and ``benchmarks/parsers.py`` for the measurements):
+- a chunk without CR or LF is only appended to a list of pieces (tested by value, ``10 in chunk``,
+  which is far cheaper than ``b"\\n" in chunk``); the pieces are joined once, when a line end
+  arrives, so a 10 MB line fed in 4 KiB pieces is copied and searched once, not once per piece;
+- the bytes before the last line end are split in C (``bytes.split``) rather than searched line by
+  line; on the LF-only path an event that is one ``data:`` line is recognised as one block between
+  two ``\\n\\n`` and built without touching the per-line machinery;
+- UTF-8 is decoded once per event (and per field for ``id``), on whole lines, so a character
+  split across chunks is whole;
+- items are built with positional arguments (keywords cost twice as much per event).
 """
 
 from __future__ import annotations
@@ -29,15 +33,13 @@ __all__ = [
 
 _BOM: Final = b"\xef\xbb\xbf"
 _LINE_END: Final = re.compile(rb"\r\n|\r|\n")
-_LF: Final = 10
 _CR: Final = 13
 _COLON: Final = 58
-_SPACE: Final = 32
 
 
 @dataclass(slots=True)
 class SSEEvent:
-    """One dispatched event: its fields as the WHATWG algorithm yields them, and where it came from."""
+    """One dispatched event: its fields as the WHATWG algorithm yields them, and its origin."""
 
     index: int
     event: str
@@ -66,7 +68,7 @@ class SSEComment:
 
 @dataclass(slots=True)
 class SSEUnterminated:
-    """Bytes left at end of stream without the blank line that would dispatch them (never dispatched)."""
+    """Bytes left at end of stream without the blank line that would dispatch them (never fired)."""
 
     index: int
     event: str | None
@@ -82,54 +84,50 @@ class SSEUnterminated:
 SSEItem = SSEEvent | SSEComment | SSEUnterminated
 
 
-def _strip_one_space(value: bytes) -> bytes:
-    return value[1:] if value[:1] == b" " else value
-
-
 class SSEParser:
-    """Feed bytes with their arrival time; get back the items they complete. Never raises on input."""
+    """Feed bytes with their arrival time; get back the items they complete. Never raises."""
 
     __slots__ = (
+        "_base",
         "_bom_checked",
-        "_buf",
-        "_cr_seen",
         "_data",
-        "_event_start",
-        "_event_t",
+        "_ev_parts",
+        "_ev_start",
+        "_ev_t",
         "_event_type",
-        "_fields",
         "_finished",
+        "_held",
+        "_index",
         "_last_id",
         "_line_t",
-        "_next_index",
-        "_offset",
-        "_pos",
+        "_parts",
         "_retry",
-        "_scanned",
     )
 
     def __init__(self) -> None:
-        self._buf = bytearray()
-        self._offset = 0  # stream offset of _buf[0]
-        self._pos = 0  # start of the first unconsumed line, in _buf
-        self._scanned = 0  # _buf[_pos:_scanned] is known to hold no line end
+        # Bytes not yet cut into lines. Either _parts: pieces of the current partial line (no CR or
+        # LF in them), or _held: bytes that need the careful path at the next chunk (a line ending
+        # in a CR that may be half of a CRLF, or the first bytes of a possible BOM). Never both.
+        self._parts: list[bytes] = []
+        self._held = b""
+        self._base = 0  # stream offset of the first byte in _parts / _held
+        self._line_t = 0.0  # arrival time of that byte
         self._bom_checked = False
-        self._cr_seen = False
-        self._line_t = 0.0
-        self._data: list[bytes] = []
-        self._fields: list[str] = []
-        self._event_type: bytes | None = None
-        self._event_start: int | None = None  # stream offset of the current event's first line
-        self._event_t = 0.0
-        self._last_id: str | None = None
-        self._retry: int | None = None
-        self._next_index = 0
         self._finished = False
+        # The event being assembled (WHATWG's buffers), and its bytes from earlier chunks.
+        self._data: list[bytes] = []
+        self._event_type: bytes | None = None
+        self._retry: int | None = None
+        self._last_id: str | None = None  # never reset between events (WHATWG; PROTOCOL.md §1)
+        self._ev_start: int | None = None  # stream offset of the current event's first line
+        self._ev_t = 0.0
+        self._ev_parts: list[bytes] = []  # the event's bytes in [_ev_start, _base)
+        self._index = 0
 
     @property
     def offset(self) -> int:
         """Bytes received so far."""
-        return self._offset + len(self._buf)
+        return self._base + len(self._held) + sum(map(len, self._parts))
 
     @property
     def last_event_id(self) -> str | None:
@@ -137,139 +135,208 @@ class SSEParser:
 
     def feed(self, chunk: bytes, t: float = 0.0) -> list[SSEItem]:
         """Take one chunk that arrived at time ``t``; return the items it completes, in order."""
-        if not chunk or self._finished:
+        # Hot path (most chunks of a token stream): no line end in it, a line already begun.
+        if 10 in chunk or 13 in chunk:
+            return self._feed_lines(chunk, t)
+        parts = self._parts
+        if parts:
+            parts.append(chunk)
             return []
-        buf = self._buf
-        waiting_cr = len(buf) > self._pos and buf[-1] == _CR
-        if self._pos == len(buf):
+        if self._held or not self._bom_checked:
+            return self._feed_lines(chunk, t)
+        if chunk and not self._finished:
             self._line_t = t
-        buf += chunk
-        if not self._bom_checked:
-            if len(buf) < 3 and _BOM.startswith(bytes(buf)):
-                return []
-            self._bom_checked = True
-            if buf[:3] == _BOM:
-                # One BOM at the very start only (WHATWG); its bytes still count in offsets.
-                self._pos = self._scanned = 3
-            waiting_cr = True  # force one scan of everything held back while checking
-        # Fast path: no line end in this chunk and no CR left waiting for its possible LF.
-        if not waiting_cr and _LF not in chunk and _CR not in chunk:
-            self._scanned = len(buf)
-            return []
-        if _CR in chunk:
-            self._cr_seen = True
-        return self._consume(t, at_eof=False)
+            parts.append(chunk)
+        return []
 
     def finish(self, t: float = 0.0) -> list[SSEItem]:
-        """End of stream: a lone CR still waiting completes its line; an unterminated event is reported."""
+        """End of stream: a held CR completes its line; an unterminated event is reported."""
         if self._finished:
             return []
         self._finished = True
-        out = self._consume(t, at_eof=True) if self._pending_cr() else []
-        buf = self._buf
-        partial = bytes(buf[self._pos :])
-        if self._event_start is not None or partial:
-            start = self._event_start if self._event_start is not None else self._offset + self._pos
-            raw = bytes(buf[start - self._offset :])
-            data = b"\n".join(self._data).decode("utf-8", "replace") if self._data else None
-            event = self._event_type.decode("utf-8", "replace") if self._event_type else None
-            out.append(
-                SSEUnterminated(
-                    index=self._take_index(),
-                    event=event,
-                    data=data,
-                    raw=raw,
-                    start=start,
-                    end=self.offset,
-                    t_first=self._event_t if self._event_start is not None else self._line_t,
-                    t_last=t,
-                    fields=list(self._fields),
-                )
+        out: list[SSEItem] = []
+        held = self._held
+        if held and self._bom_checked:
+            # End of file decides it: the held CR was a whole line end.
+            self._held = b""
+            consumed = self._cut_any(held, self._base, len(held), t, out)
+            self._parts = [held[consumed:]] if consumed < len(held) else []
+            self._base += consumed
+        tail = self._held + b"".join(self._parts)
+        self._held, self._parts = b"", []
+        start = self._ev_start
+        if start is None and not tail:
+            return out
+        lines = b"".join(self._ev_parts)
+        data_list, event_type = self._data, self._event_type
+        out.append(
+            SSEUnterminated(
+                self._index,
+                event_type.decode("utf-8", "replace") if event_type else None,
+                b"\n".join(data_list).decode("utf-8", "replace") if data_list else None,
+                lines + tail,
+                self._base if start is None else start,
+                self._base + len(tail),
+                self._line_t if start is None else self._ev_t,
+                t,
+                _field_names(lines),
             )
-        self._data = []
-        self._event_type = None
-        self._event_start = None
+        )
+        self._index += 1
+        self._data, self._event_type, self._ev_start, self._ev_parts = [], None, None, []
         return out
 
     # -- internals -------------------------------------------------------------------------
 
-    def _pending_cr(self) -> bool:
-        buf = self._buf
-        return len(buf) > self._pos and buf[-1] == _CR
-
-    def _take_index(self) -> int:
-        index = self._next_index
-        self._next_index = index + 1
-        return index
-
-    def _consume(self, t: float, *, at_eof: bool) -> list[SSEItem]:
-        buf = self._buf
-        out: list[SSEItem] = []
-        pos = self._pos
-        end_of_data = len(buf)
-        if not at_eof and buf[-1] == _CR:
-            # A CR at the end of a chunk may be half of a CRLF: wait for the next byte.
-            end_of_data -= 1
-        search_from = max(pos, self._scanned)
-        if not self._cr_seen:
-            find = buf.find
-            nl = find(b"\n", search_from, end_of_data)
-            while nl != -1:
-                self._line(buf, pos, nl, nl + 1, t, out)
-                pos = nl + 1
+    def _feed_lines(self, chunk: bytes, t: float) -> list[SSEItem]:
+        """The careful path: cut everything up to the last line end into lines and process them."""
+        if self._finished or not chunk:
+            return []
+        parts = self._parts
+        cr = 13 in chunk
+        if parts:
+            parts.append(chunk)
+            data = b"".join(parts)
+        elif self._held or not self._bom_checked:
+            held = self._held
+            data = held + chunk
+            self._held = b""
+            if not held:
                 self._line_t = t
-                nl = find(b"\n", pos, end_of_data)
+            if not self._bom_checked:
+                if len(data) < 3 and _BOM.startswith(data):
+                    self._held = data
+                    return []
+                self._bom_checked = True
+                if data[:3] == _BOM:
+                    # One BOM at the very start only (WHATWG); its bytes still count in offsets.
+                    data = data[3:]
+                    self._base += 3
+                    self._line_t = t  # the first byte after the BOM came in this chunk
+            else:
+                cr = True  # a held CR
         else:
-            for match in _LINE_END.finditer(buf, search_from, end_of_data):
-                self._line(buf, pos, match.start(), match.end(), t, out)
-                pos = match.end()
-                self._line_t = t
-        self._pos = pos
-        self._scanned = end_of_data
-        self._compact()
+            self._line_t = t
+            data = chunk
+        base = self._base
+        out: list[SSEItem] = []
+        if cr:
+            end = len(data)
+            if end and data[-1] == _CR:
+                end -= 1  # a CR at the end of a chunk may be half of a CRLF: wait for the next byte
+            consumed = self._cut_any(data, base, end, t, out)
+            if end < len(data):
+                self._held = data[consumed:]
+                self._parts = []
+                self._base = base + consumed
+                if consumed:
+                    self._line_t = t
+                return out
+        else:
+            consumed = self._cut_lf(data, base, t, out)
+        if consumed:
+            self._line_t = t  # what is left starts after a line end in this chunk
+        self._parts = [data[consumed:]] if consumed < len(data) else []
+        self._base = base + consumed
         return out
 
-    def _compact(self) -> None:
-        # Drop bytes no item can still need: before the current line and the current event.
-        keep_from = self._pos
-        if self._event_start is not None:
-            keep_from = min(keep_from, self._event_start - self._offset)
-        if keep_from > 65536 or (keep_from and keep_from == len(self._buf)):
-            del self._buf[:keep_from]
-            self._offset += keep_from
-            self._pos -= keep_from
-            self._scanned -= keep_from
+    def _cut_lf(self, data: bytes, base: int, t: float, out: list[SSEItem]) -> int:
+        """LF-only bytes: process every complete line; return the bytes consumed."""
+        pos = 0
+        t_line = self._line_t
+        if self._ev_start is None:
+            # The common case, back to back: an event that is one `data: ` line and a blank line.
+            index = self._index
+            last_id = self._last_id
+            find = data.find
+            while data.startswith(b"data: ", pos):
+                stop = find(b"\n", pos)
+                after = stop + 2
+                if stop < 0 or data[stop + 1 : after] != b"\n":
+                    break
+                out.append(
+                    SSEEvent(
+                        index,
+                        "message",
+                        data[pos + 6 : stop].decode("utf-8", "replace"),
+                        last_id,
+                        None,
+                        data[pos:after],
+                        base + pos,
+                        base + after,
+                        t_line,
+                        t,
+                    )
+                )
+                index += 1
+                pos = after
+                t_line = t
+            self._index = index
+        last = data.rfind(b"\n")
+        if last >= pos:
+            # Anything else, line by line.
+            for line in data[pos:last].split(b"\n"):
+                after = pos + len(line) + 1
+                self._line(data, base, line, pos, after, t_line, t, out)
+                pos = after
+                t_line = t
+        self._keep_event_bytes(data, base, pos)
+        return pos
+
+    def _cut_any(self, data: bytes, base: int, end: int, t: float, out: list[SSEItem]) -> int:
+        """Bytes that may hold CR: cut on CRLF, CR or LF before ``end``; return bytes consumed."""
+        pos = 0
+        t_line = self._line_t
+        for match in _LINE_END.finditer(data, 0, end):
+            stop, after = match.span()
+            self._line(data, base, data[pos:stop], pos, after, t_line, t, out)
+            pos = after
+            t_line = t
+        self._keep_event_bytes(data, base, pos)
+        return pos
+
+    def _keep_event_bytes(self, data: bytes, base: int, consumed: int) -> None:
+        # An event still open keeps the bytes of its lines so far, for its `raw` when it completes.
+        start = self._ev_start
+        if start is not None and consumed:
+            self._ev_parts.append(data[max(start - base, 0) : consumed])
 
     def _line(
-        self, buf: bytearray, start: int, stop: int, after: int, t: float, out: list[SSEItem]
+        self,
+        data: bytes,
+        base: int,
+        line: bytes,
+        pos: int,
+        after: int,
+        t_line: float,
+        t: float,
+        out: list[SSEItem],
     ) -> None:
-        if start == stop:
-            self._dispatch(after, t, out)
+        """One line of ``data`` at ``[pos, after)`` (terminator included) per WHATWG §9.2.6."""
+        if not line:
+            self._dispatch(data, base, after, t, out)
             return
-        line = buf[start:stop]
         if line[0] == _COLON:
-            text = _strip_one_space(line[1:]).decode("utf-8", "replace")
+            text = line[2:] if line[1:2] == b" " else line[1:]
             out.append(
                 SSEComment(
-                    index=self._take_index(),
-                    text=text,
-                    raw=bytes(buf[start:after]),
-                    start=self._offset + start,
-                    end=self._offset + after,
-                    t_first=self._line_t,
-                    t_last=t,
+                    self._index,
+                    text.decode("utf-8", "replace"),
+                    data[pos:after],
+                    base + pos,
+                    base + after,
+                    t_line,
+                    t,
                 )
             )
+            self._index += 1
             return
-        if self._event_start is None:
-            self._event_start = self._offset + start
-            self._event_t = self._line_t
-        colon = line.find(b":")
-        if colon == -1:
-            name, value = line, b""
-        else:
-            name, value = line[:colon], _strip_one_space(line[colon + 1 :])
-        self._fields.append(name.decode("utf-8", "replace"))
+        if self._ev_start is None:
+            self._ev_start = base + pos
+            self._ev_t = t_line
+        name, _, value = line.partition(b":")
+        if value[:1] == b" ":
+            value = value[1:]
         if name == b"data":
             self._data.append(value)
         elif name == b"event":
@@ -277,41 +344,54 @@ class SSEParser:
         elif name == b"id":
             if 0 not in value:
                 self._last_id = value.decode("utf-8", "replace")
-        elif name == b"retry":
-            if value.isdigit():
-                self._retry = int(value)
+        elif name == b"retry" and value.isdigit():  # bytes.isdigit: ASCII digits only
+            self._retry = int(value)
         # Any other field name is ignored (WHATWG), but it still belongs to this event's bytes.
 
-    def _dispatch(self, after: int, t: float, out: list[SSEItem]) -> None:
-        start = self._event_start
+    def _dispatch(self, data: bytes, base: int, after: int, t: float, out: list[SSEItem]) -> None:
+        """A blank line ending at ``after`` (offset in ``data``): fire the event, if it has data."""
+        start = self._ev_start
         if start is None:
             return  # a blank line with no fields before it: nothing to dispatch
-        data = self._data
-        event_type = self._event_type
-        self._data = []
-        self._event_type = None
-        self._event_start = None
-        self._fields = []
-        retry, self._retry = self._retry, None
-        if not data:
-            # Empty data buffer: reset and fire nothing (WHATWG), e.g. after a lone `id:` line.
-            return
-        raw = bytes(self._buf[start - self._offset : after])
-        text = (data[0] if len(data) == 1 else b"\n".join(data)).decode("utf-8", "replace")
-        out.append(
-            SSEEvent(
-                index=self._take_index(),
-                event=event_type.decode("utf-8", "replace") if event_type else "message",
-                data=text,
-                id=self._last_id,
-                retry=retry,
-                raw=raw,
-                start=start,
-                end=self._offset + after,
-                t_first=self._event_t,
-                t_last=t,
+        data_list = self._data
+        if data_list:
+            if start >= base:
+                raw = data[start - base : after]
+            else:
+                raw = b"".join(self._ev_parts) + data[:after]
+            value = data_list[0] if len(data_list) == 1 else b"\n".join(data_list)
+            event_type = self._event_type
+            out.append(
+                SSEEvent(
+                    self._index,
+                    event_type.decode("utf-8", "replace") if event_type else "message",
+                    value.decode("utf-8", "replace"),
+                    self._last_id,
+                    self._retry,
+                    raw,
+                    start,
+                    base + after,
+                    self._ev_t,
+                    t,
+                )
             )
-        )
+            self._index += 1
+            self._data = []
+        # Otherwise the data buffer is empty: reset and fire nothing (WHATWG), e.g. after `id:`.
+        self._event_type = None
+        self._retry = None
+        self._ev_start = None
+        if self._ev_parts:
+            self._ev_parts = []
+
+
+def _field_names(lines: bytes) -> list[str]:
+    """Names of the fields in an unterminated event's complete lines (comments left out)."""
+    names = []
+    for line in _LINE_END.split(lines)[:-1]:
+        if line and line[0] != _COLON:
+            names.append(line.partition(b":")[0].decode("utf-8", "replace"))
+    return names
 
 
 def parse_all(data: bytes, chunk_size: int = 0) -> list[SSEItem]:

@@ -1,9 +1,35 @@
-"""StreamState: everything a run has produced so far, folded from route events; pure and deterministic."""
+"""StreamState: what a run has produced so far, folded from route events; pure, deterministic."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, assert_never
+
+from playground.protocol.events import (
+    AudioChunk,
+    BlockStarted,
+    BlockStopped,
+    Finished,
+    ImageData,
+    ReasoningDelta,
+    RefusalDelta,
+    Signature,
+    StreamError,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+    TranscriptDone,
+    TranscriptSegment,
+    Usage,
+)
+from playground.protocol.media import (
+    b64decode_lenient,
+    b64decode_prefix,
+    guess_audio_format,
+    image_format,
+    image_size,
+    parse_wav_header,
+)
 
 __all__ = [
     "STATUSES",
@@ -151,9 +177,13 @@ class AudioState:
     chunks: int = 0
     origins: list[tuple[int, int]] = field(default_factory=list)  # (byte offset, item index)
 
+    header: bytearray = field(default_factory=bytearray)  # WAV bytes held until the header is whole
+    header_done: bool = False
+
     @property
     def seconds(self) -> float:
-        if self.format not in (None, "pcm"):
+        # For "wav" the header is stripped on arrival: ``data`` holds only PCM frames.
+        if self.format not in (None, "pcm", "wav"):
             return 0.0
         frame = self.sample_rate * self.channels * self.sample_width
         return len(self.data) / frame if frame else 0.0
@@ -165,6 +195,8 @@ class ErrorInfo:
     type: str | None = None
     code: str | int | None = None
     status: int | None = None  # HTTP status, when the error came before the stream
+    retry_after: str | None = None  # the Retry-After header of a pre-stream error
+    item: int | None = None  # timeline item that carried it
 
 
 @dataclass(slots=True)
@@ -206,6 +238,11 @@ class StreamState:
     done_text: str | None = None  # transcription: the text of the done event
     events: int = 0  # dispatched SSE events
     comments: int = 0  # comment lines
+    blocks: dict[int | str, str] = field(default_factory=dict)  # open/closed blocks: key -> kind
+    open_blocks: set[int | str] = field(default_factory=set)
+    audio_format_hint: str | None = None  # the request's response_format, when known
+    bad_data: list[int] = field(default_factory=list)  # items whose base64 did not decode
+    _tool_index: dict[tuple[int, int | str], ToolCallState] = field(default_factory=dict)
 
     def choice(self, index: int = 0) -> ChoiceState:
         found = self.choices.get(index)
@@ -229,3 +266,158 @@ class StreamState:
     def refusal(self) -> str:
         found = self.choices.get(0)
         return found.refusal.value if found else ""
+
+    # -- folding ----------------------------------------------------------------------------
+
+    def apply(self, event: StreamEvent, item: int = -1, t: float = 0.0) -> None:
+        """Fold one route event into the state (pure and deterministic; DESIGN.md "Seams")."""
+        match event:
+            case TextDelta(text=text, index=index):
+                found = self.choices.get(index)
+                if found is None:
+                    found = self.choice(index)
+                found.text.append(text, item)
+            case ReasoningDelta(text=text, index=index):
+                self.choice(index).reasoning.append(text, item)
+            case RefusalDelta(text=text, index=index):
+                self.choice(index).refusal.append(text, item)
+            case Signature(kind=kind, value=value):
+                self.signatures.append((kind, value))
+            case ToolCallDelta():
+                self._apply_tool(event, item)
+            case ImageData():
+                self._apply_image(event, item, t)
+            case AudioChunk(b64=b64, format=fmt):
+                data = b64decode_lenient(b64)
+                if data is None:
+                    self.bad_data.append(item)
+                    return
+                self.add_audio(data, item, fmt)
+            case TranscriptSegment(id=sid, start=start, end=end, speaker=speaker, text=text):
+                self.segments.append(
+                    {"id": sid, "start": start, "end": end, "speaker": speaker, "text": text}
+                )
+            case TranscriptDone(text=text):
+                self.done_text = text
+            case Usage(usage=usage, overlay=overlay):
+                if overlay and self.usage is not None:
+                    merged = dict(self.usage)
+                    merged.update(usage)
+                    self.usage = merged
+                else:
+                    self.usage = dict(usage)
+            case StreamError(message=message, type=etype, code=code, status=status):
+                if self.error is None:  # the first error is the cause; later ones restate it
+                    self.error = ErrorInfo(message, etype, code, status, item=item)
+            case BlockStarted(key=key, kind=kind):
+                self.blocks[key] = kind
+                self.open_blocks.add(key)
+            case BlockStopped(key=key):
+                self.open_blocks.discard(key)
+            case Finished(reason=reason, terminal=terminal, incomplete=incomplete, choice=index):
+                if reason is not None:
+                    self.choice(index).finish = reason
+                    if index == 0:
+                        self.finish = reason
+                if incomplete:
+                    self.incomplete = True
+                if terminal:
+                    self.terminated = True
+            case _:
+                assert_never(event)
+
+    def _apply_tool(self, event: ToolCallDelta, item: int) -> None:
+        key = (event.choice, event.key)
+        call = self._tool_index.get(key)
+        if call is None:
+            call = ToolCallState(event.key, server=event.server, choice=event.choice)
+            self._tool_index[key] = call
+            self.tool_calls.append(call)
+        if event.id and not call.id:
+            call.id = event.id
+        if event.name and not call.name:
+            call.name = event.name
+        if event.replace:
+            if event.arguments != call.arguments.value:
+                fresh = TextBuffer()
+                fresh.append(event.arguments, item)
+                call.arguments = fresh
+            call.done = True
+        else:
+            call.arguments.append(event.arguments, item)
+
+    def _apply_image(self, event: ImageData, item: int, t: float) -> None:
+        data = b64decode_lenient(event.b64)
+        if data is None:
+            self.bad_data.append(item)
+            data = b64decode_prefix(event.b64)  # keep what is readable (the header, at least)
+        size = image_size(data)
+        fmt = image_format(data) or event.output_format
+        self.images.append(
+            ImageState(
+                index=event.index,
+                final=event.final,
+                output_format=fmt,
+                data=data,
+                width=size[0] if size else None,
+                height=size[1] if size else None,
+                item=item,
+                t=t,
+            )
+        )
+
+    def add_audio(self, data: bytes, item: int, fmt: str | None = None) -> None:
+        """Append audio bytes; the format comes from the event, the request, or the first bytes."""
+        audio = self.audio
+        if audio is None:
+            audio = self.audio = AudioState()
+            audio.format = fmt or self.audio_format_hint
+        if not data:
+            return
+        audio.chunks += 1
+        if not audio.header_done:
+            audio.header += data
+            if audio.format is None or audio.format == "wav":
+                guessed = guess_audio_format(bytes(audio.header[:16]))
+                if guessed is None and len(audio.header) < 16:
+                    return  # too few bytes to tell yet
+                audio.format = guessed or "pcm"
+            if audio.format == "wav":
+                info = parse_wav_header(bytes(audio.header))
+                if info is None or info.data_offset is None:
+                    if len(audio.header) < 65536:
+                        return  # the header is not whole yet
+                    audio.format = "pcm"  # give up on the header, keep the bytes
+                    data = bytes(audio.header)
+                else:
+                    audio.sample_rate = info.sample_rate
+                    audio.channels = info.channels
+                    audio.sample_width = info.sample_width
+                    data = bytes(audio.header[info.data_offset :])
+            else:
+                data = bytes(audio.header)
+            audio.header = bytearray()
+            audio.header_done = True
+        audio.origins.append((len(audio.data), item))
+        audio.data += data
+
+    def finalize(self) -> Status:
+        """The final status, first rule that applies (PROTOCOL.md §0; issue 2)."""
+        if self.status == "cancelled":
+            return self.status
+        audio = self.audio
+        if audio is not None and not audio.header_done and audio.header:
+            # Fewer bytes than a header: keep them as they are.
+            audio.format = audio.format if audio.format not in (None, "wav") else "pcm"
+            audio.data += audio.header
+            audio.header = bytearray()
+            audio.header_done = True
+        if self.error is not None:
+            self.status = "failed"
+        elif not self.terminated:
+            self.status = "truncated"
+        elif self.incomplete:
+            self.status = "incomplete"
+        else:
+            self.status = "complete"
+        return self.status

@@ -29,7 +29,7 @@ def dumps(obj: Any) -> str:
 
 
 def encode(frame: Frame) -> bytes:
-    """Serialise one frame exactly as the wire shows it: optional `event:`, one `data:` line, blank."""
+    """One frame as the wire shows it: an optional `event:`, one `data:` line, a blank line."""
     if frame.comment is not None:
         return f": {frame.comment}\n\n".encode()
     head = f"event: {frame.event}\n" if frame.event else ""

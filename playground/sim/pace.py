@@ -25,7 +25,7 @@ class Pace:
         """How many seconds of wall time one second of "real time" takes (audio, renders)."""
         if self.instant:
             return 0.0
-        return self.token_seconds / PRESETS["realtime"]
+        return self.token_seconds * 1000.0 / PRESETS["realtime"]
 
     def scaled(self, seconds: float) -> float:
         """A nominal realtime duration scaled to this pace."""

@@ -1,1 +1,1 @@
-"""Moving bytes: httpx streams, provider profiles, secrets. The only layer besides sim that imports httpx."""
+"""Moving bytes: httpx streams, provider profiles, secrets (with sim, the only httpx user)."""

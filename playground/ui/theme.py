@@ -32,7 +32,11 @@ def _dark_palette() -> QPalette:
     p.setColor(QPalette.ColorRole.Highlight, QColor(60, 120, 210))
     p.setColor(QPalette.ColorRole.HighlightedText, QColor(255, 255, 255))
     p.setColor(QPalette.ColorRole.PlaceholderText, QColor(130, 135, 142))
-    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText):
+    for role in (
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+        QPalette.ColorRole.WindowText,
+    ):
         p.setColor(QPalette.ColorGroup.Disabled, role, QColor(120, 124, 130))
     return p
 

@@ -228,9 +228,9 @@ def test_reference_agrees_with_itself_on_a_known_stream() -> None:
     ref = reference_parse(stream)
     assert ref == [
         RefComment("hi", b": hi\n", 10, 15),
-        RefEvent("message", "a\nb", "7", None, stream[3:29], 3, 29),
-        RefEvent("e", "", "7", None, b"data\nevent: e\n\n", 29, 44),
-        RefUnterminated(b"data: tail", 44, 54),
+        RefEvent("message", "a\nb", "7", None, stream[3:31], 3, 31),
+        RefEvent("e", "", "7", None, b"data\nevent: e\n\n", 31, 46),
+        RefUnterminated(b"data: tail", 46, 56),
     ]
     assert whatwg_text_events(stream) == [("message", "a\nb", "7", None), ("e", "", "7", None)]
 

@@ -1,0 +1,109 @@
+"""SSE framing throughput: our parser against httpx-sse, the openai SDK and sseclient-py."""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable
+
+from benchmarks.streams import chat_stream, fixed_chunks, random_chunks
+from benchmarks.timing import best_of
+from playground.protocol.sse import SSEEvent, SSEParser
+
+Runner = Callable[[list[bytes]], int]
+
+
+def run_ours(chunks: list[bytes]) -> int:
+    """Our incremental parser: events dispatched (comments and the rest are items too)."""
+    parser = SSEParser()
+    feed = parser.feed
+    n = 0
+    for i, chunk in enumerate(chunks):
+        for item in feed(chunk, float(i)):
+            if type(item) is SSEEvent:
+                n += 1
+    n += sum(type(item) is SSEEvent for item in parser.finish(float(len(chunks))))
+    return n
+
+
+def run_httpx_sse(chunks: list[bytes]) -> int:
+    """httpx-sse as ``EventSource.iter_sse`` drives it: httpx's incremental UTF-8 text decoder
+    (``Response.iter_text``), then ``SSELineDecoder`` and ``SSEDecoder`` per line."""
+    from httpx_sse._decoders import SSEDecoder, SSELineDecoder
+
+    text_decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    lines = SSELineDecoder()
+    decoder = SSEDecoder()
+    n = 0
+    for chunk in chunks:
+        text = text_decoder.decode(chunk)
+        if not text:
+            continue
+        for line in lines.decode(text):
+            if decoder.decode(line.rstrip("\n")) is not None:
+                n += 1
+    for line in lines.flush():
+        if decoder.decode(line.rstrip("\n")) is not None:
+            n += 1
+    return n
+
+
+def run_openai(chunks: list[bytes]) -> int:
+    """The openai SDK's ``SSEDecoder.iter_bytes`` (its framing, before JSON and models)."""
+    from openai._streaming import SSEDecoder
+
+    return sum(1 for _ in SSEDecoder().iter_bytes(iter(chunks)))
+
+
+def run_sseclient(chunks: list[bytes]) -> int:
+    """sseclient-py's ``SSEClient`` over an iterator of chunks."""
+    from sseclient import SSEClient
+
+    return sum(1 for _ in SSEClient(iter(chunks)).events())
+
+
+PEERS: dict[str, Runner] = {
+    "httpx_sse": run_httpx_sse,
+    "openai": run_openai,
+    "sseclient": run_sseclient,
+}
+
+
+def measure(
+    chunks: list[bytes], peers: list[str], repeat: int
+) -> dict[str, tuple[float, int]]:
+    """Seconds (best of ``repeat``) and events seen, for ours and each peer, on the same chunks.
+
+    Runs are interleaved (ours, peer, ours, peer...) so a burst of load from elsewhere on the
+    machine hits every contender alike.
+    """
+    contenders: dict[str, Runner] = {"ours": run_ours, **{p: PEERS[p] for p in peers}}
+    best: dict[str, tuple[float, int]] = {}
+    for _ in range(repeat):
+        for name, fn in contenders.items():
+            seconds, events = best_of(lambda fn=fn: fn(chunks), 1)
+            old = best.get(name)
+            if old is None or seconds < old[0]:
+                best[name] = (seconds, events)
+    return best
+
+
+def parser_figures(n_events: int, repeat: int) -> dict[str, float]:
+    """The four framing figures of issue 7: our throughput over each peer's, on the same bytes."""
+    data = chat_stream(n_events)
+    figures: dict[str, float] = {}
+    mb = len(data) / 1e6
+    plans = [
+        ("4k", fixed_chunks(data, 4096), ["httpx_sse", "openai"]),
+        ("30b", random_chunks(data, 15, 45), ["httpx_sse", "sseclient"]),
+    ]
+    for label, chunks, peers in plans:
+        results = measure(chunks, peers, repeat)
+        ours_s, ours_n = results["ours"]
+        figures[f"parser_mb_s_{label}"] = mb / ours_s
+        for peer in peers:
+            peer_s, peer_n = results[peer]
+            if peer_n != ours_n:
+                raise RuntimeError(f"{peer} saw {peer_n} events, we saw {ours_n}")
+            figures[f"{peer}_mb_s_{label}"] = mb / peer_s
+            figures[f"parser_vs_{peer}_{label}"] = peer_s / ours_s
+    return figures

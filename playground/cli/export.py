@@ -1,0 +1,91 @@
+"""`playground export FILE --as curl|python|typescript`: a captured run's request as code."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from playground.runs.export import FORMATS, ExportError, export_request
+from playground.runs.journal import JournalError, read_journal
+
+__all__ = ["main"]
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (DESIGN.md CLI contract)
+        raise _UsageError(message)
+
+
+def _parser() -> _Parser:
+    parser = _Parser(
+        prog="playground export",
+        description="Print a captured run's request as curl, Python or TypeScript. "
+        "The API key is an environment variable reference, never its value.",
+    )
+    parser.add_argument("file", help="a playground capture file (.jsonl)")
+    parser.add_argument("--as", dest="fmt", choices=FORMATS, default="curl", help="output language")
+    parser.add_argument("--route", default=None, help="override the route recorded in the capture")
+    return parser
+
+
+def _read_request(path: Path) -> tuple[str, dict[str, Any] | None]:
+    """(route, request) from a capture; the protocol's reader when present, else ours."""
+    try:  # the protocol engineer's reader (also reads other capture flavours) when it exists
+        read_capture = importlib.import_module("playground.protocol.capture").read_capture
+    except (ImportError, AttributeError):
+        read_capture = None
+    if read_capture is not None:
+        try:
+            capture = read_capture(path)
+        except Exception:
+            capture = None  # fall through to our reader: it says what is wrong in one line
+        else:
+            request = getattr(capture, "request", None)
+            route = str(getattr(capture, "route", None) or "auto")
+            if getattr(capture, "raw", False) or isinstance(request, dict):
+                return route, request if isinstance(request, dict) else None
+    journal = read_journal(path)
+    return journal.route, journal.request or None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    except _UsageError as exc:
+        print(f"playground export: {exc}", file=sys.stderr)
+        return 2
+    path = Path(args.file)
+    if not path.is_file():
+        print(f"playground export: {path} is not a readable file", file=sys.stderr)
+        return 2
+    try:
+        route, request = _read_request(path)
+    except JournalError as exc:
+        print(f"playground export: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # any unreadable file is one line, never a traceback
+        print(f"playground export: {path} cannot be read ({type(exc).__name__})", file=sys.stderr)
+        return 2
+    if not request or not request.get("url"):
+        print(
+            f"playground export: {path} holds no request (raw `curl -N` output?); "
+            "export needs a playground capture",
+            file=sys.stderr,
+        )
+        return 2
+    route = args.route or route
+    try:
+        code = export_request(request, route, args.fmt)
+    except (ExportError, ValueError) as exc:
+        print(f"playground export: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(code)
+    return 0

@@ -1,0 +1,294 @@
+"""`playground inspect FILE`: decode raw SSE or a capture and print the final state (DESIGN.md)."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import orjson
+
+from playground.protocol.capture import read_capture
+from playground.protocol.routes import ROUTES
+from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
+from playground.protocol.state import StreamState
+from playground.protocol.stream import StreamDecoder
+
+__all__ = ["decode_file", "main", "state_json"]
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit 2 (no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of bytes: {text!r}")
+    return value
+
+
+def _parser() -> _Parser:
+    parser = _Parser(
+        prog="playground inspect",
+        description="Decode a stream (raw SSE as `curl -N` prints it, or a playground capture) "
+        "and print what it holds.",
+    )
+    parser.add_argument("file", help="raw SSE file or playground-capture/1 file")
+    parser.add_argument(
+        "--route",
+        default="auto",
+        choices=("auto", *ROUTES),
+        help="route grammar to read the stream with (default: recognise it from the events)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the final state as one JSON object"
+    )
+    parser.add_argument(
+        "--events", action="store_true", help="print one JSON line per SSE event / comment"
+    )
+    parser.add_argument(
+        "--chunk-size",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="feed the bytes in N-byte pieces (the output does not change with N)",
+    )
+    return parser
+
+
+def decode_file(data: bytes, route: str = "auto", chunk_size: int | None = None) -> StreamDecoder:
+    """Decode raw SSE or capture bytes into a finished StreamDecoder (never raises on content)."""
+    capture = read_capture(data)
+    if route == "auto" and capture.route in ROUTES:
+        route = capture.route or "auto"
+    decoder = StreamDecoder(route)
+    status = capture.response_status
+    if status is not None and not 200 <= status < 300:
+        decoder.fail_before_stream(
+            status,
+            capture.body,
+            capture.content_type,
+            capture.response_headers.get("retry-after")
+            or capture.response_headers.get("Retry-After"),
+        )
+        return decoder
+    decoder.set_content_type(capture.content_type)
+    if chunk_size is None:
+        last = 0.0
+        for t, chunk in capture.chunks:
+            decoder.feed(chunk, t)
+            last = t
+        decoder.finish(capture.end_t if capture.end_t is not None else last)
+    else:
+        body = capture.body
+        for start in range(0, len(body), chunk_size):
+            decoder.feed(body[start : start + chunk_size], 0.0)
+        decoder.finish(0.0)
+    return decoder
+
+
+def state_json(decoder: StreamDecoder) -> dict[str, Any]:
+    """The `--json` object (keys fixed by DESIGN.md and issue 2)."""
+    state: StreamState = decoder.state
+    err = state.error
+    audio = state.audio
+    return {
+        "route": decoder.route,
+        "status": state.status,
+        "finish": state.finish,
+        "text": state.text,
+        "reasoning": state.reasoning,
+        "refusal": state.refusal,
+        "tool_calls": [
+            {"id": c.id, "name": c.name, "arguments": c.arguments.value, "valid_json": c.valid_json}
+            for c in state.tool_calls
+            if not c.server and c.choice == 0
+        ],
+        "server_tool_calls": [
+            {"id": c.id, "name": c.name, "arguments": c.arguments.value}
+            for c in state.tool_calls
+            if c.server
+        ],
+        "choices": [
+            {
+                "index": c.index,
+                "text": c.text.value,
+                "reasoning": c.reasoning.value,
+                "refusal": c.refusal.value,
+                "finish": c.finish,
+            }
+            for _, c in sorted(state.choices.items())
+        ],
+        "images": [
+            {
+                "index": i.index,
+                "final": i.final,
+                "format": i.output_format,
+                "width": i.width,
+                "height": i.height,
+                "bytes": len(i.data),
+                "event": i.item,
+            }
+            for i in state.images
+        ],
+        "audio": None
+        if audio is None
+        else {
+            "format": audio.format,
+            "bytes": len(audio.data),
+            "seconds": round(audio.seconds, 3),
+            "sample_rate": audio.sample_rate,
+            "channels": audio.channels,
+            "chunks": audio.chunks,
+            "sha256": hashlib.sha256(bytes(audio.data)).hexdigest(),
+        },
+        "segments": state.segments,
+        "signatures": [{"kind": kind, "chars": len(value)} for kind, value in state.signatures],
+        "usage": state.usage,
+        "error": err.message if err is not None else None,
+        "error_detail": None
+        if err is None
+        else {"message": err.message, "type": err.type, "code": err.code, "status": err.status},
+        "events": state.events,
+        "comments": state.comments,
+        "findings": [f.as_json() for f in state.findings],
+    }
+
+
+def _event_line(item: SSEItem) -> dict[str, Any]:
+    if isinstance(item, SSEComment):
+        return {"comment": item.text}
+    if isinstance(item, SSEUnterminated):
+        return {
+            "unterminated": {
+                "event": item.event,
+                "data": item.data,
+                "fields": item.fields,
+                "raw": item.raw.decode("utf-8", "replace"),
+            }
+        }
+    assert isinstance(item, SSEEvent)
+    if item.event == "audio" and not item.raw and not item.data:
+        return {"audio": item.end - item.start}
+    return {"event": item.event, "data": item.data, "id": item.id, "retry": item.retry}
+
+
+def _short(text: str, limit: int = 2000) -> str:
+    return text if len(text) <= limit else text[:limit] + f"… (+{len(text) - limit} chars)"
+
+
+def _human(decoder: StreamDecoder) -> str:
+    state = decoder.state
+    lines = [f"route:      {decoder.route}", f"status:     {state.status}"]
+    lines.append(f"finish:     {state.finish if state.finish is not None else '-'}")
+    if state.error is not None:
+        err = state.error
+        extra = ", ".join(
+            f"{k} {v}"
+            for k, v in (("type", err.type), ("code", err.code), ("HTTP", err.status))
+            if v
+        )
+        lines.append(f"error:      {err.message}" + (f" ({extra})" if extra else ""))
+    lines.append(f"events:     {state.events} events, {state.comments} comments")
+    if len(state.choices) > 1:
+        for index, choice in sorted(state.choices.items()):
+            lines.append(f"choice {index} [{choice.finish or '-'}]: {_short(choice.text.value)!r}")
+    if state.reasoning:
+        lines.append("reasoning:")
+        lines.extend("  " + line for line in _short(state.reasoning).splitlines())
+    if state.signatures:
+        kinds = sorted({kind for kind, _ in state.signatures})
+        lines.append(f"opaque reasoning: {len(state.signatures)} ({', '.join(kinds)})")
+    if state.refusal:
+        lines.append(f"refusal:    {state.refusal}")
+    lines.append("text:" if state.text else "text:       (none)")
+    if state.text:
+        lines.extend("  " + line for line in _short(state.text).splitlines())
+    if state.tool_calls:
+        lines.append("tool calls:")
+        for call in state.tool_calls:
+            tag = " (server)" if call.server else ""
+            ok = "valid JSON" if call.valid_json else "not valid JSON yet"
+            lines.append(f"  {call.name or '?'} {call.id or ''}{tag} [{ok}]")
+            lines.append(f"    {_short(call.arguments.value, 400)}")
+    for image in state.images:
+        kind = "final" if image.final else f"partial #{image.index}"
+        size = f"{image.width}x{image.height}" if image.width else "?x?"
+        lines.append(f"image:      {kind} {size} {image.output_format or '?'} {len(image.data)} B")
+    if state.audio is not None:
+        audio = state.audio
+        lines.append(
+            f"audio:      {audio.format or '?'} {len(audio.data)} B in {audio.chunks} chunks"
+            + (f", {audio.seconds:.2f} s" if audio.seconds else "")
+        )
+    for seg in state.segments:
+        span = f"{seg.get('start')}-{seg.get('end')}"
+        lines.append(f"segment:    {seg.get('speaker') or '-'} {span}: {seg.get('text')}")
+    if state.usage is not None:
+        lines.append("usage:      " + orjson.dumps(state.usage).decode())
+    if state.findings:
+        lines.append(f"findings ({len(state.findings)}):")
+        for f in state.findings:
+            where = f"@{f.item}" if f.item is not None else "@-"
+            lines.append(f"  {f.severity:<7} {f.code:<22} {where:<6} {_short(f.message, 300)}")
+    else:
+        lines.append("findings:   none")
+    return "\n".join(lines) + "\n"
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"playground inspect: {message}".replace("\n", " ") + "\n")
+    return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = _parser().parse_args(args_list)
+    except _UsageError as exc:
+        return _fail(str(exc))
+    path = Path(args.file)
+    try:
+        if path.is_dir():
+            return _fail(f"{args.file}: is a directory")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return _fail(f"{args.file}: no such file")
+    except OSError as exc:
+        return _fail(f"{args.file}: cannot read ({exc.strerror or exc.__class__.__name__})")
+    decoder = decode_file(data, args.route, args.chunk_size)
+    out = sys.stdout.buffer
+    try:
+        if args.events:
+            for item in decoder.items:
+                out.write(orjson.dumps(_event_line(item)) + b"\n")
+        if args.json:
+            out.write(orjson.dumps(state_json(decoder), option=orjson.OPT_NON_STR_KEYS) + b"\n")
+        if not args.events and not args.json:
+            out.write(_human(decoder).encode("utf-8", "replace"))
+        out.flush()
+    except BrokenPipeError:
+        # `| head` closed the pipe: that is the reader's choice, not an error.
+        sys.stdout = None
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""The shape every route decoder has: wire event (+ parsed JSON) in, our events and findings out."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from playground.protocol.events import StreamError, StreamEvent
+from playground.protocol.findings import FindingSink
+from playground.protocol.sse import SSEEvent
+
+__all__ = ["RouteDecoder", "as_int", "as_str"]
+
+
+def as_str(value: Any) -> str | None:
+    return value if type(value) is str else None
+
+
+def as_int(value: Any) -> int | None:
+    return value if type(value) is int else None
+
+
+class RouteDecoder:
+    """Base class: subclasses translate one route's wire names into the project's vocabulary.
+
+    ``decode`` is only given events whose data is JSON (``[DONE]`` and invalid JSON are handled by
+    the stream decoder). Decoders keep whatever bookkeeping their findings need (open blocks,
+    sequence numbers) and report departures through ``sink``; they never raise on purpose, and
+    the stream decoder turns any exception into a ``decoder_error`` finding anyway.
+    """
+
+    route: ClassVar[str] = "auto"
+
+    def __init__(self, sink: FindingSink) -> None:
+        self.sink = sink
+        self.errors = 0
+
+    def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
+        raise NotImplementedError
+
+    def after_terminal_ok(self, ev: SSEEvent, payload: Any) -> bool:
+        """Whether an event after the terminator is documented (``[DONE]`` always is)."""
+        return False
+
+    def finish(self, *, terminated: bool, failed: bool) -> None:
+        """End of stream: report what was left open (blocks never stopped, ...)."""
+
+    def error(self, ev: SSEEvent, err: StreamError, out: list[StreamEvent]) -> None:
+        """Emit an in-stream error with its ``error_mid_stream`` finding."""
+        self.errors += 1
+        out.append(err)
+        self.sink.report(
+            "error", "error_mid_stream", f"error in the stream: {err.message}", ev.index
+        )
+
+    def unknown(self, ev: SSEEvent, name: str) -> None:
+        self.sink.once(
+            f"unknown:{name}",
+            "info",
+            "unknown_event",
+            f"event type {name!r} is not part of the {self.route} grammar (relayed, ignored)",
+            ev.index,
+        )

@@ -1,0 +1,234 @@
+"""Chat Completions chunks (PROTOCOL.md §2, §7) to our events: text, reasoning, refusal, tools."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Final
+
+from playground.protocol.errors import payload_error
+from playground.protocol.events import (
+    Finished,
+    ReasoningDelta,
+    RefusalDelta,
+    Signature,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+    Usage,
+)
+from playground.protocol.routes.base import RouteDecoder
+from playground.protocol.sse import SSEEvent
+
+__all__ = ["INCOMPLETE_REASONS", "ChatDecoder"]
+
+# finish_reason values that mean "stopped short of the answer" (PROTOCOL.md §0).
+INCOMPLETE_REASONS: Final = frozenset({"length", "max_tokens", "model_context_window_exceeded"})
+
+
+class ChatDecoder(RouteDecoder):
+    """One ``chat.completion.chunk`` at a time; tool calls merge by (choice, index) in the state."""
+
+    route: ClassVar[str] = "chat"
+
+    def __init__(self, sink: Any) -> None:
+        super().__init__(sink)
+        self._usage_item: int | None = None
+        self._tools: set[tuple[int, int]] = set()
+
+    def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
+        if type(payload) is not dict:
+            self.sink.report("warning", "unexpected_shape", "chunk is not a JSON object", ev.index)
+            return
+        if self._usage_item is not None:
+            # Both seeds: usage rides the last chunk before [DONE]; real streams send more
+            # (OpenAI's `moderation` chunk), so this is a finding, not an assumption (§0).
+            self.sink.once(
+                "usage_not_last",
+                "warning",
+                "usage_not_last",
+                f"a chunk arrived after the usage chunk (item {self._usage_item})",
+                ev.index,
+            )
+        err = payload.get("error")
+        if err is not None or ev.event == "error":
+            found = payload_error(payload)
+            if found is not None:
+                self.error(ev, found, out)
+        choices = payload.get("choices")
+        if choices:
+            if type(choices) is list:
+                for choice in choices:
+                    if type(choice) is not dict:
+                        continue
+                    delta = choice.get("delta")
+                    # Hot path (most chunks): one choice, a delta with only `content`.
+                    if (
+                        type(delta) is dict
+                        and len(delta) == 1
+                        and choice.get("finish_reason") is None
+                        and type(content := delta.get("content")) is str
+                    ):
+                        if content:
+                            index = choice.get("index", 0)
+                            out.append(TextDelta(content, index if type(index) is int else 0))
+                        continue
+                    self._choice(ev, choice, out)
+            else:
+                self.sink.report("warning", "unexpected_shape", "choices is not an array", ev.index)
+        usage = payload.get("usage")
+        if usage is not None:
+            if type(usage) is dict:
+                out.append(Usage(usage))
+                self._usage_item = ev.index
+        elif choices is None and err is None and "type" in payload:
+            self.unknown(ev, str(payload.get("type")))
+
+    def _choice(self, ev: SSEEvent, choice: dict[str, Any], out: list[StreamEvent]) -> None:
+        index = choice.get("index", 0)
+        if type(index) is not int:
+            index = 0
+        delta = choice.get("delta")
+        if delta:
+            if type(delta) is dict:
+                self._delta(ev, index, delta, out)
+        else:
+            message = choice.get("message")  # a whole (non-streamed) choice, see stream.py
+            if type(message) is dict:
+                self._delta(ev, index, message, out)
+        reason = choice.get("finish_reason")
+        if reason is not None:
+            reason = str(reason)
+            out.append(Finished(reason, incomplete=reason in INCOMPLETE_REASONS, choice=index))
+
+    def _delta(
+        self, ev: SSEEvent, index: int, delta: dict[str, Any], out: list[StreamEvent]
+    ) -> None:
+        reasoning_seen = False
+        details: Any = None
+        for key, value in delta.items():
+            if value is None:
+                # Gateway seed: "A delta holds only what it adds, and never a field set to null."
+                self.sink.once(
+                    f"null:{key}",
+                    "info",
+                    "null_in_delta",
+                    f"delta.{key} is null (the gateway's page says a delta never sets a field to "
+                    "null); reported once per field",
+                    ev.index,
+                )
+                continue
+            if key == "content":
+                if type(value) is str:
+                    if value:
+                        out.append(TextDelta(value, index))
+                elif type(value) is list:
+                    self._content_parts(value, index, out)
+            elif key == "reasoning" or key == "reasoning_content":
+                # The same thinking may come in two fields (OpenRouter sends `reasoning` and
+                # `reasoning_details`); each delta contributes it once (PROTOCOL.md §0).
+                if type(value) is str and value and not reasoning_seen:
+                    out.append(ReasoningDelta(value, index))
+                    reasoning_seen = True
+            elif key == "reasoning_details":
+                details = value
+            elif key == "refusal":
+                if type(value) is str and value:
+                    out.append(RefusalDelta(value, index))
+            elif key == "tool_calls":
+                if type(value) is list:
+                    self._tool_calls(ev, index, value, out)
+            elif key == "function_call" and type(value) is dict:
+                name = value.get("name")
+                args = value.get("arguments")
+                out.append(
+                    ToolCallDelta(
+                        key="function_call",
+                        name=name if type(name) is str else None,
+                        arguments=args if type(args) is str else "",
+                        choice=index,
+                    )
+                )
+        if details is not None and type(details) is list:
+            self._details(details, index, reasoning_seen, out)
+
+    @staticmethod
+    def _content_parts(parts: list[Any], index: int, out: list[StreamEvent]) -> None:
+        # Mistral (magistral): content is an array of parts; `thinking` parts hold reasoning.
+        for part in parts:
+            if type(part) is not dict:
+                if type(part) is str and part:
+                    out.append(TextDelta(part, index))
+                continue
+            kind = part.get("type")
+            if kind == "thinking":
+                inner = part.get("thinking")
+                if type(inner) is str:
+                    if inner:
+                        out.append(ReasoningDelta(inner, index))
+                elif type(inner) is list:
+                    for sub in inner:
+                        if type(sub) is dict:
+                            text = sub.get("text")
+                            if type(text) is str and text:
+                                out.append(ReasoningDelta(text, index))
+            elif kind == "text" or kind is None:
+                text = part.get("text")
+                if type(text) is str and text:
+                    out.append(TextDelta(text, index))
+
+    @staticmethod
+    def _details(
+        details: list[Any], index: int, reasoning_seen: bool, out: list[StreamEvent]
+    ) -> None:
+        # OpenRouter reasoning_details[]: reasoning.text | reasoning.summary | reasoning.encrypted.
+        for detail in details:
+            if type(detail) is not dict:
+                continue
+            kind = detail.get("type")
+            if kind == "reasoning.encrypted":
+                data = detail.get("data")
+                if type(data) is str and data:
+                    out.append(Signature("encrypted", data, index))
+                continue
+            signature = detail.get("signature")
+            if type(signature) is str and signature:
+                out.append(Signature("signature", signature, index))
+            if reasoning_seen:
+                continue
+            text = detail.get("text") if kind != "reasoning.summary" else detail.get("summary")
+            if type(text) is str and text:
+                out.append(ReasoningDelta(text, index))
+
+    def _tool_calls(
+        self, ev: SSEEvent, index: int, calls: list[Any], out: list[StreamEvent]
+    ) -> None:
+        for position, call in enumerate(calls):
+            if type(call) is not dict:
+                continue
+            key = call.get("index", position)
+            if type(key) is not int:
+                key = position
+            function = call.get("function")
+            name = args = None
+            if type(function) is dict:
+                name = function.get("name")
+                args = function.get("arguments")
+            call_id = call.get("id")
+            seen = (index, key)
+            if seen not in self._tools:
+                self._tools.add(seen)
+                if call_id is None and name is None:
+                    self.sink.report(
+                        "warning",
+                        "delta_before_start",
+                        f"tool call {key} arguments before its id and name",
+                        ev.index,
+                    )
+            out.append(
+                ToolCallDelta(
+                    key=key,
+                    id=call_id if type(call_id) is str else None,
+                    name=name if type(name) is str else None,
+                    arguments=args if type(args) is str else "",
+                    choice=index,
+                )
+            )

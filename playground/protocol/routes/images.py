@@ -1,0 +1,77 @@
+"""/v1/images streams (PROTOCOL.md §5, §7): image_generation.* and image_edit.* images."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from playground.protocol.errors import payload_error
+from playground.protocol.events import (
+    Finished,
+    ImageData,
+    ReasoningDelta,
+    StreamError,
+    StreamEvent,
+    TextDelta,
+    Usage,
+)
+from playground.protocol.routes.base import RouteDecoder, as_int, as_str
+from playground.protocol.sse import SSEEvent
+
+__all__ = ["ImagesDecoder"]
+
+
+class ImagesDecoder(RouteDecoder):
+    """partial_image* then completed (OpenAI), then ``[DONE]`` (OpenRouter); or an error."""
+
+    route: ClassVar[str] = "images"
+
+    def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
+        if type(payload) is not dict:
+            self.sink.report(
+                "warning", "unexpected_shape", "event data is not a JSON object", ev.index
+            )
+            return
+        kind = payload.get("type")
+        if type(kind) is not str:
+            kind = ev.event
+        if kind in ("image_generation.partial_image", "image_edit.partial_image"):
+            b64 = as_str(payload.get("b64_json"))
+            if b64 is None:
+                self.sink.report(
+                    "warning", "unexpected_shape", "partial_image without b64_json", ev.index
+                )
+                return
+            out.append(
+                ImageData(
+                    b64,
+                    final=False,
+                    index=as_int(payload.get("partial_image_index")),
+                    output_format=as_str(payload.get("output_format")),
+                    size=as_str(payload.get("size")),
+                )
+            )
+        elif kind in ("image_generation.completed", "image_edit.completed"):
+            b64 = as_str(payload.get("b64_json"))
+            if b64 is not None:
+                fmt = as_str(payload.get("output_format"))
+                media = as_str(payload.get("media_type"))  # OpenRouter: "image/png"
+                if fmt is None and media and "/" in media:
+                    fmt = media.split("/", 1)[1]
+                out.append(
+                    ImageData(b64, final=True, output_format=fmt, size=as_str(payload.get("size")))
+                )
+            usage = payload.get("usage")
+            if type(usage) is dict:
+                out.append(Usage(usage))
+            out.append(Finished(kind, terminal=True))
+        elif kind == "image_generation.text_chunk":
+            text = as_str(payload.get("text"))
+            if text:
+                if payload.get("phase") == "reasoning":
+                    out.append(ReasoningDelta(text))
+                else:
+                    out.append(TextDelta(text))
+        elif kind == "error" or "error" in payload:
+            self.error(ev, payload_error(payload) or StreamError("error"), out)
+        else:
+            self.unknown(ev, kind)

@@ -1,0 +1,193 @@
+"""Anthropic Messages events (PROTOCOL.md §4) to our events: text, thinking, signatures, tools."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Final
+
+import orjson
+
+from playground.protocol.errors import payload_error
+from playground.protocol.events import (
+    BlockStarted,
+    BlockStopped,
+    Finished,
+    ReasoningDelta,
+    Signature,
+    StreamError,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+    Usage,
+)
+from playground.protocol.findings import FindingSink
+from playground.protocol.routes.base import RouteDecoder, as_int, as_str
+from playground.protocol.sse import SSEEvent
+
+__all__ = ["MessagesDecoder"]
+
+# stop_reason values that stop short of the answer (ANT-PY stop_reason.py; PROTOCOL.md §0).
+_INCOMPLETE: Final = frozenset({"max_tokens", "model_context_window_exceeded"})
+
+
+class MessagesDecoder(RouteDecoder):
+    """message_start, then start/delta*/stop per block, message_delta, message_stop."""
+
+    route: ClassVar[str] = "messages"
+
+    def __init__(self, sink: FindingSink) -> None:
+        super().__init__(sink)
+        self._blocks: dict[int, str] = {}  # index -> block type
+        self._open: dict[int, int] = {}  # index -> timeline item of its content_block_start
+
+    def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
+        if type(payload) is not dict:
+            self.sink.report(
+                "warning", "unexpected_shape", "event data is not a JSON object", ev.index
+            )
+            return
+        kind = payload.get("type")
+        if type(kind) is not str:
+            kind = ev.event  # the SSE name equals data.type (ANT-DOC); fall back on it
+        if kind == "content_block_delta":
+            self._delta(ev, payload, out)
+        elif kind == "content_block_start":
+            self._start(ev, payload, out)
+        elif kind == "content_block_stop":
+            index = as_int(payload.get("index"))
+            if index is None:
+                return
+            if index not in self._blocks:
+                self.sink.report(
+                    "warning",
+                    "delta_before_start",
+                    f"content_block_stop for block {index} that never started",
+                    ev.index,
+                )
+            self._open.pop(index, None)
+            out.append(BlockStopped(index))
+        elif kind == "message_start":
+            message = payload.get("message")
+            if type(message) is dict:
+                usage = message.get("usage")
+                if type(usage) is dict:
+                    out.append(Usage(usage))
+        elif kind == "message_delta":
+            delta = payload.get("delta")
+            if type(delta) is dict:
+                reason = as_str(delta.get("stop_reason"))
+                if reason is not None:
+                    out.append(Finished(reason, incomplete=reason in _INCOMPLETE))
+            usage = payload.get("usage")
+            if type(usage) is dict:
+                # Cumulative counts: overlay on message_start's usage, never add (§4).
+                out.append(Usage(usage, overlay=True))
+        elif kind == "message_stop":
+            out.append(Finished(None, terminal=True))
+        elif kind == "ping":
+            pass
+        elif kind == "error":
+            self.error(ev, payload_error(payload) or StreamError("error"), out)
+        else:
+            self.unknown(ev, kind)
+
+    def _start(self, ev: SSEEvent, payload: dict[str, Any], out: list[StreamEvent]) -> None:
+        index = as_int(payload.get("index"))
+        block = payload.get("content_block")
+        if index is None or type(block) is not dict:
+            self.sink.report(
+                "warning", "unexpected_shape", "content_block_start without index/block", ev.index
+            )
+            return
+        kind = as_str(block.get("type")) or "?"
+        self._blocks[index] = kind
+        self._open[index] = ev.index
+        out.append(BlockStarted(index, kind))
+        if kind == "text":
+            text = as_str(block.get("text"))
+            if text:
+                out.append(TextDelta(text))
+        elif kind == "thinking":
+            text = as_str(block.get("thinking"))
+            if text:
+                out.append(ReasoningDelta(text))
+            signature = as_str(block.get("signature"))
+            if signature:
+                out.append(Signature("signature", signature, index))
+        elif kind == "redacted_thinking":
+            # Opaque: noted, never shown as text (issue 2: "encrypted or redacted is not text").
+            out.append(Signature("redacted", as_str(block.get("data")) or "", index))
+        elif kind == "tool_use" or kind == "server_tool_use":
+            given = block.get("input")
+            args = orjson.dumps(given).decode() if type(given) is dict and given else ""
+            out.append(
+                ToolCallDelta(
+                    key=index,
+                    id=as_str(block.get("id")),
+                    name=as_str(block.get("name")),
+                    arguments=args,
+                    server=kind == "server_tool_use",
+                )
+            )
+        # *_tool_result and container_upload blocks arrive whole in the start event (§4 inference).
+
+    def _delta(self, ev: SSEEvent, payload: dict[str, Any], out: list[StreamEvent]) -> None:
+        index = as_int(payload.get("index"))
+        delta = payload.get("delta")
+        if index is None or type(delta) is not dict:
+            self.sink.report(
+                "warning", "unexpected_shape", "content_block_delta without index/delta", ev.index
+            )
+            return
+        if index not in self._blocks:
+            self._blocks[index] = "?"
+            self.sink.report(
+                "warning",
+                "delta_before_start",
+                f"content_block_delta for block {index} before its content_block_start",
+                ev.index,
+            )
+        elif index not in self._open:
+            self.sink.report(
+                "warning",
+                "event_after_terminator",
+                f"content_block_delta for block {index} after its stop",
+                ev.index,
+            )
+        kind = delta.get("type")
+        if kind == "text_delta":
+            text = as_str(delta.get("text"))
+            if text:
+                out.append(TextDelta(text))
+        elif kind == "thinking_delta":
+            text = as_str(delta.get("thinking"))
+            if text:
+                out.append(ReasoningDelta(text))
+        elif kind == "input_json_delta":
+            part = as_str(delta.get("partial_json"))
+            if part is not None:
+                out.append(
+                    ToolCallDelta(
+                        key=index,
+                        arguments=part,
+                        server=self._blocks.get(index) == "server_tool_use",
+                    )
+                )
+        elif kind == "signature_delta":
+            signature = as_str(delta.get("signature"))
+            if signature:
+                out.append(Signature("signature", signature, index))
+        elif kind == "citations_delta":
+            pass
+        else:
+            self.unknown(ev, f"content_block_delta/{kind}")
+
+    def finish(self, *, terminated: bool, failed: bool) -> None:
+        if failed:
+            return
+        for index, opened in self._open.items():
+            self.sink.report(
+                "warning",
+                "block_not_stopped",
+                f"block {index} ({self._blocks.get(index)}) never got its content_block_stop",
+                opened,
+            )

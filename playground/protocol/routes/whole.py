@@ -1,0 +1,204 @@
+"""A whole (non-streamed) JSON answer read into the same events a stream would give."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from playground.protocol.errors import payload_error
+from playground.protocol.events import (
+    Finished,
+    ImageData,
+    ReasoningDelta,
+    RefusalDelta,
+    Signature,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+    TranscriptDone,
+    Usage,
+)
+from playground.protocol.findings import FindingSink
+
+__all__ = ["decode_whole"]
+
+_INCOMPLETE = frozenset({"length", "max_tokens", "model_context_window_exceeded"})
+
+
+def _s(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def decode_whole(
+    route: str, payload: Any, out: list[StreamEvent], sink: FindingSink, item: int
+) -> str | None:
+    """Append the events the body means; return the route it looks like (None if unknown)."""
+    err = payload_error(payload)
+    if err is not None:
+        out.append(err)
+        return None
+    if not isinstance(payload, dict):
+        sink.report("warning", "unexpected_shape", "the body is not a JSON object", item)
+        return None
+    if isinstance(payload.get("choices"), list):
+        _chat(payload, out)
+        return "chat"
+    if payload.get("object") == "response":
+        _response(payload, out)
+        return "responses"
+    if payload.get("type") == "message":
+        _message(payload, out)
+        return "messages"
+    if isinstance(payload.get("data"), list):
+        for entry in payload["data"]:
+            if isinstance(entry, dict) and isinstance(entry.get("b64_json"), str):
+                out.append(
+                    ImageData(
+                        entry["b64_json"],
+                        final=True,
+                        output_format=_s(payload.get("output_format")),
+                    )
+                )
+        _usage(payload, out)
+        out.append(Finished(None, terminal=True))
+        return "images"
+    if isinstance(payload.get("text"), str):
+        out.append(TranscriptDone(payload["text"]))
+        _usage(payload, out)
+        out.append(Finished(None, terminal=True))
+        return "transcription"
+    sink.report("info", "unexpected_shape", "a JSON body of an unknown shape", item)
+    out.append(Finished(None, terminal=True))
+    return None
+
+
+def _usage(payload: dict[str, Any], out: list[StreamEvent]) -> None:
+    usage = payload.get("usage")
+    if isinstance(usage, dict):
+        out.append(Usage(usage))
+
+
+def _chat(payload: dict[str, Any], out: list[StreamEvent]) -> None:
+    for position, choice in enumerate(payload["choices"]):
+        if not isinstance(choice, dict):
+            continue
+        index = choice.get("index", position)
+        index = index if isinstance(index, int) else position
+        message = choice.get("message")
+        if isinstance(message, dict):
+            content = message.get("content")
+            if isinstance(content, str) and content:
+                out.append(TextDelta(content, index))
+            reasoning = _s(message.get("reasoning")) or _s(message.get("reasoning_content"))
+            if reasoning:
+                out.append(ReasoningDelta(reasoning, index))
+            refusal = _s(message.get("refusal"))
+            if refusal:
+                out.append(RefusalDelta(refusal, index))
+            calls = message.get("tool_calls")
+            if isinstance(calls, list):
+                for n, call in enumerate(calls):
+                    if not isinstance(call, dict):
+                        continue
+                    fn: dict[str, Any] = (
+                        call["function"] if isinstance(call.get("function"), dict) else {}
+                    )
+                    out.append(
+                        ToolCallDelta(
+                            key=n,
+                            id=_s(call.get("id")),
+                            name=_s(fn.get("name")),
+                            arguments=_s(fn.get("arguments")) or "",
+                            choice=index,
+                        )
+                    )
+        reason = _s(choice.get("finish_reason"))
+        if reason:
+            out.append(Finished(reason, incomplete=reason in _INCOMPLETE, choice=index))
+    _usage(payload, out)
+    out.append(Finished(None, terminal=True))
+
+
+def _response(payload: dict[str, Any], out: list[StreamEvent]) -> None:
+    for n, item in enumerate(payload.get("output") or []):
+        if not isinstance(item, dict):
+            continue
+        kind = item.get("type")
+        if kind == "message":
+            for part in item.get("content") or []:
+                if isinstance(part, dict):
+                    if part.get("type") == "output_text" and _s(part.get("text")):
+                        out.append(TextDelta(part["text"]))
+                    elif part.get("type") == "refusal" and _s(part.get("refusal")):
+                        out.append(RefusalDelta(part["refusal"]))
+        elif kind == "reasoning":
+            texts = [
+                p["text"]
+                for p in (item.get("summary") or []) + (item.get("content") or [])
+                if isinstance(p, dict) and _s(p.get("text"))
+            ]
+            if texts:
+                out.append(ReasoningDelta("\n\n".join(texts)))
+            if _s(item.get("encrypted_content")):
+                out.append(Signature("encrypted", item["encrypted_content"]))
+        elif kind == "function_call":
+            out.append(
+                ToolCallDelta(
+                    key=n,
+                    id=_s(item.get("call_id")) or _s(item.get("id")),
+                    name=_s(item.get("name")),
+                    arguments=_s(item.get("arguments")) or "",
+                )
+            )
+        elif kind == "image_generation_call" and _s(item.get("result")):
+            out.append(
+                ImageData(item["result"], final=True, output_format=_s(item.get("output_format")))
+            )
+    _usage(payload, out)
+    status = _s(payload.get("status"))
+    if status == "failed":
+        err = payload_error({"error": payload.get("error") or "response failed"})
+        if err is not None:
+            out.append(err)
+    out.append(
+        Finished(
+            f"response.{status}" if status else None,
+            terminal=True,
+            incomplete=status == "incomplete",
+        )
+    )
+
+
+def _message(payload: dict[str, Any], out: list[StreamEvent]) -> None:
+    for n, block in enumerate(payload.get("content") or []):
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and _s(block.get("text")):
+            out.append(TextDelta(block["text"]))
+        elif kind == "thinking" and _s(block.get("thinking")):
+            out.append(ReasoningDelta(block["thinking"]))
+        elif kind == "redacted_thinking" and _s(block.get("data")):
+            out.append(Signature("redacted", block["data"], n))
+        elif kind in ("tool_use", "server_tool_use"):
+            out.append(
+                ToolCallDelta(
+                    key=n,
+                    id=_s(block.get("id")),
+                    name=_s(block.get("name")),
+                    arguments=orjson.dumps(block.get("input", {})).decode(),
+                    server=kind == "server_tool_use",
+                )
+            )
+    usage = payload.get("usage")
+    if isinstance(usage, dict):
+        out.append(Usage(usage))
+    reason = _s(payload.get("stop_reason"))
+    out.append(
+        Finished(
+            reason,
+            terminal=True,
+            incomplete=reason in ("max_tokens", "model_context_window_exceeded"),
+        )
+    )

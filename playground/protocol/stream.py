@@ -1,0 +1,423 @@
+"""StreamDecoder: bytes in, timeline items and a folded StreamState out, for any route."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import orjson
+
+from playground.protocol.errors import error_from_body, payload_error
+from playground.protocol.events import Finished, StreamEvent
+from playground.protocol.findings import FindingSink
+from playground.protocol.routes import ROUTES, detect_route, make_decoder
+from playground.protocol.routes.base import RouteDecoder
+from playground.protocol.routes.whole import decode_whole
+from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEParser, SSEUnterminated
+from playground.protocol.state import Finding, StreamState
+
+__all__ = ["ROUTES", "StreamDecoder", "is_done"]
+
+_loads: Final = orjson.loads
+_JSONError: Final = orjson.JSONDecodeError
+_CACHE_MAX: Final = 4096  # parsed payloads kept by payload(); the cache restarts when full
+_INVALID: Final = object()
+
+
+def is_done(data: str) -> bool:
+    """The ``[DONE]`` sentinel (OpenAI SDK stops at any data starting with it; §1)."""
+    return data == "[DONE]" or (len(data) < 16 and data.strip() == "[DONE]")
+
+
+class StreamDecoder:
+    """Feed bytes with arrival times; read ``items`` (the timeline) and ``state`` (what they mean).
+
+    Nothing the bytes contain raises: invalid JSON, unknown shapes and decoder bugs all become
+    findings on the item that caused them (PROTOCOL.md §0, DESIGN.md "Seams").
+    """
+
+    def __init__(
+        self,
+        route: str = "auto",
+        *,
+        audio_format: str | None = None,
+        stream_requested: bool = True,
+    ) -> None:
+        if route not in ROUTES and route != "auto":
+            raise ValueError(f"unknown route {route!r}")
+        self.route = route
+        self.state = StreamState(route=route)
+        self.state.audio_format_hint = audio_format
+        self.items: list[SSEItem] = []
+        self._sink = FindingSink(self.state.findings)
+        self._parser = SSEParser()
+        self._decoder: RouteDecoder | None = (
+            None if route == "auto" else make_decoder(route, self._sink)
+        )
+        self._mode = "audio" if route == "music" else "sse"
+        self._body = bytearray()
+        self._body_t: tuple[float, float] | None = None
+        self._stream_requested = stream_requested
+        self._cache: dict[int, Any] = {}
+        self._out: list[StreamEvent] = []
+        self._bytes = 0
+        self._finished = False
+        self._terminal_item: int | None = None
+
+    # -- the pipeline API ------------------------------------------------------------------
+
+    def set_content_type(self, content_type: str | None) -> None:
+        """Choose how to read the body: SSE, a whole JSON answer, or raw audio."""
+        if not content_type:
+            return
+        mime = content_type.split(";", 1)[0].strip().lower()
+        if mime == "text/event-stream":
+            self._mode = "sse"
+        elif mime == "application/json" or mime.endswith("+json"):
+            self._mode = "json"
+        elif mime.startswith("audio/") or (
+            mime == "application/octet-stream" and self.route in ("speech", "music")
+        ):
+            self._mode = "audio"
+            if self.state.audio_format_hint is None:
+                sub = mime.split("/", 1)[1]
+                self.state.audio_format_hint = {
+                    "mpeg": "mp3",
+                    "mp3": "mp3",
+                    "wav": "wav",
+                    "x-wav": "wav",
+                    "wave": "wav",
+                    "ogg": "opus",
+                    "opus": "opus",
+                    "flac": "flac",
+                    "aac": "aac",
+                    "l16": "pcm",
+                    "pcm": "pcm",
+                }.get(sub)
+
+    def feed(self, chunk: bytes, t: float) -> list[SSEItem]:
+        """Take one network chunk; return the timeline items it completed (state is updated)."""
+        if not chunk or self._finished:
+            return []
+        self._bytes += len(chunk)
+        mode = self._mode
+        if mode == "sse":
+            items = self._parser.feed(chunk, t)
+            if items:
+                self._take(items)
+            return items
+        if mode == "json":
+            if self._body_t is None:
+                self._body_t = (t, t)
+            else:
+                self._body_t = (self._body_t[0], t)
+            self._body += chunk
+            return []
+        return [self._audio(chunk, t)]
+
+    def finish(self, t: float) -> list[SSEItem]:
+        """The bytes ended: flush what is left, report what never closed, settle the status."""
+        if self._finished:
+            return []
+        self._finished = True
+        out: list[SSEItem] = []
+        state = self.state
+        if self._mode == "sse":
+            out = self._parser.finish(t)
+            if out:
+                self._take(out)
+        elif self._mode == "json":
+            out = self._whole(t)
+        else:
+            state.terminated = True  # a raw audio body ends when its bytes do
+        for bad in state.bad_data:
+            self._sink.report(
+                "warning",
+                "bad_base64",
+                "base64 payload does not decode (kept its valid prefix)",
+                bad,
+            )
+        if self._bytes == 0 and state.status == "streaming":
+            self._sink.report("warning", "empty_stream", "the response body was empty", None)
+        decoder = self._decoder
+        if decoder is not None and state.status != "cancelled":
+            try:
+                decoder.finish(terminated=state.terminated, failed=state.error is not None)
+            except Exception as exc:  # pragma: no cover - defensive boundary
+                self._sink.report("error", "decoder_error", f"finish: {exc!r}", None)
+        if not state.terminated and state.error is None and state.status == "streaming":
+            last = self.items[-1].index if self.items else None
+            self._sink.report(
+                "warning",
+                "no_terminator",
+                f"the stream ended without its terminator ({_terminator(self.route)})",
+                last,
+            )
+        if state.status == "streaming":
+            state.finalize()
+        else:
+            state.finalize() if state.status == "cancelled" else None
+        return out
+
+    def cancel(self) -> None:
+        """The user stopped it: ``cancelled`` unless the stream already reached a final status."""
+        if self.state.status == "streaming":
+            self.state.status = "cancelled"
+
+    def fail_before_stream(
+        self,
+        status: int,
+        body: bytes,
+        content_type: str | None,
+        retry_after: str | None = None,
+    ) -> None:
+        """A non-2xx answer: its error envelope (any shape, or none) becomes ``state.error``."""
+        err = error_from_body(status, body, content_type)
+        index = len(self.items)
+        item = SSEEvent(
+            index=index,
+            event="error",
+            data=body.decode("utf-8", "replace"),
+            id=None,
+            retry=None,
+            raw=bytes(body),
+            start=0,
+            end=len(body),
+            t_first=0.0,
+            t_last=0.0,
+        )
+        self.items.append(item)
+        state = self.state
+        state.apply(err, index)
+        if state.error is not None:
+            state.error.retry_after = retry_after
+            state.error.status = status
+        self._sink.report("error", "http_error", f"HTTP {status}: {err.message}", index)
+        state.status = "failed"
+        self._finished = True
+
+    def payload(self, item_index: int) -> object | None:
+        """The parsed JSON of an event's data (cached); None for comments, ``[DONE]``, bad JSON."""
+        cached: object | None = self._cache.get(item_index, _INVALID)
+        if cached is not _INVALID:
+            return cached
+        if not 0 <= item_index < len(self.items):
+            return None
+        item = self.items[item_index]
+        if type(item) is not SSEEvent or is_done(item.data):
+            return None
+        value: object | None
+        try:
+            value = _loads(item.data)
+        except _JSONError:
+            value = None
+        self._remember(item_index, value)
+        return value
+
+    def findings_for(self, item_index: int) -> list[Finding]:
+        return self._sink.for_item(item_index)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.state.findings
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _remember(self, index: int, value: Any) -> None:
+        cache = self._cache
+        if len(cache) >= _CACHE_MAX:
+            cache.clear()  # cheap, and the inspector asks for the rows on screen again anyway
+        cache[index] = value
+
+    def _take(self, items: list[SSEItem]) -> None:
+        # The hot loop (issue 7 benchmarks it): locals only, one JSON parse per event, no
+        # per-event allocation beyond the route events themselves.
+        self.items.extend(items)
+        state = self.state
+        loads = _loads
+        out = self._out
+        apply = state.apply
+        for item in items:
+            if type(item) is not SSEEvent:
+                self._other(item)
+                continue
+            state.events += 1
+            data = item.data
+            if data[:1] != "{" and is_done(data):
+                self._apply(Finished(None, terminal=True), item)
+                continue
+            try:
+                payload = loads(data)
+            except _JSONError as exc:
+                self._sink.report("error", "invalid_json", f"data is not JSON: {exc}", item.index)
+                continue
+            # Payloads are not kept: payload() re-parses on demand (memory stays per raw byte).
+            decoder = self._decoder
+            if decoder is None:
+                decoder = self._detect(item, payload)
+                if decoder is None:
+                    self._undecided(item, payload)
+                    continue
+            if state.terminated:
+                self._check_after_terminal(decoder, item, payload)
+            out.clear()
+            try:
+                decoder.decode(item, payload, out)
+            except Exception as exc:
+                self._sink.report(
+                    "error", "decoder_error", f"could not read this event: {exc!r}", item.index
+                )
+            if out:
+                index = item.index
+                t = item.t_last
+                for event in out:
+                    try:
+                        apply(event, index, t)
+                    except Exception as exc:  # pragma: no cover - defensive boundary
+                        self._sink.report(
+                            "error", "decoder_error", f"could not fold {event!r}: {exc!r}", index
+                        )
+
+    def _other(self, item: SSEItem) -> None:
+        if type(item) is SSEComment:
+            self.state.comments += 1
+        elif type(item) is SSEUnterminated:
+            raw = item.raw
+            more = f" (+{len(raw) - 200} bytes)" if len(raw) > 200 else ""
+            self._sink.report(
+                "warning",
+                "unterminated_event",
+                "the stream ended inside an event (no blank line after it), so it was "
+                f"never dispatched: {raw[:200]!r}{more}",
+                item.index,
+            )
+
+    def _check_after_terminal(self, decoder: RouteDecoder, ev: SSEEvent, payload: Any) -> None:
+        try:
+            ok = decoder.after_terminal_ok(ev, payload)
+        except Exception:
+            ok = False
+        if not ok:
+            self._after_terminal(ev)
+
+    def _apply(self, event: StreamEvent, ev: SSEEvent) -> None:
+        try:
+            self.state.apply(event, ev.index, ev.t_last)
+        except Exception as exc:  # pragma: no cover - defensive boundary
+            self._sink.report(
+                "error", "decoder_error", f"could not fold {event!r}: {exc!r}", ev.index
+            )
+
+    def _after_terminal(self, ev: SSEEvent) -> None:
+        self._sink.report(
+            "warning",
+            "event_after_terminator",
+            f"an event after the stream's terminator ({_terminator(self.route)})",
+            ev.index,
+        )
+
+    def _detect(self, ev: SSEEvent, payload: Any) -> RouteDecoder | None:
+        route = detect_route(ev.event, payload)
+        if route is None:
+            return None
+        self.route = route
+        self.state.route = route
+        decoder = self._decoder = make_decoder(route, self._sink)
+        return decoder
+
+    def _undecided(self, ev: SSEEvent, payload: Any) -> None:
+        # Before the first decisive event: an error is still an error; anything else is relayed.
+        err = payload_error(payload)
+        if err is not None:
+            self._sink.report(
+                "error", "error_mid_stream", f"error in the stream: {err.message}", ev.index
+            )
+            self._apply(err, ev)
+            return
+        name = ev.event if ev.event != "message" else None
+        if name is None and isinstance(payload, dict):
+            kind = payload.get("type")
+            name = kind if isinstance(kind, str) else None
+        self._sink.once(
+            f"unknown:{name}",
+            "info",
+            "unknown_event",
+            f"event {name or 'message'!r} does not tell which route this is (relayed, ignored)",
+            ev.index,
+        )
+
+    def _audio(self, chunk: bytes, t: float) -> SSEItem:
+        index = len(self.items)
+        start = self._bytes - len(chunk)
+        item = SSEEvent(
+            index=index,
+            event="audio",
+            data="",
+            id=None,
+            retry=None,
+            raw=b"",  # the bytes live once, in state.audio
+            start=start,
+            end=self._bytes,
+            t_first=t,
+            t_last=t,
+        )
+        self.items.append(item)
+        self.state.add_audio(chunk, index)
+        return item
+
+    def _whole(self, t: float) -> list[SSEItem]:
+        body = bytes(self._body)
+        if not body:
+            return []
+        t_first, t_last = self._body_t or (t, t)
+        item = SSEEvent(
+            index=len(self.items),
+            event="message",
+            data=body.decode("utf-8", "replace"),
+            id=None,
+            retry=None,
+            raw=body,
+            start=0,
+            end=len(body),
+            t_first=t_first,
+            t_last=t_last,
+        )
+        self.items.append(item)
+        state = self.state
+        state.events += 1
+        if self._stream_requested:
+            self._sink.report(
+                "warning",
+                "json_body",
+                "the server answered with one JSON body although a stream was asked for",
+                item.index,
+            )
+        try:
+            payload = _loads(body)
+        except _JSONError as exc:
+            self._sink.report("error", "invalid_json", f"body is not JSON: {exc}", item.index)
+            return [item]
+        self._remember(item.index, payload)
+        out: list[StreamEvent] = []
+        try:
+            route = decode_whole(self.route, payload, out, self._sink, item.index)
+        except Exception as exc:  # pragma: no cover - defensive boundary
+            self._sink.report(
+                "error", "decoder_error", f"could not read the body: {exc!r}", item.index
+            )
+            route = None
+        if route is not None and self.route == "auto":
+            self.route = state.route = route
+        for event in out:
+            self._apply(event, item)
+        return [item]
+
+
+def _terminator(route: str) -> str:
+    return {
+        "chat": "data: [DONE]",
+        "responses": "response.completed, response.incomplete or response.failed",
+        "messages": "message_stop",
+        "images": "image_generation.completed or [DONE]",
+        "speech": "speech.audio.done",
+        "transcription": "transcript.text.done",
+    }.get(route, "the route's final event")

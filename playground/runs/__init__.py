@@ -1,0 +1,1 @@
+"""Runs kept on disk: the per-panel history, code exports and bug-report bundles."""

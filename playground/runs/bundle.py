@@ -1,0 +1,173 @@
+"""A bug-report bundle: one zip with the redacted request, capture, findings, timing, versions."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import itertools
+import json
+import platform
+import sys
+import zipfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from playground.runs.journal import JournalRun, read_journal
+from playground.transport.redact import redact_headers, redact_pairs, scrub
+
+__all__ = ["bundle_versions", "decode_run", "make_bundle"]
+
+_PACKAGES = ("playground", "PySide6", "httpx", "qasync", "truststore", "keyring", "orjson")
+
+
+def bundle_versions() -> dict[str, Any]:
+    """The program's and the platform's versions (no Qt import: package metadata only)."""
+    packages: dict[str, str | None] = {}
+    for name in _PACKAGES:
+        try:
+            packages[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            packages[name] = None
+    return {
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "packages": packages,
+    }
+
+
+def decode_run(run: JournalRun) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """(state summary, findings, timing) by decoding the capture's bytes again, offline."""
+    from playground.protocol.stream import StreamDecoder
+    from playground.protocol.timing import compute_timing
+
+    decoder = StreamDecoder(run.route if run.route else "auto")
+    status = run.response_status or 200
+    end_t = float((run.end or {}).get("end") or (run.chunks[-1][0] if run.chunks else 0.0))
+    if status >= 400:
+        retry = next((v for n, v in run.response_headers if n.lower() == "retry-after"), None)
+        decoder.fail_before_stream(status, run.body, run.content_type, retry)
+    else:
+        decoder.set_content_type(run.content_type)
+        for t, data in run.chunks:
+            decoder.feed(data, t)
+        decoder.finish(end_t)
+        if (run.end or {}).get("status") == "cancelled":
+            decoder.cancel()
+    state = decoder.state
+    error = state.error
+    summary = {
+        "route": decoder.route,
+        "status": state.status,
+        "http_status": run.response_status,
+        "text": state.text[:2000],
+        "error": None
+        if error is None
+        else {"message": error.message, "type": error.type, "status": error.status},
+        "events": len(decoder.items),
+    }
+    findings = [f.as_json() for f in state.findings]
+    first_byte = run.chunks[0][0] if run.chunks else None
+    timing = compute_timing(decoder, run.t_response, first_byte, t_end=end_t).as_json()
+    return summary, findings, timing
+
+
+def _basic_timing(run: JournalRun) -> dict[str, Any]:
+    times = [t for t, _d in run.chunks]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    return {
+        "t_headers": run.t_response,
+        "t_first_byte": times[0] if times else None,
+        "t_last_byte": times[-1] if times else None,
+        "t_end": (run.end or {}).get("end"),
+        "chunks": len(times),
+        "bytes": sum(len(d) for _t, d in run.chunks),
+        "longest_gap": max(gaps) if gaps else None,
+    }
+
+
+def _redacted_capture_text(path: Path, secrets: tuple[str, ...]) -> str:
+    """The capture file with its header's and response's headers redacted once more."""
+    out = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            out.append(scrub(line, *secrets))
+            continue
+        if isinstance(record, dict):
+            request = record.get("request")
+            if isinstance(request, dict) and isinstance(request.get("headers"), dict):
+                request["headers"] = redact_headers(request["headers"])
+            response = record.get("response")
+            if isinstance(response, dict) and isinstance(response.get("headers"), list):
+                response["headers"] = [list(p) for p in redact_pairs(response["headers"])]
+            line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        out.append(scrub(line, *secrets))
+    return "\n".join(out) + "\n"
+
+
+def make_bundle(
+    capture: Path,
+    out: Path,
+    *,
+    notes: str = "",
+    secrets: tuple[str, ...] = (),
+    extra: dict[str, Any] | None = None,
+) -> Path:
+    """Write the bug-report zip for the run in ``capture`` to ``out``; returns ``out``.
+
+    ``secrets`` (the keys the program knows) are scrubbed from every file as a last guard.
+    """
+    run = read_journal(Path(capture))
+    request = dict(run.request)
+    if isinstance(request.get("headers"), dict):
+        request["headers"] = redact_headers(request["headers"])
+    try:
+        summary, findings, timing = decode_run(run)
+    except Exception as exc:  # the decoder missing or failing must not lose the bundle
+        summary = {"route": run.route, "decode_error": type(exc).__name__}
+        findings = []
+        timing = _basic_timing(run)
+    timing.setdefault("transport", _basic_timing(run))
+    meta = {
+        "format": "playground-bug-report/1",
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "route": run.route,
+        "started_at": run.started_at,
+        "response_status": run.response_status,
+        "response_headers": [list(p) for p in redact_pairs(run.response_headers)],
+        "end": run.end,
+        "notes": notes,
+        **(extra or {}),
+    }
+    files = {
+        "README.txt": (
+            "playground bug report\n\n"
+            "request.json   the request as sent, API keys redacted\n"
+            "capture.jsonl  every byte chunk with its arrival time (playground-capture/1);\n"
+            "               replay it with `playground --replay capture.jsonl` or\n"
+            "               `playground inspect capture.jsonl --json`\n"
+            "result.json    what the stream decoded to (status, text, error)\n"
+            "findings.json  departures from the documented stream grammar\n"
+            "timing.json    where the time went\n"
+            "versions.json  program and platform versions\n"
+            "run.json       response status and headers, notes\n"
+        ),
+        "request.json": json.dumps(request, indent=2, ensure_ascii=False),
+        "capture.jsonl": _redacted_capture_text(Path(capture), secrets),
+        "result.json": json.dumps(summary, indent=2, ensure_ascii=False),
+        "findings.json": json.dumps(findings, indent=2, ensure_ascii=False),
+        "timing.json": json.dumps(timing, indent=2, ensure_ascii=False, default=str),
+        "versions.json": json.dumps(bundle_versions(), indent=2),
+        "run.json": json.dumps(meta, indent=2, ensure_ascii=False, default=str),
+    }
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".part")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(name, scrub(text, *secrets))
+    tmp.replace(out)  # atomic: a half-written zip never sits under the final name
+    return out

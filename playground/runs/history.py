@@ -1,0 +1,328 @@
+"""The run history per panel: every run journaled as it streams, listed newest first, reopened.
+
+Layout under the data folder: ``history/index.json`` (summaries, rewritten atomically) and
+``history/runs/<id>.capture.jsonl`` (one capture per run, ``.part`` while it streams).
+A corrupt index or capture found at start-up is renamed ``*.corrupt`` and reported in
+``RunHistory.messages`` (issue 5: set aside with a message, and the program starts).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets as _random
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from playground.runs.journal import PART_SUFFIX, CaptureJournal, JournalError, read_journal
+from playground.runs.paths import data_dir
+
+__all__ = ["HistoryError", "LoadedRun", "RunHistory", "RunRecorder", "RunSummary"]
+
+INDEX_FORMAT = "playground-history/1"
+CAPTURE_SUFFIX = ".capture.jsonl"
+PREVIEW_CHARS = 120
+
+
+class HistoryError(RuntimeError):
+    """A run that cannot be reopened; the message says which and why, in one sentence."""
+
+
+@dataclass
+class RunSummary:
+    """One row of the history list."""
+
+    id: str
+    route: str
+    started_at: str
+    status: str | None = None  # complete | incomplete | failed | truncated | cancelled | streaming
+    http_status: int | None = None
+    model: str = ""
+    provider_id: str = ""
+    url: str = ""
+    duration: float | None = None
+    bytes: int = 0
+    preview: str = ""
+    error: str = ""
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunSummary:
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        if not isinstance(values.get("id"), str) or not isinstance(values.get("route"), str):
+            raise ValueError("a summary without id or route")
+        values.setdefault("started_at", "")
+        return cls(**values)
+
+
+@dataclass
+class LoadedRun:
+    """A run reopened from disk: its summary and everything the capture holds."""
+
+    summary: RunSummary
+    path: Path
+    request: dict[str, Any]
+    response_status: int | None
+    response_headers: list[tuple[str, str]]
+    chunks: list[tuple[float, bytes]]
+    end: dict[str, Any] | None
+
+    @property
+    def content_type(self) -> str | None:
+        for name, value in self.response_headers:
+            if name.lower() == "content-type":
+                return value
+        return None
+
+
+def _new_id(route: str) -> str:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+    return f"{stamp}-{route}-{_random.token_hex(3)}"
+
+
+def _set_aside(path: Path) -> Path:
+    """Rename ``path`` to ``path.corrupt`` (numbered if one is there already)."""
+    target = path.with_name(path.name + ".corrupt")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{path.name}.{n}.corrupt")
+        n += 1
+    os.replace(path, target)
+    return target
+
+
+class RunRecorder(CaptureJournal):
+    """The RunSink that journals one run into the history (put it after the panel's own sink)."""
+
+    def __init__(self, history: RunHistory, summary: RunSummary, path: Path, **kw: Any) -> None:
+        super().__init__(path, summary.route, **kw)
+        self.history = history
+        self.summary = summary
+
+    @property
+    def run_id(self) -> str:
+        return self.summary.id
+
+    def on_request(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> None:
+        super().on_request(method, url, headers, body)
+        self.summary.url = str(self.request["url"]) if self.request else url
+        body_json = self.request.get("body") if self.request else None
+        if isinstance(body_json, dict) and not self.summary.model:
+            self.summary.model = str(body_json.get("model") or "")
+        self.summary.started_at = self.started_at
+        self.summary.status = "streaming"
+        self.history._put(self.summary)
+
+    def on_end(self, t: float) -> None:
+        super().on_end(t)
+        self.summary.status = self.status or self.summary.status
+        if self.summary.status == "streaming":
+            self.summary.status = None
+        self.summary.http_status = self.http_status
+        self.summary.duration = round(t, 3)
+        self.summary.bytes = self.bytes
+        if self.transport_error is not None and not self.summary.error:
+            self.summary.error = self.transport_error.message
+        self.history._put(self.summary)
+
+    def finish(
+        self, status: str | None = None, preview: str | None = None, error: str | None = None
+    ) -> None:
+        """What the panel showed at the end (its decoder's status, text, error) for the list."""
+        if status:
+            self.summary.status = status
+        if preview is not None:
+            self.summary.preview = " ".join(preview.split())[:PREVIEW_CHARS]
+        if error is not None:
+            self.summary.error = error
+        self.history._put(self.summary)
+
+
+class RunHistory:
+    """Runs kept on disk under ``root`` (default: ``<data dir>/history``)."""
+
+    def __init__(self, root: Path | None = None, *, max_runs_per_route: int = 200) -> None:
+        self.root = Path(root) if root is not None else data_dir() / "history"
+        self.runs_dir = self.root / "runs"
+        self.index_path = self.root / "index.json"
+        self.max_runs_per_route = max_runs_per_route
+        self.messages: list[str] = []  # what start-up set aside or recovered, for the status bar
+        self._runs: dict[str, RunSummary] = {}
+        self.runs_dir.mkdir(parents=True, exist_ok=True)
+        self._load()
+
+    # -- public API --------------------------------------------------------------------------
+    def start_run(
+        self,
+        route: str,
+        *,
+        provider_id: str = "",
+        model: str = "",
+        secrets: tuple[str, ...] = (),
+        status_source: Callable[[], str | None] | None = None,
+    ) -> RunRecorder:
+        """A RunSink that journals a new run; the run is listed from its on_request on."""
+        run_id = _new_id(route)
+        summary = RunSummary(run_id, route, "", provider_id=provider_id, model=model)
+        return RunRecorder(
+            self, summary, self.capture_path(run_id), secrets=secrets, status_source=status_source
+        )
+
+    def list_runs(self, route: str | None = None) -> list[RunSummary]:
+        """Runs of ``route`` (all routes when None), newest first."""
+        runs = [r for r in self._runs.values() if route is None or r.route == route]
+        return sorted(runs, key=lambda r: (r.started_at, r.id), reverse=True)
+
+    def capture_path(self, run_id: str) -> Path:
+        return self.runs_dir / f"{run_id}{CAPTURE_SUFFIX}"
+
+    def load_run(self, run_id: str) -> LoadedRun:
+        """Reopen a run (its .part when it is still streaming or was cut by a crash)."""
+        summary = self._runs.get(run_id)
+        if summary is None:
+            raise HistoryError(f"There is no run {run_id} in the history.")
+        path = self.capture_path(run_id)
+        if not path.exists():
+            part = path.with_name(path.name + PART_SUFFIX)
+            path = part if part.exists() else path
+        try:
+            journal = read_journal(path)
+        except JournalError as exc:
+            if path.exists():
+                aside = _set_aside(path)
+                self.messages.append(f"{exc}; it was set aside as {aside.name}.")
+            self._runs.pop(run_id, None)
+            self._save_index()
+            raise HistoryError(f"The run {run_id} cannot be reopened: {exc}.") from None
+        return LoadedRun(
+            summary,
+            path,
+            journal.request,
+            journal.response_status,
+            journal.response_headers,
+            journal.chunks,
+            journal.end,
+        )
+
+    def delete_run(self, run_id: str) -> None:
+        self._runs.pop(run_id, None)
+        for path in (self.capture_path(run_id),):
+            for candidate in (path, path.with_name(path.name + PART_SUFFIX)):
+                with contextlib.suppress(FileNotFoundError):
+                    candidate.unlink()
+        self._save_index()
+
+    # -- internals ---------------------------------------------------------------------------
+    def _put(self, summary: RunSummary) -> None:
+        """Record a summary; a disk problem becomes a message, never an error in the stream."""
+        self._runs[summary.id] = summary
+        try:
+            self._prune(summary.route)
+            self._save_index()
+        except OSError as exc:
+            message = f"The run history could not be saved ({exc.strerror or type(exc).__name__})."
+            if message not in self.messages:
+                self.messages.append(message)
+
+    def _prune(self, route: str) -> None:
+        runs = self.list_runs(route)
+        for old in runs[self.max_runs_per_route :]:
+            if old.status != "streaming":
+                self.delete_run(old.id)
+
+    def _save_index(self) -> None:
+        data = {"format": INDEX_FORMAT, "runs": [asdict(r) for r in self.list_runs()]}
+        fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".tmp", dir=self.root)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                json.dump(data, file, ensure_ascii=False, indent=1)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(tmp, self.index_path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+    def _load(self) -> None:
+        changed = False
+        if self.index_path.exists():
+            try:
+                data = json.loads(self.index_path.read_text(encoding="utf-8"))
+                if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
+                    raise ValueError("not a history index")
+                for entry in data.get("runs", []):
+                    summary = RunSummary.from_json(entry)
+                    self._runs[summary.id] = summary
+            except (ValueError, TypeError, AttributeError, UnicodeDecodeError):
+                self._runs.clear()
+                aside = _set_aside(self.index_path)
+                self.messages.append(
+                    f"The run history index was unreadable; it was set aside as {aside.name} "
+                    "and rebuilt from the saved runs."
+                )
+                changed = True
+        changed |= self._reconcile()
+        if changed or not self.index_path.exists():
+            self._save_index()
+
+    def _reconcile(self) -> bool:
+        """Match the index with the files: recover crashed runs, adopt orphans, drop the missing."""
+        changed = False
+        on_disk: dict[str, Path] = {}
+        for path in self.runs_dir.iterdir():
+            name = path.name
+            if name.endswith(CAPTURE_SUFFIX):
+                on_disk[name[: -len(CAPTURE_SUFFIX)]] = path
+            elif name.endswith(CAPTURE_SUFFIX + PART_SUFFIX):
+                # A run that was streaming when the program stopped: keep what was received.
+                final = path.with_name(name[: -len(PART_SUFFIX)])
+                os.replace(path, final)
+                on_disk[final.name[: -len(CAPTURE_SUFFIX)]] = final
+                run_id = final.name[: -len(CAPTURE_SUFFIX)]
+                summary = self._runs.get(run_id)
+                if summary is not None:
+                    summary.status = "truncated"
+                    summary.error = summary.error or "The program stopped while this run streamed."
+                self.messages.append(f"A run cut short by a crash was recovered ({run_id}).")
+                changed = True
+        for run_id in list(self._runs):
+            if run_id not in on_disk:
+                del self._runs[run_id]
+                changed = True
+        for run_id, path in on_disk.items():
+            if run_id in self._runs:
+                continue
+            try:
+                journal = read_journal(path)
+            except JournalError as exc:
+                aside = _set_aside(path)
+                self.messages.append(f"{exc}; it was set aside as {aside.name}.")
+                changed = True
+                continue
+            self._runs[run_id] = self._summary_from(run_id, journal)
+            changed = True
+        return changed
+
+    @staticmethod
+    def _summary_from(run_id: str, journal: Any) -> RunSummary:
+        body = journal.request.get("body")
+        end = journal.end or {}
+        return RunSummary(
+            run_id,
+            journal.route,
+            journal.started_at or "",
+            status=end.get("status") or ("truncated" if journal.end is None else None),
+            http_status=journal.response_status,
+            model=str(body.get("model") or "") if isinstance(body, dict) else "",
+            url=str(journal.request.get("url") or ""),
+            duration=end.get("end"),
+            bytes=sum(len(d) for _t, d in journal.chunks),
+        )

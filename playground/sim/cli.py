@@ -1,0 +1,52 @@
+"""`playground sim [--host 127.0.0.1] [--port N]`: serve the simulator alone until Ctrl+C."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import sys
+import threading
+from collections.abc import Sequence
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="playground sim",
+        description="Serve the built-in gateway simulator: every route streamed, faults on demand.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    args = parser.parse_args(list(argv))
+    if not 0 <= args.port <= 65535:
+        parser.error("--port must be 0-65535")
+    if not is_loopback(args.host):
+        print(
+            f"warning: binding the simulator to {args.host}: anyone who can reach this address "
+            "can use it (it accepts any key or none).",
+            file=sys.stderr,
+        )
+    from playground.sim.server import SimServer
+
+    try:
+        server = SimServer(args.host, args.port).start()
+    except OSError as exc:
+        print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(server.base_url, flush=True)
+    print("Faults: header X-Sim-Fault; pace: X-Sim-Pace. Ctrl+C stops.", file=sys.stderr)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0

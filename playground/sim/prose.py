@@ -1,0 +1,228 @@
+"""Deterministic prose from a prompt: Markdown answers, thinking, transcripts, and tokens."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from playground.sim.context import seed_of
+
+_STOP = {
+    "the",
+    "a",
+    "an",
+    "and",
+    "or",
+    "of",
+    "to",
+    "in",
+    "on",
+    "for",
+    "with",
+    "is",
+    "are",
+    "be",
+    "me",
+    "my",
+    "you",
+    "your",
+    "it",
+    "its",
+    "this",
+    "that",
+    "what",
+    "how",
+    "why",
+    "can",
+    "please",
+    "about",
+    "tell",
+    "give",
+    "write",
+    "explain",
+    "from",
+    "into",
+    "at",
+    "as",
+    "by",
+    "do",
+    "does",
+    "i",
+    "we",
+    "us",
+    "some",
+    "any",
+    "one",
+    "two",
+    "three",
+    "five",
+    "count",
+}
+_OPENERS = [
+    "Here is a short take on {topic}.",
+    "Good question: {topic} is worth a closer look.",
+    "Let's look at {topic} step by step.",
+    "{Topic} comes up often, so here is the gist.",
+]
+_SENTENCES = [
+    "The key idea is that {kw} shapes everything that follows.",
+    "In practice, {kw} works best when you keep the moving parts small.",
+    "Most people start with {kw} and only later notice how it interacts with {kw2}.",
+    "A useful rule of thumb: measure {kw} before you try to improve it.",
+    "When {kw} and {kw2} disagree, the simpler explanation usually wins.",
+    "It helps to write down what {kw} should do before deciding how.",
+    "Small, steady changes to {kw} tend to beat one large rewrite.",
+    "There is no single right answer here, but {kw} is a good place to begin.",
+    "Think of {kw} as a stream: it arrives piece by piece, and each piece adds a little.",
+    "If {kw2} feels slow, look at {kw} first; that is where the time usually goes.",
+]
+_BULLETS = [
+    "**{Kw}**: start small and check the result early.",
+    "**{Kw}**: keep notes, because details fade quickly.",
+    "**{Kw}**: compare two options side by side.",
+    "**{Kw}**: ask what would make it simpler.",
+    "**{Kw}**: watch for the edge cases first.",
+]
+_CODE = [
+    "You can try it with `{code}` and read the output line by line.",
+    "A quick check such as `{code}` shows the idea in one line.",
+    "For a concrete start, run `{code}` and see what changes.",
+]
+_CLOSERS = [
+    "In short, {topic} rewards patience and a clear plan.",
+    "That should be enough to get going with {topic}.",
+    "Start there, and {topic} will make more sense with every step.",
+]
+_THINK = [
+    "The user is asking about {topic}.",
+    "Let me think about what matters most for {kw}.",
+    "First, {kw} needs a short definition.",
+    "Then a few practical points, maybe as a list.",
+    "I should mention {kw2} too, since it is related.",
+    "A small code example would make this concrete.",
+    "Keep the answer short and friendly.",
+]
+_TOKEN = re.compile(r"\s*(?:[A-Za-z]+|[0-9]+|[^\sA-Za-z0-9])")
+
+
+def keywords(prompt: str, n: int = 3) -> list[str]:
+    words = re.findall(r"[A-Za-z][A-Za-z'-]{2,}", prompt)
+    picked: list[str] = []
+    for word in sorted(words, key=lambda w: (-len(w), words.index(w))):
+        low = word.lower()
+        if low not in _STOP and low not in picked:
+            picked.append(low)
+        if len(picked) == n:
+            break
+    for filler in ("streaming", "latency", "design"):
+        if len(picked) >= n:
+            break
+        if filler not in picked:
+            picked.append(filler)
+    return picked
+
+
+def topic_of(prompt: str) -> str:
+    words = prompt.strip().strip("?.!").split()
+    if not words:
+        return "this question"
+    topic = " ".join(words[:8])
+    return f'"{topic}…"' if len(words) > 8 else f'"{topic}"'
+
+
+class _Writer:
+    """Fills templates from one seeded random generator."""
+
+    def __init__(self, prompt: str, salt: str) -> None:
+        self.rng = random.Random(seed_of(salt, prompt))
+        self.kws = keywords(prompt)
+        self.topic = topic_of(prompt)
+
+    def fill(self, template: str, kw: str | None = None) -> str:
+        first, kw2 = self.rng.sample(self.kws, 2)
+        kw = kw or first
+        if kw2 == kw:
+            kw2 = first
+        code = f"{self.kws[0].replace(chr(39), '')}.run(limit={self.rng.randint(2, 64)})"
+        return template.format(
+            topic=self.topic,
+            Topic=self.topic[:1].upper() + self.topic[1:],
+            kw=kw,
+            kw2=kw2,
+            Kw=kw.capitalize(),
+            code=code,
+        )
+
+    def sentences(self, pool: list[str], n: int) -> str:
+        return " ".join(self.fill(t) for t in self.rng.sample(pool, min(n, len(pool))))
+
+
+def answer(prompt: str) -> str:
+    """A Markdown answer of ~60-150 words that mentions the prompt: a heading, a list, `code`."""
+    w = _Writer(prompt, "answer")
+    title = " ".join(k.capitalize() for k in w.kws[:2])
+    picks = w.rng.sample(_BULLETS, 3)
+    bullets = "\n".join("- " + w.fill(t, kw) for t, kw in zip(picks, w.kws))
+    return (
+        f"## {title}\n\n{w.fill(w.rng.choice(_OPENERS))} {w.sentences(_SENTENCES, 2)}\n\n"
+        f"{bullets}\n\n{w.fill(w.rng.choice(_CODE))} {w.fill(w.rng.choice(_CLOSERS))}"
+    )
+
+
+def more(prompt: str, part: int) -> str:
+    """Another paragraph to extend an answer to any length (X-Sim-Tokens)."""
+    w = _Writer(prompt, f"more{part}")
+    return f"\n\n### Part {part}\n\n{w.sentences(_SENTENCES, 4)}"
+
+
+def thinking(prompt: str) -> str:
+    w = _Writer(prompt, "think")
+    return " ".join(w.fill(t) for t in _THINK[: 4 + w.rng.randint(0, 3)])
+
+
+_SPOKEN_TOPICS = [
+    "the weather this weekend",
+    "a walk along the river",
+    "planning a small garden",
+    "learning to cook rice",
+    "the morning train schedule",
+    "a new book about history",
+    "fixing a slow laptop",
+    "the local football match",
+    "saving energy at home",
+]
+
+
+def transcript(seed: str) -> str:
+    """A plain spoken-style passage for audio the simulator did not make itself."""
+    rng = random.Random(seed_of("transcript", seed))
+    topic = rng.choice(_SPOKEN_TOPICS)
+    w = _Writer(topic, seed)
+    w.topic = topic
+    return f"{w.fill(w.rng.choice(_OPENERS))} {w.sentences(_SENTENCES, 2)}"
+
+
+def tokens(text: str) -> list[str]:
+    """Cut text into token-like pieces (a word or a punctuation mark with its leading space)."""
+    pieces = _TOKEN.findall(text)
+    joined = "".join(pieces)
+    if joined != text:  # trailing whitespace
+        pieces.append(text[len(joined) :])
+    return pieces
+
+
+def answer_tokens(prompt: str, n: int | None) -> list[str]:
+    """The answer's tokens, extended or cut to exactly n when asked (X-Sim-Tokens)."""
+    toks = tokens(answer(prompt))
+    if n is None:
+        return toks
+    part = 2
+    while len(toks) < n:
+        block = tokens(more(prompt, part))
+        toks.extend(block * max(1, min(200, (n - len(toks)) // max(1, len(block)))))
+        part += 1
+    return toks[:n]
+
+
+def count_tokens(text: str) -> int:
+    return len(_TOKEN.findall(text))

@@ -1,0 +1,375 @@
+"""The async streaming client: one request over httpx, raw bytes and arrival times to a sink.
+
+Protocol with the UI (DESIGN.md: the network layer only moves bytes and timings):
+
+1. ``on_request`` once, with the headers already redacted.
+2. ``on_response(status, headers, t)`` when the headers arrive. For a status >= 400 the body is
+   still delivered through ``on_chunk``; the UI then calls
+   ``decoder.fail_before_stream(status, body, content_type, retry_after)`` in ``on_end`` (and
+   ``describe_http_error`` from ``playground.transport.errors`` gives the one-line message).
+3. ``on_chunk(t, data)`` per network read, ``t`` in seconds since the request was sent.
+4. ``on_transport_error`` at most once, when the request fails below HTTP.
+5. ``on_end(t)`` always, last: after success, errors and cancellation alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import ipaddress
+import json
+import socket
+import ssl
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import httpx
+
+from playground.protocol.requests import form_fields, route_spec
+from playground.transport.errors import TransportError
+from playground.transport.providers import Provider, auth_headers, url_for
+from playground.transport.redact import SECRET_HEADERS, redact_headers, scrub
+
+__all__ = [
+    "RequestSpec",
+    "RunSink",
+    "TeeSink",
+    "build_spec",
+    "is_loopback_url",
+    "make_client",
+    "stream_request",
+]
+
+USER_AGENT = "playground/0.1 (+httpx)"
+
+# (field name, (filename, content, content type)) as httpx takes them.
+FileField = tuple[str, tuple[str, bytes, str]]
+
+
+class RunSink(Protocol):
+    """Receives one run's request, response, bytes and end (the UI and the history)."""
+
+    def on_request(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> None: ...
+    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None: ...
+    def on_chunk(self, t: float, data: bytes) -> None: ...
+    def on_transport_error(self, error: TransportError, t: float) -> None: ...
+    def on_end(self, t: float) -> None: ...
+
+
+class TeeSink:
+    """Forwards every call to several sinks in order (the panel's decoder, then the history)."""
+
+    def __init__(self, *sinks: RunSink) -> None:
+        self.sinks = sinks
+
+    def on_request(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> None:
+        for sink in self.sinks:
+            sink.on_request(method, url, headers, body)
+
+    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
+        for sink in self.sinks:
+            sink.on_response(status, headers, t)
+
+    def on_chunk(self, t: float, data: bytes) -> None:
+        for sink in self.sinks:
+            sink.on_chunk(t, data)
+
+    def on_transport_error(self, error: TransportError, t: float) -> None:
+        for sink in self.sinks:
+            sink.on_transport_error(error, t)
+
+    def on_end(self, t: float) -> None:
+        for sink in self.sinks:
+            sink.on_end(t)
+
+
+@dataclass
+class RequestSpec:
+    """One request, ready to send; ``headers`` hold the key, so show ``redacted_headers()`` only."""
+
+    provider_id: str
+    method: str
+    url: str
+    headers: dict[str, str]
+    json_body: dict[str, Any] | None = None
+    files: list[FileField] | None = None  # multipart uploads (transcription)
+    data: dict[str, str] | None = None  # multipart form fields
+    route: str = "chat"
+    stream: bool = True
+    allow_insecure_key: bool = False  # the user agreed to send the key over plain http
+
+    def redacted_headers(self) -> dict[str, str]:
+        return redact_headers(self.headers)
+
+    def body_bytes(self) -> bytes | None:
+        """The JSON body as sent; for multipart, a JSON view of the fields with files as "@name"."""
+        if self.json_body is not None:
+            return json.dumps(self.json_body, ensure_ascii=False).encode()
+        if self.files or self.data:
+            view: dict[str, Any] = dict(self.data or {})
+            for name, (filename, content, _ctype) in self.files or []:
+                view[name] = f"@{filename} ({len(content)} bytes)"
+            return json.dumps(view, ensure_ascii=False).encode()
+        return None
+
+    def secrets(self) -> list[str]:
+        """The credential values in the headers (to scrub them from any text)."""
+        out = []
+        for name, value in self.headers.items():
+            if name.lower() in SECRET_HEADERS:
+                out.append(value)
+                out.append(value.partition(" ")[2])
+        return [s for s in out if s]
+
+
+def build_spec(
+    provider: Provider,
+    route: str,
+    body: dict[str, Any],
+    key: str | None,
+    *,
+    base_url: str | None = None,
+    files: list[FileField] | None = None,
+    extra_headers: Mapping[str, str] | None = None,
+) -> RequestSpec:
+    """A RequestSpec for ``route`` at ``provider``: URL, auth headers, JSON or multipart body."""
+    spec = route_spec(route)
+    stream = bool(body.get("stream")) or body.get("stream_format") == "sse"
+    headers = {"Accept": "text/event-stream" if stream and spec.sse else "application/json"}
+    headers.update(auth_headers(provider, key))
+    headers.update(extra_headers or {})
+    url = url_for(provider, route, base_url)
+    if spec.multipart:
+        return RequestSpec(
+            provider.id,
+            spec.method,
+            url,
+            headers,
+            None,
+            files or [],
+            form_fields(body),
+            route=route,
+            stream=stream,
+        )
+    headers["Content-Type"] = "application/json"
+    return RequestSpec(provider.id, spec.method, url, headers, body, route=route, stream=stream)
+
+
+def is_loopback_url(url: str) -> bool:
+    """True when ``url`` points at this machine (localhost, 127.0.0.0/8, ::1)."""
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _has_key(headers: Mapping[str, str]) -> bool:
+    return any(name.lower() in SECRET_HEADERS and value for name, value in headers.items())
+
+
+def make_client(connect_timeout: float = 10.0) -> httpx.AsyncClient:
+    """An AsyncClient that verifies TLS against the system trust store (truststore), always."""
+    import truststore
+
+    context = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    # read=None: the first-byte deadline and the stall watchdog are ours (see stream_request).
+    timeout = httpx.Timeout(
+        connect=connect_timeout, read=None, write=connect_timeout, pool=connect_timeout
+    )
+    return httpx.AsyncClient(verify=context, timeout=timeout, follow_redirects=False)
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    chain: list[BaseException] = []
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+def _host(url: str) -> str:
+    parts = urlsplit(url)
+    host = parts.hostname or "the server"
+    return f"{host}:{parts.port}" if parts.port else host
+
+
+def _classify_connect(exc: BaseException, url: str) -> TransportError:
+    """Map a failed connection to a kind by its real cause (OS error, SSL error)."""
+    host = _host(url)
+    chain = _causes(exc)
+    text = " ".join(str(c) for c in chain)
+    if (
+        any(isinstance(c, ssl.SSLCertVerificationError) for c in chain)
+        or "CERTIFICATE_VERIFY" in text
+    ):
+        return TransportError(
+            "tls",
+            f"The TLS certificate of {host} could not be verified, so nothing was sent "
+            "(self-signed, expired or for another name).",
+        )
+    if any(isinstance(c, ssl.SSLError) for c in chain):
+        return TransportError(
+            "tls", f"The secure (TLS) connection to {host} failed, so nothing was sent."
+        )
+    if any(isinstance(c, socket.gaierror) for c in chain):
+        return TransportError(
+            "dns", f"The name {urlsplit(url).hostname} does not resolve (DNS lookup failed)."
+        )
+    if any(isinstance(c, ConnectionRefusedError) for c in chain) or any(
+        isinstance(c, OSError) and c.errno == errno.ECONNREFUSED for c in chain
+    ):
+        return TransportError(
+            "connect_refused", f"{host} refused the connection: nothing is listening there."
+        )
+    return TransportError("other", f"Could not connect to {host} ({type(exc).__name__}).")
+
+
+async def _close_quietly(closer: Any) -> None:
+    try:
+        await closer()
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        pass  # closing a broken connection may fail; the run's outcome is already decided
+
+
+async def stream_request(
+    spec: RequestSpec,
+    sink: RunSink,
+    *,
+    client: httpx.AsyncClient | None = None,
+    connect_timeout: float = 10.0,
+    first_byte_timeout: float = 60.0,
+    stall_timeout: float | None = None,
+    allow_insecure_key: bool = False,
+) -> None:
+    """Send ``spec`` and feed ``sink``; TransportErrors go to the sink, CancelledError re-raises.
+
+    ``first_byte_timeout`` bounds the wait from sending to the first body byte (or the end of an
+    empty body); ``stall_timeout``, when set, bounds each gap between chunks after that.
+    """
+    t0 = time.perf_counter()
+
+    def now() -> float:
+        return time.perf_counter() - t0
+
+    body = spec.body_bytes()
+    sink.on_request(spec.method, spec.url, spec.redacted_headers(), body)
+    secrets = spec.secrets()
+    own_client = client is None
+    response: httpx.Response | None = None
+    try:
+        scheme = urlsplit(spec.url).scheme.lower()
+        if (
+            scheme == "http"
+            and _has_key(spec.headers)
+            and not is_loopback_url(spec.url)
+            and not (allow_insecure_key or spec.allow_insecure_key)
+        ):
+            # Issue 5: a key over plain http to another machine asks first; nothing is sent.
+            sink.on_transport_error(
+                TransportError(
+                    "insecure_key_refused",
+                    "Not sent: the API key would travel unencrypted over plain http to "
+                    f"{_host(spec.url)}.",
+                ),
+                now(),
+            )
+            return
+        if client is None:
+            client = make_client(connect_timeout)
+        headers = dict(spec.headers)
+        # identity: every chunk's arrival time is real and the bytes are what the server wrote.
+        headers["Accept-Encoding"] = "identity"
+        headers.setdefault("User-Agent", USER_AGENT)
+        if spec.files or spec.data:
+            request = client.build_request(
+                spec.method, spec.url, headers=headers, files=spec.files or None, data=spec.data
+            )
+        else:
+            request = client.build_request(spec.method, spec.url, headers=headers, content=body)
+        t0 = time.perf_counter()  # times count from the moment the request goes out
+        error: TransportError | None = None
+        got_first = False
+        try:
+            async with asyncio.timeout(first_byte_timeout):
+                response = await client.send(request, stream=True)
+            sink.on_response(response.status_code, list(response.headers.multi_items()), now())
+            chunks = response.aiter_raw().__aiter__()
+            while True:
+                if not got_first:
+                    remaining = first_byte_timeout - now()
+                    limit: float | None = max(remaining, 0.0)
+                else:
+                    limit = stall_timeout
+                try:
+                    async with asyncio.timeout(limit):
+                        data = await chunks.__anext__()
+                except StopAsyncIteration:
+                    break
+                except TimeoutError:
+                    if got_first:
+                        error = TransportError(
+                            "stall", f"The stream stalled: no bytes for {stall_timeout:g} seconds."
+                        )
+                    else:
+                        error = TransportError(
+                            "timeout_first_byte",
+                            f"No answer from {_host(spec.url)} "
+                            f"within {first_byte_timeout:g} seconds.",
+                        )
+                    break
+                if data:
+                    got_first = True
+                    sink.on_chunk(now(), data)
+        except TimeoutError:
+            error = TransportError(
+                "timeout_first_byte",
+                f"No answer from {_host(spec.url)} within {first_byte_timeout:g} seconds.",
+            )
+        except httpx.ConnectTimeout:
+            error = TransportError(
+                "timeout_connect",
+                f"Could not connect to {_host(spec.url)} within {connect_timeout:g} seconds.",
+            )
+        except httpx.ConnectError as exc:
+            error = _classify_connect(exc, spec.url)
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError):
+            if response is None:
+                error = TransportError(
+                    "dropped", f"{_host(spec.url)} closed the connection before answering."
+                )
+            else:
+                error = TransportError(
+                    "dropped", "The connection was closed in the middle of the stream."
+                )
+        except httpx.TimeoutException:
+            error = TransportError("other", f"The request to {_host(spec.url)} timed out.")
+        except (httpx.UnsupportedProtocol, httpx.InvalidURL):
+            error = TransportError("other", "The URL is not a valid http or https address.")
+        except httpx.HTTPError as exc:
+            error = TransportError("other", f"The request failed ({type(exc).__name__}).")
+        if error is not None:
+            # Messages are built from templates; scrub anyway in case a host name echoes a key.
+            sink.on_transport_error(
+                TransportError(error.kind, scrub(error.message, *secrets)), now()
+            )
+    finally:
+        if response is not None:
+            await _close_quietly(response.aclose)
+        if own_client and client is not None:
+            await _close_quietly(client.aclose)
+        sink.on_end(now())

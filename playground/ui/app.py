@@ -1,0 +1,280 @@
+"""The window's entry point: QApplication + qasync, the theme, and the headless contract (issue 4, 6)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from playground.ui.main_window import MainWindow
+
+__all__ = ["ICON_PATH", "UsageError", "main", "parse_args", "run_headless"]
+
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+ICON_PATH = RESOURCES / "icons" / "playground.svg"
+ROUTES = ("chat", "responses", "messages", "images", "speech", "transcription", "music")
+
+
+class UsageError(Exception):
+    """Bad command-line arguments: one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="playground",
+        description="The playground window. With --route, a headless run (see --exit-when-done).",
+        add_help=True,
+    )
+    p.add_argument("file", nargs="?", help="a capture (or raw `curl -N` output) to open")
+    p.add_argument(
+        "--route", choices=ROUTES, help="send on this route's panel as soon as the window opens"
+    )
+    p.add_argument(
+        "--prompt", help="the prompt (speech: the text; transcription: an audio file path)"
+    )
+    p.add_argument("--model", help="the model name")
+    p.add_argument("--provider", help="a provider profile id (default: the remembered one)")
+    p.add_argument("--fault", help="a simulator fault (X-Sim-Fault), e.g. midstream-error")
+    p.add_argument("--pace", help="simulator pace: realtime, fast, instant or N (ms per token)")
+    p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the whole window")
+    p.add_argument("--dump-state", metavar="JSON", help="write what the panel shows as JSON")
+    p.add_argument("--exit-when-done", action="store_true", help="exit once the stream has ended")
+    p.add_argument("--save-capture", metavar="FILE", help="write the run's capture file")
+    p.add_argument("--replay", metavar="FILE", help="replay a capture instead of sending")
+    p.add_argument("--speed", type=float, default=0.0, help="replay speed (0 = instant)")
+    p.add_argument(
+        "--timeout", type=float, default=120.0, help="give up a headless run after N seconds"
+    )
+    p.add_argument(
+        "--quit-after", type=float, metavar="S", help="close the window after S seconds (demos, tests)"
+    )
+    p.add_argument("--size", default="1480x900", help="window size WxH (headless screenshots)")
+    return p
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse and check the arguments; UsageError (one line) for anything wrong."""
+    args = _parser().parse_args(list(argv))
+    if args.fault:
+        try:
+            from playground.sim.faults import FAULTS
+        except ImportError:
+            FAULTS = ()
+        if FAULTS and args.fault not in FAULTS:
+            raise UsageError(f"unknown fault {args.fault!r}; expected one of {', '.join(FAULTS)}")
+    if args.speed < 0:
+        raise UsageError("--speed must be 0 (instant) or more")
+    for name in ("file", "replay"):
+        value = getattr(args, name)
+        if value and not Path(value).is_file():
+            raise UsageError(f"{value}: no such file")
+    if args.route is None and args.replay is None and (args.prompt or args.fault):
+        raise UsageError("--prompt and --fault need --route")
+    try:
+        w, h = (int(x) for x in args.size.lower().split("x"))
+        if w < 200 or h < 150:
+            raise ValueError
+        args.size = (w, h)
+    except ValueError:
+        raise UsageError(f"--size {args.size!r}: expected WxH, e.g. 1480x900") from None
+    if args.provider:
+        from playground.transport.providers import PROVIDERS
+
+        if args.provider not in {p.id for p in PROVIDERS}:
+            raise UsageError(f"unknown provider {args.provider!r}")
+    return args
+
+
+def _settings() -> tuple[QSettings, str | None]:
+    """QSettings; a corrupt file is set aside with a message and the program starts (issue 5)."""
+    from PySide6.QtCore import QSettings
+
+    override = os.environ.get("PLAYGROUND_SETTINGS")
+    settings = (
+        QSettings(override, QSettings.Format.IniFormat)
+        if override
+        else QSettings("playground", "playground")
+    )
+    if settings.status() == QSettings.Status.FormatError:
+        path = Path(settings.fileName())
+        aside = path.with_name(path.name + f".corrupt-{int(time.time())}")
+        with contextlib.suppress(OSError):
+            path.replace(aside)
+        settings = (
+            QSettings(settings.fileName(), QSettings.Format.IniFormat)
+            if override
+            else QSettings("playground", "playground")
+        )
+        return settings, f"The settings file was unreadable; it was set aside as {aside.name}."
+    return settings, None
+
+
+def _app() -> QApplication:
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0] if sys.argv else "playground"])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Playground")
+    app.setOrganizationName("playground")
+    app.setDesktopFileName("playground")
+    if ICON_PATH.is_file():
+        app.setWindowIcon(QIcon(str(ICON_PATH)))
+    from playground.ui.theme import apply_theme
+
+    apply_theme(app)
+    app.setQuitOnLastWindowClosed(False)  # the asyncio side decides when to stop (clean shutdown)
+    return app
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`playground [FILE] [--route R --prompt TEXT ...]`: 0 when done, 2 on bad arguments."""
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+    except UsageError as exc:
+        print(f"playground: {exc}", file=sys.stderr)
+        return 2
+    import qasync
+
+    app = _app()
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    try:
+        with loop:
+            return loop.run_until_complete(_amain(args))
+    finally:
+        asyncio.set_event_loop(None)
+
+
+async def _amain(args: argparse.Namespace) -> int:
+    from playground.ui.main_window import MainWindow
+
+    settings, warning = _settings()
+    if args.provider:
+        settings.setValue("provider", args.provider)
+    headless = bool(args.route or args.replay) and (
+        args.exit_when_done or args.dump_state or args.screenshot
+    )
+    window = MainWindow(settings, interactive=not headless)
+    window.resize(*args.size)
+    if warning:
+        window.statusBar().showMessage(warning, 15000)
+    closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    window.closed.connect(lambda: closed.done() or closed.set_result(None))
+    window.show()
+    if args.quit_after is not None:
+        asyncio.get_running_loop().call_later(max(0.0, args.quit_after), window.close)
+    code = 0
+    try:
+        if args.route or args.replay:
+            code = await run_headless(window, args)
+            if args.exit_when_done:
+                return code
+        elif args.file:
+            window.open_capture(args.file)
+        await closed
+    finally:
+        window._closing = True
+        for panel in window.panels.values():
+            panel.session.stop()
+        await window.shutdown()
+        window.close()
+        window.deleteLater()
+    return code
+
+
+async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
+    """Send (or replay) on one panel, wait for the end, then screenshot / dump / save (issue 4, 6)."""
+    from PySide6.QtWidgets import QApplication
+
+    if args.replay:
+        from playground.protocol.capture import read_capture
+
+        capture = read_capture(args.replay)
+        route = args.route or (capture.route if capture.route in window.panels else None) or "chat"
+        panel = window.show_panel(route)
+        panel.session.start_replay(capture, args.speed)
+    else:
+        panel = window.show_panel(args.route)
+        if args.model:
+            window.provider_bar.set_model(args.model)
+            panel.editor.set_model(args.model)
+        if args.prompt is not None:
+            if args.route == "transcription":
+                panel.editor.set_file(args.prompt)
+            else:
+                panel.editor.set_prompt(args.prompt)
+        if args.fault:
+            panel.set_fault(args.fault)
+        if args.pace:
+            panel.set_pace(args.pace)
+        if args.save_capture:
+            _journal_to(panel, args.save_capture)
+        panel.send()
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(args.timeout):
+            await panel.session.wait()
+    if panel.session.is_running:
+        panel.stop()
+        await panel.session.wait()
+    # Let the last frame's updates, the widgets' finish() and any decoding land before the grab.
+    for _ in range(5):
+        await asyncio.sleep(0.03)
+        QApplication.processEvents()
+    await _settle_widgets(panel)
+    if args.screenshot:
+        Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
+        window.grab().save(args.screenshot)
+    if args.dump_state:
+        state = panel.dump_state()
+        Path(args.dump_state).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.dump_state).write_text(
+            json.dumps(state, indent=2, ensure_ascii=False, default=str)
+        )
+    return 0
+
+
+async def _settle_widgets(panel: Any) -> None:
+    """Images decode off the UI thread; give them a moment to reach the screen before a screenshot."""
+    from PySide6.QtWidgets import QApplication
+
+    deadline = time.perf_counter() + 2.0
+    while time.perf_counter() < deadline:
+        busy = False
+        for widget in panel.widgets.values():
+            pending = getattr(widget, "pending", None)
+            with contextlib.suppress(Exception):
+                busy = busy or bool(pending() if callable(pending) else pending)
+        if not busy:
+            break
+        await asyncio.sleep(0.05)
+        QApplication.processEvents()
+
+
+def _journal_to(panel: Any, path: str) -> None:
+    """--save-capture: the run is journaled to ``path`` as it streams (playground-capture/1)."""
+    from playground.runs.journal import CaptureJournal
+
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    panel.session.add_sink_for_next_run(
+        lambda spec: CaptureJournal(target, panel.route, secrets=tuple(spec.secrets()))
+    )

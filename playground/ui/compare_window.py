@@ -1,0 +1,619 @@
+"""Compare: one prompt to several routes, models or providers at once, side by side, with diffs.
+
+Each column owns its own StreamSession (the same pipeline as a panel), so a column is a run like
+any other: its timing comes from ``compute_timing`` and its text from the decoder's state. The
+diffs below the columns compare two chosen columns: the text word by word (difflib), the tool
+calls, the usage as reported and counted, and the sequence of event types.
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from playground.protocol.requests import RequestParams, build_body
+from playground.protocol.state import StreamState
+from playground.protocol.timing import Timing, compute_timing, normalize_usage
+from playground.ui.timing_view import ArrivalChart, format_seconds
+
+__all__ = [
+    "COMPARE_ROUTES",
+    "ColumnConfig",
+    "CompareColumn",
+    "CompareWindow",
+    "event_sequence",
+    "run_length",
+    "text_diff_html",
+    "tool_calls_of",
+    "usage_rows",
+]
+
+COMPARE_ROUTES = ("chat", "responses", "messages")  # the text routes people compare
+_TOKEN = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
+
+
+@dataclass
+class ColumnConfig:
+    """What one column sends: a route at a provider (the simulator when ``provider_id`` is it)."""
+
+    route: str = "chat"
+    provider_id: str = "simulator"
+    model: str = ""
+    base_url: str = ""  # overrides the provider's (the simulator's, a custom gateway's)
+
+
+# ---- pure helpers (tested without a window) ---------------------------------------------------
+def _diff_colors() -> tuple[str, str]:
+    try:
+        from playground.ui.theme import is_dark
+
+        dark = is_dark()
+    except Exception:
+        dark = False
+    return ("#5c1f24", "#1f4d2c") if dark else ("#ffd7d5", "#ccf2d3")
+
+
+def text_diff_html(a: str, b: str) -> str:
+    """``a`` -> ``b`` word by word: removed words struck on red, added words on green."""
+    removed_bg, added_bg = _diff_colors()
+    ta, tb = _TOKEN.findall(a), _TOKEN.findall(b)
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            out.append(html.escape("".join(ta[i1:i2])))
+            continue
+        if op in ("delete", "replace"):
+            out.append(
+                f'<span style="background-color:{removed_bg}; text-decoration:line-through">'
+                f"{html.escape(''.join(ta[i1:i2]))}</span>"
+            )
+        if op in ("insert", "replace"):
+            out.append(
+                f'<span style="background-color:{added_bg}">'
+                f"{html.escape(''.join(tb[j1:j2]))}</span>"
+            )
+    ratio = matcher.ratio() if (ta or tb) else 1.0
+    body = "".join(out).replace("\n", "<br>")
+    return (
+        f"<p><b>{ratio * 100:.0f}% similar</b> (word level; "
+        f'<span style="background-color:{removed_bg}">only in A</span>, '
+        f'<span style="background-color:{added_bg}">only in B</span>)</p>'
+        f'<p style="white-space:pre-wrap">{body}</p>'
+    )
+
+
+def run_length(seq: Sequence[str]) -> list[tuple[str, int]]:
+    """``[a, a, b, a]`` -> ``[(a, 2), (b, 1), (a, 1)]``: an event sequence people can read."""
+    out: list[tuple[str, int]] = []
+    for name in seq:
+        if out and out[-1][0] == name:
+            out[-1] = (name, out[-1][1] + 1)
+        else:
+            out.append((name, 1))
+    return out
+
+
+def event_sequence(decoder: Any) -> list[str]:
+    """The timeline's "type" column for every item of a decoder."""
+    from playground.protocol.summary import event_type
+
+    out: list[str] = []
+    for i, item in enumerate(getattr(decoder, "items", [])):
+        try:
+            payload = decoder.payload(i)
+        except Exception:
+            payload = None
+        out.append(event_type(item, payload))
+    return out
+
+
+def tool_calls_of(state: StreamState | None) -> list[dict[str, Any]]:
+    """Tool calls as ``{name, arguments}`` with arguments parsed when they are JSON (for diffs)."""
+    out: list[dict[str, Any]] = []
+    for call in state.tool_calls if state is not None else []:
+        text = call.arguments.value
+        try:
+            args: Any = json.loads(text) if text.strip() else {}
+        except ValueError:
+            args = text
+        out.append({"name": call.name, "arguments": args})
+    return out
+
+
+def usage_rows(states: Sequence[StreamState | None]) -> list[tuple[str, list[str]]]:
+    """Rows of the usage table: each reported figure, then what was counted, per column."""
+    reported = [normalize_usage(s.usage if s is not None else None) for s in states]
+    keys = [
+        k
+        for k in ("input", "output", "reasoning", "cached", "total")
+        if any(k in r for r in reported)
+    ]
+    rows = [(f"{k} tokens (reported)", [str(r.get(k, "—")) for r in reported]) for k in keys]
+
+    def counted(state: StreamState | None, what: str) -> str:
+        if state is None:
+            return "—"
+        choice = state.choices.get(0)
+        if what == "text deltas":
+            return str(len(choice.text.origins)) if choice else "0"
+        if what == "text chars":
+            return str(len(state.text))
+        if what == "reasoning deltas":
+            return str(len(choice.reasoning.origins)) if choice else "0"
+        if what == "events":
+            return str(state.events)
+        return "—"
+
+    for what in ("text deltas", "text chars", "reasoning deltas", "events"):
+        rows.append((f"{what} (counted)", [counted(s, what) for s in states]))
+    return rows
+
+
+def _sequence_diff_html(a: list[tuple[str, int]], b: list[tuple[str, int]]) -> str:
+    removed_bg, added_bg = _diff_colors()
+    names_a, names_b = [n for n, _ in a], [n for n, _ in b]
+    rows: list[str] = []
+
+    def cell(entry: tuple[str, int] | None, bg: str | None) -> str:
+        if entry is None:
+            return "<td></td>"
+        name, count = entry
+        style = f' style="background-color:{bg}"' if bg else ""
+        times = f" ×{count}" if count > 1 else ""
+        return f"<td{style}><code>{html.escape(name)}</code>{times}</td>"
+
+    matcher = difflib.SequenceMatcher(None, names_a, names_b, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        left = list(range(i1, i2))
+        right = list(range(j1, j2))
+        for k in range(max(len(left), len(right))):
+            ea = a[left[k]] if k < len(left) else None
+            eb = b[right[k]] if k < len(right) else None
+            if op == "equal":
+                counts_differ = ea is not None and eb is not None and ea[1] != eb[1]
+                bg = "#8884" if counts_differ else None
+                rows.append(f"<tr>{cell(ea, bg)}{cell(eb, bg)}</tr>")
+            else:
+                rows.append(f"<tr>{cell(ea, removed_bg)}{cell(eb, added_bg)}</tr>")
+    return (
+        '<table cellspacing="0" cellpadding="3" width="100%">'
+        "<tr><th align=left>A</th><th align=left>B</th></tr>" + "".join(rows) + "</table>"
+    )
+
+
+# ---- one column ------------------------------------------------------------------------------
+class CompareColumn(QFrame):
+    """A route/provider/model picker over a live answer, its status and a small arrival chart."""
+
+    changed = Signal()
+    removeRequested = Signal()
+
+    def __init__(self, config: ColumnConfig, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from playground.transport.providers import PROVIDERS
+        from playground.ui.session import StreamSession
+
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.config = config
+        self.session = StreamSession(config.route, self)
+        self.timing: Timing | None = None
+        self._shown = 0
+
+        self.route_combo = QComboBox()
+        self.route_combo.addItems(list(COMPARE_ROUTES))
+        self.route_combo.setCurrentText(config.route)
+        self.provider_combo = QComboBox()
+        for provider in PROVIDERS:
+            self.provider_combo.addItem(provider.name, provider.id)
+        index = self.provider_combo.findData(config.provider_id)
+        self.provider_combo.setCurrentIndex(max(index, 0))
+        self.model_edit = QLineEdit(config.model)
+        self.model_edit.setPlaceholderText("model (default: the provider's)")
+        self.base_edit = QLineEdit(config.base_url)
+        self.base_edit.setPlaceholderText("base URL (optional)")
+        remove = QToolButton()
+        remove.setText("✕")
+        remove.setToolTip("Remove this column")
+        remove.clicked.connect(self.removeRequested)
+        form = QFormLayout()
+        head = QHBoxLayout()
+        head.addWidget(self.route_combo, 1)
+        head.addWidget(remove)
+        form.addRow("Route", head)
+        form.addRow("Provider", self.provider_combo)
+        form.addRow("Model", self.model_edit)
+        form.addRow("Base URL", self.base_edit)
+
+        self.status = QLabel("idle")
+        self.status.setTextFormat(Qt.TextFormat.RichText)
+        self.figures = QLabel("")
+        self.figures.setTextFormat(Qt.TextFormat.RichText)
+        self.figures.setWordWrap(True)
+        self.answer = QPlainTextEdit()
+        self.answer.setReadOnly(True)
+        self.answer.setPlaceholderText("The answer streams here.")
+        self.chart = ArrivalChart()
+        self.chart.setMinimumHeight(90)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.status)
+        layout.addWidget(self.answer, 1)
+        layout.addWidget(self.figures)
+        layout.addWidget(self.chart)
+
+        self.session.started.connect(self._on_started)
+        self.session.updated.connect(self._on_updated)
+        self.session.finished.connect(self._on_finished)
+        for widget in (self.route_combo, self.provider_combo):
+            widget.currentIndexChanged.connect(self._sync)
+        for edit in (self.model_edit, self.base_edit):
+            edit.editingFinished.connect(self._sync)
+
+    def _sync(self) -> None:
+        self.config = ColumnConfig(
+            self.route_combo.currentText(),
+            str(self.provider_combo.currentData()),
+            self.model_edit.text().strip(),
+            self.base_edit.text().strip(),
+        )
+        self.session.route = self.config.route
+
+    @property
+    def title(self) -> str:
+        c = self.config
+        return f"{c.route} · {self.provider_combo.currentText()}" + (
+            f" · {c.model}" if c.model else ""
+        )
+
+    @property
+    def state(self) -> StreamState | None:
+        return self.session.state
+
+    @property
+    def text(self) -> str:
+        state = self.state
+        return state.text if state is not None else ""
+
+    def _on_started(self) -> None:
+        self._shown = 0
+        self.answer.clear()
+        self.timing = None
+        self.chart.set_timing(None)
+        self.figures.setText("")
+        self.status.setText("<i>streaming…</i>")
+
+    def _on_updated(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        choice = state.choices.get(0)
+        if choice is not None and len(choice.text) > self._shown:
+            # Only the new suffix, like the panels' widgets (never the whole document per token).
+            self.answer.moveCursor(self.answer.textCursor().MoveOperation.End)
+            self.answer.insertPlainText(choice.text.since(self._shown))
+            self._shown = len(choice.text)
+
+    def _on_finished(self, status: str) -> None:
+        self._on_updated()
+        state = self.state
+        if state is not None and state.done_text is not None and not self._shown:
+            self.answer.setPlainText(state.text)
+        decoder = self.session.decoder
+        run = self.session.run
+        if decoder is not None:
+            self.timing = compute_timing(decoder, run.t_headers, run.t_first_byte, t_end=run.t_end)
+            self.chart.set_timing(self.timing)
+            self.figures.setText(_figures_html(self.timing))
+        error = state.error.message if state is not None and state.error is not None else ""
+        http = f" · HTTP {run.status}" if run.status is not None else ""
+        colour = (
+            "#16a34a" if status == "complete" else "#dc2626" if status == "failed" else "#d97706"
+        )
+        self.status.setText(
+            f'<b style="color:{colour}">{html.escape(status)}</b>{http}'
+            + (f" · {html.escape(error)}" if error else "")
+        )
+        self.changed.emit()
+
+
+def _figures_html(t: Timing) -> str:
+    first = min(
+        (x for x in (t.t_first_text, t.t_first_reasoning, t.t_first_tool_args) if x is not None),
+        default=None,
+    )
+    text = t.channels.get("text")
+    rate = text.tokens_per_second if text is not None else None
+    parts = [
+        f"first byte <b>{format_seconds(t.t_first_byte)}</b>",
+        f"first token <b>{format_seconds(first)}</b>",
+        f"<b>{rate:.0f}</b> tok/s" if rate is not None else "tok/s —",
+        f"total <b>{format_seconds(t.duration)}</b>",
+        f"{len(t.times)} events",
+    ]
+    if t.dead_air:
+        parts.append(
+            f'<span style="color:#dc2626">dead air {format_seconds(t.dead_air_total)}</span>'
+        )
+    return " · ".join(parts)
+
+
+# ---- the window ------------------------------------------------------------------------------
+SpecMaker = Callable[[ColumnConfig, dict[str, Any]], Any]
+
+
+class CompareWindow(QMainWindow):
+    """Columns of runs side by side and the diffs of two of them.
+
+    ``spec_maker(config, body) -> RequestSpec`` builds each column's request (the main window
+    passes one that knows the simulator's URL and the keys); without it the columns send to
+    their base URL with the provider's auth from the keyring or env.
+    """
+
+    allFinished = Signal()
+
+    def __init__(
+        self,
+        configs: Sequence[ColumnConfig] | None = None,
+        *,
+        spec_maker: SpecMaker | None = None,
+        default_base_url: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Compare — Playground")
+        self.resize(1400, 900)
+        self.spec_maker = spec_maker
+        self.default_base_url = default_base_url
+        self.columns: list[CompareColumn] = []
+
+        self.prompt = QPlainTextEdit()
+        self.prompt.setPlaceholderText("One prompt, sent to every column at once (Ctrl+Enter).")
+        self.prompt.setMaximumHeight(90)
+        self.system = QLineEdit()
+        self.system.setPlaceholderText("system prompt (optional)")
+        self.max_tokens = QLineEdit()
+        self.max_tokens.setPlaceholderText("max tokens")
+        self.max_tokens.setMaximumWidth(110)
+        self.send_button = QPushButton("Send to all")
+        self.send_button.setDefault(True)
+        self.send_button.clicked.connect(self.send_all)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.clicked.connect(self.stop_all)
+        self.add_button = QPushButton("Add column")
+        self.add_button.clicked.connect(lambda: self.add_column(self._next_config()))
+        self.error = QLabel("")
+        self.error.setStyleSheet("color:#dc2626")
+        from PySide6.QtGui import QKeySequence, QShortcut
+
+        QShortcut(QKeySequence("Ctrl+Return"), self, self.send_all)
+        top = QHBoxLayout()
+        top.addWidget(self.system, 2)
+        top.addWidget(self.max_tokens)
+        top.addWidget(self.add_button)
+        top.addWidget(self.stop_button)
+        top.addWidget(self.send_button)
+
+        self.columns_box = QWidget()
+        self.columns_layout = QHBoxLayout(self.columns_box)
+        self.columns_layout.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.columns_box)
+
+        self.left_combo = QComboBox()
+        self.right_combo = QComboBox()
+        self.left_combo.currentIndexChanged.connect(self.refresh_diffs)
+        self.right_combo.currentIndexChanged.connect(self.refresh_diffs)
+        self.diff_tabs = QTabWidget()
+        self.text_diff = QTextBrowser()
+        self.tools_diff = QTextBrowser()
+        self.usage_table = QTextBrowser()
+        self.events_diff = QTextBrowser()
+        self.diff_tabs.addTab(self.text_diff, "Text")
+        self.diff_tabs.addTab(self.tools_diff, "Tool calls")
+        self.diff_tabs.addTab(self.usage_table, "Usage")
+        self.diff_tabs.addTab(self.events_diff, "Events")
+        pick = QHBoxLayout()
+        pick.addWidget(QLabel("Diff A"))
+        pick.addWidget(self.left_combo, 1)
+        pick.addWidget(QLabel("against B"))
+        pick.addWidget(self.right_combo, 1)
+        diff_box = QWidget()
+        diff_layout = QVBoxLayout(diff_box)
+        diff_layout.setContentsMargins(0, 0, 0, 0)
+        diff_layout.addLayout(pick)
+        diff_layout.addWidget(self.diff_tabs)
+
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(scroll)
+        splitter.addWidget(diff_box)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.addWidget(self.prompt)
+        layout.addLayout(top)
+        layout.addWidget(self.error)
+        layout.addWidget(splitter, 1)
+        self.setCentralWidget(central)
+
+        self._diff_timer = QTimer(self)
+        self._diff_timer.setSingleShot(True)
+        self._diff_timer.setInterval(50)
+        self._diff_timer.timeout.connect(self.refresh_diffs)
+        for config in configs or [ColumnConfig(route) for route in COMPARE_ROUTES]:
+            self.add_column(config)
+
+    # ---- columns -----------------------------------------------------------------------------
+    def _next_config(self) -> ColumnConfig:
+        last = self.columns[-1].config if self.columns else ColumnConfig()
+        return ColumnConfig(last.route, last.provider_id, last.model, last.base_url)
+
+    def add_column(self, config: ColumnConfig) -> CompareColumn:
+        column = CompareColumn(config, self.columns_box)
+        column.setMinimumWidth(300)
+        self.columns.append(column)
+        self.columns_layout.addWidget(column, 1)
+        column.changed.connect(self._diff_timer.start)
+        column.removeRequested.connect(lambda c=column: self.remove_column(c))
+        column.session.finished.connect(self._maybe_all_finished)
+        self._refill_pickers()
+        return column
+
+    def remove_column(self, column: CompareColumn) -> None:
+        if column not in self.columns or len(self.columns) <= 1:
+            return
+        column.session.stop()
+        self.columns.remove(column)
+        column.setParent(None)
+        column.deleteLater()
+        self._refill_pickers()
+
+    def _refill_pickers(self) -> None:
+        for combo, default in ((self.left_combo, 0), (self.right_combo, 1)):
+            current = combo.currentIndex()
+            combo.blockSignals(True)
+            combo.clear()
+            for i, column in enumerate(self.columns):
+                combo.addItem(f"{i + 1}: {column.title}")
+            want = current if 0 <= current < len(self.columns) else default
+            combo.setCurrentIndex(min(want, len(self.columns) - 1))
+            combo.blockSignals(False)
+        self.refresh_diffs()
+
+    # ---- sending -----------------------------------------------------------------------------
+    def body_for(self, route: str, model: str) -> dict[str, Any]:
+        prompt = self.prompt.toPlainText().strip() or "Say hello."
+        max_tokens: int | None = None
+        if self.max_tokens.text().strip().isdigit():
+            max_tokens = int(self.max_tokens.text().strip())
+        params = RequestParams(
+            model=model,
+            stream=True,
+            system=self.system.text().strip() or None,
+            prompt=prompt,
+            max_tokens=max_tokens,
+            include_usage=True if route == "chat" else None,
+        )
+        return build_body(route, params)
+
+    def _spec(self, column: CompareColumn) -> Any:
+        config = column.config
+        body = self.body_for(config.route, config.model)
+        if self.spec_maker is not None:
+            return self.spec_maker(config, body)
+        from playground.transport.client import build_spec
+        from playground.transport.providers import provider_by_id
+        from playground.transport.secrets import get_key
+
+        provider = provider_by_id(config.provider_id)
+        base = config.base_url or (self.default_base_url if provider.builtin else "") or None
+        key = None if provider.builtin else get_key(provider)
+        return build_spec(provider, config.route, body, key, base_url=base)
+
+    def send_all(self) -> None:
+        self.error.setText("")
+        problems: list[str] = []
+        for column in self.columns:
+            column._sync()
+            try:
+                spec = self._spec(column)
+            except Exception as exc:  # a bad column says why; the others still go
+                problems.append(f"{column.title}: {exc}")
+                continue
+            if spec is not None:
+                column.session.start(spec)
+        self._refill_pickers()
+        if problems:
+            self.error.setText(" · ".join(problems))
+
+    def stop_all(self) -> None:
+        for column in self.columns:
+            column.session.stop()
+
+    def _maybe_all_finished(self, _status: str) -> None:
+        if not any(c.session.is_running for c in self.columns):
+            self.refresh_diffs()
+            self.allFinished.emit()
+
+    # ---- diffs -------------------------------------------------------------------------------
+    def _pair(self) -> tuple[CompareColumn, CompareColumn] | None:
+        i, j = self.left_combo.currentIndex(), self.right_combo.currentIndex()
+        if not (0 <= i < len(self.columns) and 0 <= j < len(self.columns)):
+            return None
+        return self.columns[i], self.columns[j]
+
+    def refresh_diffs(self) -> None:
+        pair = self._pair()
+        states = [c.state for c in self.columns]
+        self.usage_table.setHtml(self._usage_html(states))
+        if pair is None:
+            for view in (self.text_diff, self.tools_diff, self.events_diff):
+                view.setHtml("")
+            return
+        a, b = pair
+        self.text_diff.setHtml(text_diff_html(a.text, b.text))
+        tools_a = json.dumps(tool_calls_of(a.state), indent=2, ensure_ascii=False)
+        tools_b = json.dumps(tool_calls_of(b.state), indent=2, ensure_ascii=False)
+        if tools_a == tools_b == "[]":
+            self.tools_diff.setHtml("<p>Neither run called a tool.</p>")
+        else:
+            self.tools_diff.setHtml(text_diff_html(tools_a, tools_b))
+        seq_a = run_length(event_sequence(a.session.decoder)) if a.session.decoder else []
+        seq_b = run_length(event_sequence(b.session.decoder)) if b.session.decoder else []
+        self.events_diff.setHtml(_sequence_diff_html(seq_a, seq_b))
+
+    def _usage_html(self, states: list[StreamState | None]) -> str:
+        head = "".join(f"<th align=right>{html.escape(c.title)}</th>" for c in self.columns)
+        rows = []
+        for name, values in usage_rows(states):
+            cells = "".join(f"<td align=right>{html.escape(v)}</td>" for v in values)
+            rows.append(f"<tr><td>{html.escape(name)}</td>{cells}</tr>")
+        timing_rows = []
+        for label, attr in (
+            ("first byte", "t_first_byte"),
+            ("first text", "t_first_text"),
+            ("total", "duration"),
+        ):
+            cells = "".join(
+                "<td align=right>"
+                + (format_seconds(getattr(c.timing, attr)) if c.timing is not None else "—")
+                + "</td>"
+                for c in self.columns
+            )
+            timing_rows.append(f"<tr><td>{label}</td>{cells}</tr>")
+        return (
+            '<table cellspacing="0" cellpadding="4">'
+            f"<tr><th></th>{head}</tr>" + "".join(rows) + "".join(timing_rows) + "</table>"
+        )
+
+    def closeEvent(self, event: Any) -> None:
+        self.stop_all()
+        super().closeEvent(event)

@@ -1,0 +1,454 @@
+"""The run history per panel: browse, reopen (replay), save as capture, export, bug-report bundle.
+
+Also the helpers that turn the session's current run (a ``RunRecord``) into the same files, so
+the File menu and the history list share one code path: a run is written through the history's
+own ``CaptureJournal`` (the "playground-capture/1" writer), read back with ``read_capture``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+__all__ = [
+    "STATUS_COLORS",
+    "ExportDialog",
+    "HistoryView",
+    "bundle_run",
+    "capture_from_run",
+    "export_run",
+    "request_of_run",
+    "write_run_capture",
+]
+
+STATUS_COLORS = {
+    "complete": QColor(22, 163, 74),
+    "incomplete": QColor(217, 119, 6),
+    "truncated": QColor(217, 119, 6),
+    "failed": QColor(220, 38, 38),
+    "cancelled": QColor(120, 120, 120),
+    "streaming": QColor(59, 130, 246),
+}
+FORMAT_TITLES = {"curl": "curl", "python": "Python", "typescript": "TypeScript"}
+
+
+# ---- a session's run as files ----------------------------------------------------------------
+def request_of_run(run: Any) -> dict[str, Any]:
+    """The request of a RunRecord as captures store it (headers already redacted)."""
+    from playground.runs.journal import body_value
+
+    return {
+        "method": run.method or "POST",
+        "url": run.url,
+        "headers": dict(run.headers),
+        "body": body_value(run.body),
+    }
+
+
+def _run_end(run: Any) -> float:
+    if run.t_end is not None:
+        return float(run.t_end)
+    return float(run.chunks[-1][0]) if run.chunks else 0.0
+
+
+def write_run_capture(run: Any, path: str | Path, status: str | None = None) -> Path:
+    """Write a RunRecord as a capture file (atomically, via the history's journal writer)."""
+    from playground.runs.journal import CaptureJournal
+
+    if not run.chunks and not run.method:
+        raise ValueError("there is no run to save yet")
+    journal = CaptureJournal(Path(path), run.route, status_source=lambda: status)
+    if run.started_at:
+        journal.started_at = datetime.datetime.fromtimestamp(
+            run.started_at, datetime.UTC
+        ).isoformat(timespec="milliseconds")
+    journal.on_request(run.method or "POST", run.url, dict(run.headers), run.body)
+    if run.status is not None:
+        t_headers = run.t_headers if run.t_headers is not None else 0.0
+        journal.on_response(run.status, list(run.response_headers), t_headers)
+    for t, data in run.chunks:
+        journal.on_chunk(t, data)
+    journal.on_end(_run_end(run))
+    return Path(path)
+
+
+def capture_from_run(run: Any, status: str | None = None) -> Any:
+    """A Capture of the session's current run, for replaying it again (no file involved)."""
+    from playground.protocol.capture import Capture
+
+    return Capture(
+        route=run.route if run.route != "auto" else None,
+        request=request_of_run(run) if run.method else None,
+        response_status=run.status,
+        response_headers={k: v for k, v in run.response_headers},
+        chunks=list(run.chunks),
+        end_t=_run_end(run),
+        end_status=status,
+    )
+
+
+def export_run(run: Any, fmt: str, route: str | None = None) -> str:
+    """The run's request as curl, Python or TypeScript (the key as an env var reference)."""
+    from playground.runs.export import export_request
+
+    return export_request(request_of_run(run), route or run.route, fmt)
+
+
+def bundle_run(
+    run: Any, out: str | Path, *, status: str | None = None, secrets: tuple[str, ...] = ()
+) -> Path:
+    """The bug-report zip of a RunRecord: written to a temporary capture first, then bundled."""
+    from playground.runs.bundle import make_bundle
+
+    with tempfile.TemporaryDirectory(prefix="playground-bundle-") as tmp:
+        capture = write_run_capture(run, Path(tmp) / "run.capture.jsonl", status)
+        return make_bundle(capture, Path(out), secrets=secrets)
+
+
+# ---- the export dialog -------------------------------------------------------------------------
+class ExportDialog(QDialog):
+    """Shows exported code (already copied to the clipboard) with a Copy button."""
+
+    def __init__(self, title: str, code: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.resize(760, 520)
+        self.code = QPlainTextEdit(code)
+        self.code.setReadOnly(True)
+        self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        font = self.code.font()
+        font.setFamily("monospace")
+        font.setStyleHint(font.StyleHint.Monospace)
+        self.code.setFont(font)
+        note = QLabel("Copied to the clipboard. The API key is read from an environment variable.")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        copy = buttons.addButton("Copy", QDialogButtonBox.ButtonRole.ActionRole)
+        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(code))
+        buttons.rejected.connect(self.reject)
+        buttons.accepted.connect(self.accept)
+        layout = QVBoxLayout(self)
+        layout.addWidget(note)
+        layout.addWidget(self.code, 1)
+        layout.addWidget(buttons)
+
+
+def show_export(parent: QWidget | None, fmt: str, code: str, *, interactive: bool = True) -> None:
+    QGuiApplication.clipboard().setText(code)
+    if interactive:
+        dialog = ExportDialog(f"Request as {FORMAT_TITLES.get(fmt, fmt)}", code, parent)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+
+
+# ---- the history list ------------------------------------------------------------------------
+def _when(started_at: str) -> str:
+    try:
+        moment = datetime.datetime.fromisoformat(started_at.replace("Z", "+00:00"))
+    except ValueError:
+        return started_at[:19]
+    return moment.astimezone().strftime("%d %b %H:%M:%S")
+
+
+class HistoryView(QWidget):
+    """Runs of one panel (or all), newest first; double-click reopens a run into its panel.
+
+    ``openRequested(capture, route, speed)`` asks the owner to replay a run (speed 0: instant).
+    ``interactive`` False (headless, tests) never opens a dialog.
+    """
+
+    openRequested = Signal(object, str, float)
+
+    def __init__(
+        self,
+        history: Any,
+        parent: QWidget | None = None,
+        *,
+        interactive: bool = True,
+        secrets: Callable[[], tuple[str, ...]] | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.history = history
+        self.interactive = interactive
+        self.secrets = secrets or (lambda: ())
+        self.route: str | None = None
+        self.message = ""  # the last thing done or refused (also shown in the label)
+
+        self.all_routes = QCheckBox("All panels")
+        self.all_routes.toggled.connect(self.refresh)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["when", "status", "route", "model", "time", "answer"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.itemDoubleClicked.connect(lambda _item, _col: self.reopen())
+        self.tree.itemSelectionChanged.connect(self._selection_changed)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
+        self.empty = QLabel("No runs yet. Every run you send is kept here.")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.status = QLabel("")
+        self.status.setWordWrap(True)
+
+        self.reopen_button = QPushButton("Reopen")
+        self.reopen_button.setToolTip("Replay the run instantly into its panel (double-click)")
+        self.reopen_button.clicked.connect(lambda: self.reopen())
+        self.replay_button = QPushButton("Replay 1x")
+        self.replay_button.setToolTip("Replay the run with its recorded timing")
+        self.replay_button.clicked.connect(lambda: self.reopen(speed=1.0))
+        self.save_button = QPushButton("Save…")
+        self.save_button.setToolTip("Save the run as a capture file")
+        self.save_button.clicked.connect(lambda: self.save_capture())
+        self.export_button = QToolButton()
+        self.export_button.setText("Export")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        for fmt, title in FORMAT_TITLES.items():
+            menu.addAction(f"as {title}", self._exporter(fmt))
+        self.export_button.setMenu(menu)
+        self.bundle_button = QPushButton("Bug report…")
+        self.bundle_button.clicked.connect(lambda: self.bundle())
+        self.delete_button = QPushButton("Delete")
+        self.delete_button.clicked.connect(self.delete)
+
+        buttons = QHBoxLayout()
+        for w in (
+            self.reopen_button,
+            self.replay_button,
+            self.save_button,
+            self.export_button,
+            self.bundle_button,
+        ):
+            buttons.addWidget(w)
+        buttons.addStretch(1)
+        buttons.addWidget(self.delete_button)
+        head = QHBoxLayout()
+        self.title = QLabel("<b>History</b>")
+        head.addWidget(self.title)
+        head.addStretch(1)
+        head.addWidget(self.all_routes)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(head)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.empty)
+        layout.addLayout(buttons)
+        layout.addWidget(self.status)
+        self.refresh()
+
+    # ---- listing -----------------------------------------------------------------------------
+    def set_route(self, route: str | None) -> None:
+        self.route = route
+        self.title.setText(f"<b>History</b> · {route}" if route else "<b>History</b>")
+        self.refresh()
+
+    def refresh(self) -> None:
+        selected = self.selected_id()
+        self.tree.clear()
+        runs = []
+        if self.history is not None:
+            route = None if self.all_routes.isChecked() else self.route
+            try:
+                runs = self.history.list_runs(route)
+            except Exception as exc:
+                self._say(f"The history cannot be listed ({type(exc).__name__}).")
+        for run in runs:
+            duration = f"{run.duration:.2f} s" if isinstance(run.duration, int | float) else ""
+            status = run.status or ""
+            if run.http_status and run.http_status >= 400:
+                status = f"{status} {run.http_status}".strip()
+            item = QTreeWidgetItem(
+                [
+                    _when(run.started_at),
+                    status,
+                    run.route,
+                    run.model,
+                    duration,
+                    run.preview or run.error,
+                ]
+            )
+            item.setData(0, Qt.ItemDataRole.UserRole, run.id)
+            color = STATUS_COLORS.get(run.status or "")
+            if color is not None:
+                item.setForeground(1, color)
+            item.setToolTip(5, run.error or run.preview)
+            self.tree.addTopLevelItem(item)
+            if run.id == selected:
+                item.setSelected(True)
+        for column in range(5):
+            self.tree.resizeColumnToContents(column)
+        self.empty.setVisible(not runs)
+        self.tree.setVisible(bool(runs))
+        self._selection_changed()
+
+    def selected_id(self) -> str | None:
+        items = self.tree.selectedItems()
+        if not items:
+            return None
+        value = items[0].data(0, Qt.ItemDataRole.UserRole)
+        return str(value) if value else None
+
+    def select(self, run_id: str) -> bool:
+        for i in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(i)
+            if item is not None and item.data(0, Qt.ItemDataRole.UserRole) == run_id:
+                self.tree.setCurrentItem(item)
+                return True
+        return False
+
+    def _selection_changed(self) -> None:
+        has = self.selected_id() is not None
+        for w in (
+            self.reopen_button,
+            self.replay_button,
+            self.save_button,
+            self.export_button,
+            self.bundle_button,
+            self.delete_button,
+        ):
+            w.setEnabled(has)
+
+    def _context_menu(self, pos: Any) -> None:
+        if self.selected_id() is None:
+            return
+        menu = QMenu(self)
+        menu.addAction("Reopen", lambda: self.reopen())
+        menu.addAction("Replay at 1x", lambda: self.reopen(speed=1.0))
+        menu.addAction("Save as capture…", lambda: self.save_capture())
+        for fmt, title in FORMAT_TITLES.items():
+            menu.addAction(f"Export as {title}", self._exporter(fmt))
+        menu.addAction("Bug-report bundle…", lambda: self.bundle())
+        menu.addSeparator()
+        menu.addAction("Delete", self.delete)
+        menu.popup(self.tree.viewport().mapToGlobal(pos))
+
+    def _exporter(self, fmt: str) -> Callable[[], None]:
+        def run() -> None:
+            self.export(fmt)
+
+        return run
+
+    def _say(self, message: str) -> None:
+        self.message = message
+        self.status.setText(message)
+
+    def _path(self, run_id: str) -> Path:
+        path = Path(self.history.capture_path(run_id))
+        part = path.with_name(path.name + ".part")
+        return path if path.exists() or not part.exists() else part
+
+    # ---- actions -----------------------------------------------------------------------------
+    def reopen(self, run_id: str | None = None, speed: float = 0.0) -> Any:
+        """Read the run's capture and ask the owner to replay it; returns the Capture (or None)."""
+        run_id = run_id or self.selected_id()
+        if run_id is None or self.history is None:
+            return None
+        from playground.protocol.capture import read_capture
+
+        try:
+            capture = read_capture(self._path(run_id))
+        except OSError as exc:
+            self._say(f"The run cannot be reopened: {exc.strerror or exc}.")
+            return None
+        route = capture.route or "chat"
+        self.openRequested.emit(capture, route, float(speed))
+        self._say(f"Reopened the run of {_when(capture.started_at or '')}.")
+        return capture
+
+    def save_capture(self, run_id: str | None = None, target: str | None = None) -> Path | None:
+        run_id = run_id or self.selected_id()
+        if run_id is None:
+            return None
+        if target is None:
+            if not self.interactive:
+                return None
+            target, _ = QFileDialog.getSaveFileName(
+                self, "Save the run as a capture", f"{run_id}.capture.jsonl", "Captures (*.jsonl)"
+            )
+            if not target:
+                return None
+        try:
+            shutil.copyfile(self._path(run_id), target)
+        except OSError as exc:
+            self._say(f"The capture was not saved: {exc.strerror or exc}.")
+            return None
+        self._say(f"Saved {Path(target).name}.")
+        return Path(target)
+
+    def export_code(self, fmt: str, run_id: str | None = None) -> str | None:
+        run_id = run_id or self.selected_id()
+        if run_id is None or self.history is None:
+            return None
+        from playground.runs.export import export_request
+
+        try:
+            loaded = self.history.load_run(run_id)
+            return str(export_request(loaded.request, loaded.summary.route, fmt))
+        except Exception as exc:  # HistoryError, ExportError: one sentence, no traceback
+            self._say(f"The request cannot be exported: {exc}")
+            return None
+
+    def export(self, fmt: str, run_id: str | None = None) -> str | None:
+        code = self.export_code(fmt, run_id)
+        if code is not None:
+            show_export(self, fmt, code, interactive=self.interactive)
+            self._say(f"The request as {FORMAT_TITLES.get(fmt, fmt)} is on the clipboard.")
+        return code
+
+    def bundle(self, run_id: str | None = None, target: str | None = None) -> Path | None:
+        run_id = run_id or self.selected_id()
+        if run_id is None:
+            return None
+        if target is None:
+            if not self.interactive:
+                return None
+            target, _ = QFileDialog.getSaveFileName(
+                self, "Save a bug-report bundle", f"{run_id}.bug-report.zip", "Zip (*.zip)"
+            )
+            if not target:
+                return None
+        from playground.runs.bundle import make_bundle
+
+        try:
+            out = make_bundle(self._path(run_id), Path(target), secrets=self.secrets())
+        except Exception as exc:
+            self._say(f"The bundle was not written: {exc}")
+            return None
+        self._say(f"Wrote {Path(out).name}.")
+        return Path(out)
+
+    def delete(self) -> None:
+        run_id = self.selected_id()
+        if run_id is None or self.history is None:
+            return
+        if self.interactive:
+            answer = QMessageBox.question(
+                self, "Delete the run?", "Delete this run from the history?"
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        self.history.delete_run(run_id)
+        self.refresh()

@@ -1,0 +1,328 @@
+"""DetailPane: one timeline row in depth — raw bytes, JSON tree, image/audio preview, findings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QStackedWidget,
+    QTabWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from playground.protocol.sse import SSEComment, SSEEvent, SSEUnterminated
+
+from ..widgets.audio_player import NO_AUDIO_NOTE, NoAudioOutput, PcmPlayer
+from ..widgets.image_decode import DecodedImage, ImageCanvas, ImageDecoder
+from ..widgets.waveform import WaveformWidget
+from .payload_media import Media, find_media
+from .timeline_model import TimelineModel
+
+__all__ = ["DetailPane", "escape_raw", "hex_dump"]
+
+RAW_LIMIT = 256 * 1024  # characters of raw text shown (a 10 MB image event stays responsive)
+HEX_LIMIT = 64 * 1024  # bytes in the hex view
+TREE_STRING = 200  # longer strings (base64) are cut in the tree
+TREE_CHILDREN = 2000
+
+
+def escape_raw(raw: bytes, limit: int = RAW_LIMIT) -> str:
+    """Raw bytes as text with CR and LF made visible (``\\r``, ``\\n``) and the line kept."""
+    text = raw[:limit].decode("utf-8", "replace")
+    mark = "\ue000"  # a private-use stand-in for "a line break goes here"
+    text = text.replace("\r\n", "\\r\\n" + mark).replace("\r", "\\r" + mark)
+    text = text.replace("\n", "\\n" + mark).replace(mark, "\n")
+    if len(raw) > limit:
+        text += f"\n… {len(raw) - limit:,} more bytes"
+    return text
+
+
+def hex_dump(raw: bytes, base: int = 0, limit: int = HEX_LIMIT) -> str:
+    """Offset, 16 bytes of hex and their ASCII per line; ``base`` is the stream offset."""
+    lines = []
+    for i in range(0, min(len(raw), limit), 16):
+        chunk = raw[i : i + 16]
+        hexes = " ".join(f"{b:02x}" for b in chunk)
+        text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+        lines.append(f"{base + i:08x}  {hexes:<47}  {text}")
+    if len(raw) > limit:
+        lines.append(f"… {len(raw) - limit:,} more bytes")
+    return "\n".join(lines)
+
+
+class DetailPane(QWidget):
+    def __init__(self, model: TimelineModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.row: int | None = None
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        self.header = QLabel("Select an event to see its bytes, JSON and findings.", self)
+        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.header)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        layout.addWidget(self.tabs, 1)
+
+        raw_page = QWidget()
+        raw_layout = QVBoxLayout(raw_page)
+        raw_layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        self.offsets = QLabel(raw_page)
+        bar.addWidget(self.offsets, 1)
+        self.hex_toggle = QCheckBox("Hex", raw_page)
+        self.hex_toggle.toggled.connect(self._show_raw)
+        bar.addWidget(self.hex_toggle)
+        raw_layout.addLayout(bar)
+        self.raw = QPlainTextEdit(raw_page)
+        self.raw.setReadOnly(True)
+        self.raw.setFont(mono)
+        self.raw.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        raw_layout.addWidget(self.raw)
+        self.tabs.addTab(raw_page, "Raw")
+
+        self.tree = QTreeWidget(self)
+        self.tree.setHeaderLabels(["Key", "Value"])
+        self.tree.setColumnWidth(0, 200)
+        self.tree.setUniformRowHeights(True)
+        self.tabs.addTab(self.tree, "JSON")
+
+        preview = QWidget()
+        preview_layout = QVBoxLayout(preview)
+        preview_layout.setContentsMargins(0, 0, 0, 0)
+        self.preview_info = QLabel("This event carries no image or audio.", preview)
+        self.preview_info.setWordWrap(True)
+        preview_layout.addWidget(self.preview_info)
+        self.preview_stack = QStackedWidget(preview)
+        self.preview_image = ImageCanvas(self.preview_stack)
+        self.preview_stack.addWidget(self.preview_image)
+        audio_page = QWidget()
+        audio_layout = QVBoxLayout(audio_page)
+        self.preview_wave = WaveformWidget(audio_page)
+        audio_layout.addWidget(self.preview_wave, 1)
+        self.preview_play = QPushButton("▶ Play this chunk", audio_page)
+        self.preview_play.clicked.connect(self._play_chunk)
+        audio_layout.addWidget(self.preview_play)
+        self.preview_stack.addWidget(audio_page)
+        preview_layout.addWidget(self.preview_stack, 1)
+        self.preview_stack.hide()
+        self.tabs.addTab(preview, "Preview")
+        self.decoder = ImageDecoder(self)
+        self.decoder.decoded.connect(self._image_decoded)
+        self._media: Media | None = None
+        self._player: PcmPlayer | None = None
+
+        self.findings = QListWidget(self)
+        self.findings.setWordWrap(True)
+        self.tabs.addTab(self.findings, "Findings")
+
+    # -- public --------------------------------------------------------------------------------
+
+    def clear(self) -> None:
+        self.row = None
+        self.header.setText("Select an event to see its bytes, JSON and findings.")
+        self.raw.clear()
+        self.offsets.clear()
+        self.tree.clear()
+        self.findings.clear()
+        self._clear_preview()
+        self.tabs.setTabText(3, "Findings")
+
+    def show_row(self, row: int) -> None:
+        """Show ``row``: its JSON tree and preview are built now, on selection, never before."""
+        model = self.model
+        if not 0 <= row < model.rowCount():
+            self.clear()
+            return
+        self.row = row
+        item = model.item(row)
+        size = model.size_of(row)
+        self.header.setText(
+            f"<b>#{row}</b> · {model.type_name(row)} · {size:,} B · "
+            f"{model.time_of(row) * 1000:.1f} ms"
+        )
+        self.offsets.setText(f"bytes {item.start:,}–{item.end:,} of the response body")
+        self._show_raw()
+        found = model.findings_of(row)
+        self.tabs.setTabText(3, f"Findings ({len(found)})" if found else "Findings")
+        self.findings.clear()
+        for finding in found:
+            entry = QListWidgetItem(f"{finding.severity}: {finding.code} — {finding.message}")
+            self.findings.addItem(entry)
+        if not found:
+            self.findings.addItem("No findings on this event.")
+        self._build_tree()
+        self._build_preview()
+
+    def refresh_findings(self) -> None:
+        if self.row is not None:
+            current = self.tabs.currentIndex()
+            self.show_row(self.row)
+            self.tabs.setCurrentIndex(current)
+
+    def show_tab(self, name: str) -> None:
+        for i in range(self.tabs.count()):
+            if self.tabs.tabText(i).startswith(name):
+                self.tabs.setCurrentIndex(i)
+                return
+
+    @property
+    def media(self) -> Media | None:
+        return self._media
+
+    def tree_top_keys(self) -> list[str]:
+        items = (self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount()))
+        return [item.text(0) for item in items if item is not None]
+
+    # -- tabs ----------------------------------------------------------------------------------
+
+    def _show_raw(self) -> None:
+        if self.row is None:
+            return
+        item = self.model.item(self.row)
+        raw = item.raw
+        if not raw and isinstance(item, SSEEvent) and item.event == "audio":
+            self.raw.setPlainText(f"(raw audio body chunk of {item.end - item.start:,} bytes)")
+            return
+        if self.hex_toggle.isChecked():
+            self.raw.setPlainText(hex_dump(raw, item.start))
+        else:
+            self.raw.setPlainText(escape_raw(raw))
+
+    def _build_tree(self) -> None:
+        self.tree.clear()
+        row = self.row
+        assert row is not None
+        item = self.model.item(row)
+        payload = self.model.payload(row)
+        if payload is None:
+            if isinstance(item, SSEComment):
+                note = f"comment: {item.text}"
+            elif isinstance(item, SSEUnterminated):
+                note = "unterminated: never dispatched, so never parsed"
+            elif isinstance(item, SSEEvent) and item.data.strip() == "[DONE]":
+                note = "[DONE] — the end-of-stream sentinel, not JSON"
+            else:
+                note = "not JSON"
+            self.tree.addTopLevelItem(QTreeWidgetItem([note, ""]))
+            return
+        root = self.tree.invisibleRootItem()
+        _fill(root, payload, 0)
+        self.tree.expandToDepth(1)
+
+    def _build_preview(self) -> None:
+        self._clear_preview()
+        row = self.row
+        assert row is not None
+        item = self.model.item(row)
+        name = item.event if isinstance(item, SSEEvent) else ""
+        try:
+            media = find_media(self.model.payload(row), name or "")
+        except Exception:
+            media = None
+        self._media = media
+        if media is None:
+            self.preview_info.setText("This event carries no image or audio.")
+            return
+        self.preview_stack.show()
+        if media.kind == "image":
+            self.preview_stack.setCurrentIndex(0)
+            self.preview_info.setText(
+                f"Image in “{media.key}”: {media.format}, {len(media.data):,} bytes — decoding…"
+            )
+            self.decoder.submit(row, media.data)
+        else:
+            self.preview_stack.setCurrentIndex(1)
+            seconds = len(media.data) / 48000
+            fmt = media.format or "pcm"
+            note = f" · {seconds:.2f} s at 24 kHz" if fmt == "pcm" else ""
+            self.preview_info.setText(f"Audio in “{media.key}”: {fmt}, {len(media.data):,} B{note}")
+            if fmt == "pcm":
+                self.preview_wave.add(media.data)
+                self.preview_wave.flush()
+
+    def _image_decoded(self, key: object, result: object) -> None:
+        if key != self.row or not isinstance(result, DecodedImage) or self._media is None:
+            return
+        media = self._media
+        if result.error:
+            self.preview_info.setText(f"Image in “{media.key}”: cannot decode ({result.error})")
+            return
+        self.preview_image.set_image(result.display_image())
+        self.preview_info.setText(
+            f"Image in “{media.key}”: {result.width}×{result.height} {media.format}, "
+            f"{len(media.data):,} bytes"
+        )
+
+    def _clear_preview(self) -> None:
+        self.decoder.cancel_all()
+        self._media = None
+        self.preview_image.set_image(None)
+        self.preview_wave.clear()
+        self.preview_stack.hide()
+        self.preview_info.setText("This event carries no image or audio.")
+        if self._player is not None:
+            self._player.stop()
+            self._player.deleteLater()
+            self._player = None
+
+    def _play_chunk(self) -> None:
+        if self._media is None or self._media.kind != "audio":
+            return
+        try:
+            if self._player is None:
+                self._player = PcmPlayer(parent=self)
+            self._player.feed(self._media.data)
+        except NoAudioOutput:
+            self.preview_info.setText(NO_AUDIO_NOTE)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, str):
+        if len(value) > TREE_STRING:
+            return repr(value[:TREE_STRING])[:-1] + f"…' ({len(value):,} chars)"
+        return repr(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+def _fill(parent: QTreeWidgetItem, value: Any, depth: int) -> None:
+    if isinstance(value, dict):
+        entries: Any = value.items()
+    elif isinstance(value, list):
+        entries = enumerate(value)
+    else:
+        parent.addChild(QTreeWidgetItem(["", _short(value)]))
+        return
+    for n, (key, child) in enumerate(entries):
+        if n >= TREE_CHILDREN:
+            parent.addChild(QTreeWidgetItem(["…", f"{len(value) - n:,} more"]))
+            break
+        label = f"[{key}]" if isinstance(key, int) else str(key)
+        if isinstance(child, dict | list):
+            summary = f"{{{len(child)}}}" if isinstance(child, dict) else f"[{len(child)}]"
+            node = QTreeWidgetItem([label, summary])
+            parent.addChild(node)
+            if depth < 32:
+                _fill(node, child, depth + 1)
+        else:
+            parent.addChild(QTreeWidgetItem([label, _short(child)]))

@@ -1,0 +1,316 @@
+"""Inspector: the raw event timeline beside a panel, with filters, follow-tail and a detail pane."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from playground.protocol.sse import SSEItem
+from playground.protocol.stream import StreamDecoder
+
+from .detail_pane import DetailPane
+from .request_view import ExchangeView, format_request, format_response
+from .timeline_filter import TimelineFilter
+from .timeline_model import (
+    COL_FINDINGS,
+    COL_INDEX,
+    COL_SIZE,
+    COL_SUMMARY,
+    COL_TIME,
+    COL_TYPE,
+    TimelineModel,
+)
+
+__all__ = ["Inspector"]
+
+ALL_TYPES = "All types"
+
+
+class Inspector(QWidget):
+    """Timeline table (one row per event and comment) + detail pane; Request / Response tabs."""
+
+    itemSelected = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._decoder: StreamDecoder | None = None
+        self._selecting = False
+        self.model = TimelineModel(self)
+        self.filter = TimelineFilter(self.model, self)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        layout.addWidget(self.tabs)
+
+        events = QWidget()
+        events_layout = QVBoxLayout(events)
+        events_layout.setContentsMargins(2, 2, 2, 2)
+        events_layout.setSpacing(2)
+        bar = QHBoxLayout()
+        self.type_combo = QComboBox(events)
+        self.type_combo.addItem(ALL_TYPES)
+        self.type_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.type_combo.setToolTip("Show one event type")
+        self.type_combo.currentIndexChanged.connect(self._filter_changed)
+        bar.addWidget(self.type_combo)
+        self.search = QLineEdit(events)
+        self.search.setPlaceholderText("Filter: text in the raw bytes or type…")
+        self.search.setClearButtonEnabled(True)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(200)  # debounce: a scan of 1M rows per keystroke is too much
+        self._search_timer.timeout.connect(self._filter_changed)
+        self.search.textChanged.connect(lambda _text: self._search_timer.start())
+        bar.addWidget(self.search, 1)
+        self.findings_only = QCheckBox("Findings", events)
+        self.findings_only.setToolTip("Only events with findings")
+        self.findings_only.toggled.connect(self._filter_changed)
+        bar.addWidget(self.findings_only)
+        self.follow = QToolButton(events)
+        self.follow.setText("Follow")
+        self.follow.setCheckable(True)
+        self.follow.setChecked(True)
+        self.follow.setToolTip("Keep the newest event in view")
+        self.follow.toggled.connect(self._follow_toggled)
+        bar.addWidget(self.follow)
+        events_layout.addLayout(bar)
+
+        split = QSplitter(Qt.Orientation.Vertical, events)
+        self.view = QTableView(split)
+        self._setup_view()
+        self.detail = DetailPane(self.model, split)
+        split.addWidget(self.view)
+        split.addWidget(self.detail)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        events_layout.addWidget(split, 1)
+        self.count_label = QLabel(events)
+        self.count_label.setStyleSheet("color: gray;")
+        events_layout.addWidget(self.count_label)
+        self.tabs.addTab(events, "Events")
+
+        self.request_view = ExchangeView("The request appears here once you press Send.", self)
+        self.tabs.addTab(self.request_view, "Request")
+        self.response_view = ExchangeView("The response status and headers appear here.", self)
+        self.tabs.addTab(self.response_view, "Response")
+
+        self.model.typesChanged.connect(self._types_changed)
+        self.model.findingsChanged.connect(self._findings_changed)
+        self._update_count()
+
+    def _setup_view(self) -> None:
+        view = self.view
+        view.setModel(self.filter)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        view.setAlternatingRowColors(True)
+        view.setShowGrid(False)
+        view.setWordWrap(False)
+        view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        vertical = view.verticalHeader()
+        vertical.hide()
+        # Fixed row height: a million rows never get measured one by one (issue 7).
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(view.fontMetrics().height() + 6)
+        header = view.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setStretchLastSection(False)
+        widths = {COL_INDEX: 56, COL_TIME: 80, COL_TYPE: 200, COL_SIZE: 70, COL_FINDINGS: 64}
+        for col, width in widths.items():
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            view.setColumnWidth(col, width)
+        header.setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
+        view.selectionModel().currentRowChanged.connect(self._current_changed)
+        bar = view.verticalScrollBar()
+        bar.actionTriggered.connect(self._user_scrolled)
+
+    # -- the contract --------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        self._decoder = None
+        self.model.clear()
+        self.detail.clear()
+        self._selecting = True
+        self.type_combo.blockSignals(True)
+        self.type_combo.clear()
+        self.type_combo.addItem(ALL_TYPES)
+        self.type_combo.blockSignals(False)
+        self._selecting = False
+        if self.filter.active:
+            self.filter.clear_filter()
+        self.request_view.clear()
+        self.response_view.clear()
+        self._update_count()
+
+    def attach(self, decoder: StreamDecoder) -> None:
+        """Follow a new run's decoder (clears the timeline; the request view is kept)."""
+        self.model.clear()
+        self.detail.clear()
+        self._decoder = decoder
+        self._update_count()
+
+    def append(self, items: list[SSEItem]) -> None:
+        """A batch of new timeline items (call once per frame); [] still picks up new findings."""
+        self.model.append_items(items, self._decoder)
+        if items:
+            self._update_count()
+            if self.follow.isChecked():
+                self.view.scrollToBottom()
+
+    def set_request(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> None:
+        self.request_view.setPlainText(format_request(method, url, headers, body))
+
+    def set_response(
+        self, status: int | None, headers: list[tuple[str, str]], body: bytes | None = None
+    ) -> None:
+        self.response_view.setPlainText(format_response(status, headers, body))
+
+    def select_item(self, item: int) -> None:
+        """Select timeline item ``item`` and scroll to it (clearing a filter that hides it)."""
+        if not 0 <= item < self.model.rowCount():
+            return
+        row = self.filter.map_from_source(item)
+        if row is None:
+            self._clear_filters()
+            row = self.filter.map_from_source(item)
+            if row is None:
+                return
+        self.follow.setChecked(False)  # the user is looking at this one: stop chasing the tail
+        self.tabs.setCurrentIndex(0)
+        index = self.filter.index(row, 0)
+        self._selecting = True
+        try:
+            self.view.selectionModel().setCurrentIndex(
+                index,
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows,
+            )
+            self.view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        finally:
+            self._selecting = False
+
+    def highlight_findings(self) -> None:
+        """Go to the first event with a finding and show its findings."""
+        self.model.update_findings()
+        rows = self.model.rows_with_findings()
+        if not rows:
+            return
+        self.select_item(rows[0])
+        self.detail.show_tab("Findings")
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def selected_item(self) -> int | None:
+        index = self.view.selectionModel().currentIndex()
+        if not index.isValid():
+            return None
+        return self.filter.map_to_source(index.row())
+
+    @property
+    def following(self) -> bool:
+        return self.follow.isChecked()
+
+    def set_type_filter(self, type_name: str | None) -> None:
+        self.type_combo.setCurrentIndex(
+            0 if not type_name else max(0, self.type_combo.findText(type_name))
+        )
+
+    def set_text_filter(self, text: str) -> None:
+        self.search.setText(text)
+        self._search_timer.stop()
+        self._filter_changed()
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _current_changed(self, current: object, previous: object) -> None:
+        index = self.view.selectionModel().currentIndex()
+        if not index.isValid():
+            self.detail.clear()
+            return
+        item = self.filter.map_to_source(index.row())
+        self.detail.show_row(item)
+        if not self._selecting:
+            self.follow.setChecked(False)
+            self.itemSelected.emit(item)
+
+    def _filter_changed(self, *_: object) -> None:
+        if self._selecting:
+            return
+        type_name = self.type_combo.currentText()
+        selected = self.selected_item()
+        self.filter.set_filter(
+            None if type_name == ALL_TYPES or not type_name else type_name,
+            self.search.text(),
+            self.findings_only.isChecked(),
+        )
+        if selected is not None:
+            row = self.filter.map_from_source(selected)
+            if row is not None:
+                self._selecting = True
+                self.view.selectRow(row)
+                self._selecting = False
+                self.view.scrollTo(self.filter.index(row, 0))
+        elif self.follow.isChecked():
+            self.view.scrollToBottom()
+        self._update_count()
+
+    def _clear_filters(self) -> None:
+        self._selecting = True
+        self.type_combo.setCurrentIndex(0)
+        self.search.setText("")
+        self._search_timer.stop()
+        self.findings_only.setChecked(False)
+        self._selecting = False
+        self.filter.clear_filter()
+        self._update_count()
+
+    def _types_changed(self) -> None:
+        names = self.model.type_names
+        for name in names[self.type_combo.count() - 1 :]:
+            self.type_combo.addItem(name)
+
+    def _findings_changed(self) -> None:
+        self.detail.refresh_findings()
+        self._update_count()
+
+    def _follow_toggled(self, on: bool) -> None:
+        if on:
+            self.view.scrollToBottom()
+
+    def _user_scrolled(self, action: int) -> None:
+        # Scrolling up by hand means "let me read": stop following until the user turns it back on.
+        bar = self.view.verticalScrollBar()
+        if self.follow.isChecked() and bar.sliderPosition() < bar.maximum():
+            self.follow.setChecked(False)
+
+    def _update_count(self) -> None:
+        total = self.model.rowCount()
+        shown = self.filter.rowCount()
+        findings = len(self.model.rows_with_findings())
+        text = f"{total:,} rows"
+        if shown != total:
+            text = f"{shown:,} of {total:,} rows"
+        if findings:
+            text += f" · {findings} with findings"
+        self.count_label.setText(text)

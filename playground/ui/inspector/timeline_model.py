@@ -1,0 +1,319 @@
+"""TimelineModel: the inspector's table over compact, append-only per-event columns."""
+
+from __future__ import annotations
+
+from array import array
+from collections import OrderedDict
+from typing import Any, Final
+
+import orjson
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QColor, QFontDatabase, QIcon
+from PySide6.QtWidgets import QApplication, QStyle
+
+from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
+from playground.protocol.state import Finding
+from playground.protocol.stream import StreamDecoder, is_done
+from playground.protocol.summary import event_type, summarize
+
+__all__ = ["COLUMNS", "ITEM_ROLE", "SEVERITY_RANK", "TimelineModel"]
+
+COLUMNS: Final = ("#", "Time (ms)", "Type", "Size", "Summary", "Findings")
+COL_INDEX, COL_TIME, COL_TYPE, COL_SIZE, COL_SUMMARY, COL_FINDINGS = range(6)
+ITEM_ROLE: Final = int(Qt.ItemDataRole.UserRole) + 1  # the timeline item index of a row
+SEVERITY_RANK: Final = {"info": 1, "warning": 2, "error": 3}
+_SUMMARY_CACHE: Final = 512
+_TYPE_PREFIX: Final = '{"type":"'
+_DIM: Final = QColor(128, 128, 128)
+_BAD: Final = QColor(192, 57, 43)
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+def _size_text(n: int) -> str:
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f} MB"
+    if n >= 10_000:
+        return f"{n / 1000:.1f} kB"
+    return f"{n} B"
+
+
+class TimelineModel(QAbstractTableModel):
+    """One row per timeline item (events, comments, unterminated tails), in arrival order.
+
+    Memory (issue 7: <= 250 bytes per event over its raw bytes at 1,000,000 events): a row costs
+    a few array slots (time, size, type id, worst finding) — no per-row Python objects. The items
+    themselves stay in the decoder's ``items`` list, referenced, never copied; types are interned
+    as small ids; summaries are made lazily from the item in ``data()`` with a small LRU cache.
+    """
+
+    typesChanged = Signal()  # a new event type appeared (for the type filter)
+    findingsChanged = Signal()
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self._icons: dict[int, QIcon] = {}
+        self.clear()
+
+    # -- the contract --------------------------------------------------------------------------
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self._decoder: StreamDecoder | None = None
+        self._items: list[SSEItem] = []
+        self._own: list[SSEItem] | None = None  # used only when there is no decoder list to share
+        self._times = array("d")  # t_last in seconds since the request
+        self._sizes = array("q")
+        self._types = array("H")  # ids into _type_names
+        self._worst = array("b")  # worst finding severity rank (0 = none), kept per row
+        self._type_names: list[str] = []
+        self._type_ids: dict[str, int] = {}
+        self._findings: dict[int, list[Finding]] = {}
+        self._findings_seen = 0
+        self._summaries: OrderedDict[int, str] = OrderedDict()
+        self.endResetModel()
+
+    def append_items(self, items: list[SSEItem], decoder: StreamDecoder | None) -> None:
+        """Add a batch of rows with one beginInsertRows; then pick up any new findings."""
+        if items:
+            first = len(self._times)
+            self._bind(items, decoder, first)
+            last = first + len(items) - 1
+            self.beginInsertRows(QModelIndex(), first, last)
+            times, sizes, types, worst = self._times, self._sizes, self._types, self._worst
+            type_of = self._type_of
+            for item in items:
+                times.append(item.t_last)
+                sizes.append(item.end - item.start)
+                types.append(type_of(item))
+                worst.append(0)
+            self.endInsertRows()
+        self.update_findings()
+
+    def update_findings(self) -> None:
+        """Index findings that arrived since the last call (they may name earlier rows)."""
+        decoder = self._decoder
+        if decoder is None:
+            return
+        findings = decoder.state.findings
+        if len(findings) <= self._findings_seen:
+            return
+        rows: list[int] = []
+        count = len(self._worst)
+        for finding in findings[self._findings_seen :]:
+            row = finding.item
+            if row is None:
+                continue
+            self._findings.setdefault(row, []).append(finding)
+            if 0 <= row < count:
+                rank = SEVERITY_RANK.get(finding.severity, 1)
+                if rank > self._worst[row]:
+                    self._worst[row] = rank
+                rows.append(row)
+        self._findings_seen = len(findings)
+        if rows:
+            top = self.index(min(rows), COL_FINDINGS)
+            bottom = self.index(max(rows), COL_FINDINGS)
+            self.dataChanged.emit(top, bottom)
+            self.findingsChanged.emit()
+
+    # -- queries -------------------------------------------------------------------------------
+
+    @property
+    def decoder(self) -> StreamDecoder | None:
+        return self._decoder
+
+    def item(self, row: int) -> SSEItem:
+        return self._items[row]
+
+    def type_name(self, row: int) -> str:
+        return self._type_names[self._types[row]]
+
+    def type_id(self, row: int) -> int:
+        return self._types[row]
+
+    @property
+    def type_names(self) -> list[str]:
+        return list(self._type_names)
+
+    def type_id_of(self, name: str) -> int | None:
+        return self._type_ids.get(name)
+
+    @property
+    def types_column(self) -> array:  # type: ignore[type-arg]
+        return self._types
+
+    @property
+    def worst_column(self) -> array:  # type: ignore[type-arg]
+        return self._worst
+
+    @property
+    def items_list(self) -> list[SSEItem]:
+        return self._items
+
+    def time_of(self, row: int) -> float:
+        return self._times[row]
+
+    def size_of(self, row: int) -> int:
+        return self._sizes[row]
+
+    def worst_finding(self, row: int) -> int:
+        return self._worst[row] if 0 <= row < len(self._worst) else 0
+
+    def findings_of(self, row: int) -> list[Finding]:
+        return list(self._findings.get(row, ()))
+
+    def rows_with_findings(self) -> list[int]:
+        return sorted(r for r in self._findings if 0 <= r < len(self._worst))
+
+    def payload(self, row: int) -> object | None:
+        """The parsed JSON of the row's data (the decoder's cache when there is one)."""
+        if self._decoder is not None:
+            return self._decoder.payload(row)
+        item = self._items[row]
+        if type(item) is not SSEEvent or is_done(item.data):
+            return None
+        try:
+            value: object = orjson.loads(item.data)
+        except orjson.JSONDecodeError:
+            return None
+        return value
+
+    def summary(self, row: int) -> str:
+        cache = self._summaries
+        text = cache.get(row)
+        if text is not None:
+            cache.move_to_end(row)
+            return text
+        item = self._items[row]
+        try:
+            text = summarize(item, self.payload(row))
+        except Exception as exc:  # a summary bug must not break the table
+            text = f"(no summary: {type(exc).__name__})"
+        cache[row] = text
+        if len(cache) > _SUMMARY_CACHE:
+            cache.popitem(last=False)
+        return text
+
+    # -- Qt model ------------------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._times)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal:
+            if role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+                return COLUMNS[section]
+            if role == Qt.ItemDataRole.ToolTipRole and section == COL_TIME:
+                return "When the event was complete, in ms since the request was sent"
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row = index.row()
+        if not index.isValid() or row >= len(self._times):
+            return None
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == COL_INDEX:
+                return str(row)
+            if col == COL_TIME:
+                return f"{self._times[row] * 1000:.1f}"
+            if col == COL_TYPE:
+                return self._type_names[self._types[row]]
+            if col == COL_SIZE:
+                return _size_text(self._sizes[row])
+            if col == COL_SUMMARY:
+                return self.summary(row)
+            if col == COL_FINDINGS:
+                found = self._findings.get(row)
+                return str(len(found)) if found else ""
+            return None
+        if role == ITEM_ROLE:
+            return row
+        if role == Qt.ItemDataRole.ForegroundRole:
+            kind = self._type_names[self._types[row]]
+            if kind == "comment":
+                return _DIM  # comment lines are shown, dimmed (PROTOCOL.md §0)
+            if kind in ("unterminated", "error"):
+                return _BAD
+            return None
+        if role == Qt.ItemDataRole.DecorationRole and col == COL_FINDINGS:
+            rank = self._worst[row]
+            return self._icon(rank) if rank else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == COL_FINDINGS:
+                found = self._findings.get(row)
+                if found:
+                    return "\n".join(f"{f.severity}: {f.code} — {f.message}" for f in found)
+            if col == COL_SUMMARY:
+                return self.summary(row)
+            return None
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_INDEX, COL_TIME, COL_SIZE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and col in (COL_INDEX, COL_TIME, COL_SIZE):
+            return self._mono
+        return None
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _bind(self, items: list[SSEItem], decoder: StreamDecoder | None, first: int) -> None:
+        """Share the decoder's item list when the batch is its tail; else keep our own list."""
+        if decoder is not None and decoder is not self._decoder and first == 0:
+            self._decoder = decoder
+        shared = self._decoder.items if self._decoder is not None else None
+        if (
+            self._own is None
+            and shared is not None
+            and len(shared) >= first + len(items)
+            and shared[first] is items[0]
+        ):
+            self._items = shared
+            return
+        if self._own is None:
+            self._own = list(self._items[:first])
+            self._items = self._own
+        self._own.extend(items)
+
+    def _type_of(self, item: SSEItem) -> int:
+        name: str
+        if isinstance(item, SSEComment):
+            name = "comment"
+        elif isinstance(item, SSEUnterminated):
+            name = "unterminated"
+        elif item.event != "message":
+            name = item.event
+        else:
+            data = item.data
+            # Cheap paths first: parsing every chunk again just for its type would double the
+            # JSON cost of the stream (issue 7). Most providers put "type" first, or are chat.
+            if data.startswith(_TYPE_PREFIX):
+                end = data.find('"', len(_TYPE_PREFIX))
+                name = data[len(_TYPE_PREFIX) : end] if end > 0 else "message"
+            elif '"chat.completion.chunk"' in data[:200]:
+                name = "chunk"
+            else:
+                name = event_type(item, self.payload(item.index))
+        found = self._type_ids.get(name)
+        if found is None:
+            found = self._type_ids[name] = len(self._type_names)
+            self._type_names.append(name)
+            self.typesChanged.emit()
+        return found
+
+    def _icon(self, rank: int) -> QIcon:
+        icon = self._icons.get(rank)
+        if icon is None:
+            style = QApplication.style()
+            pixmap = {
+                1: QStyle.StandardPixmap.SP_MessageBoxInformation,
+                2: QStyle.StandardPixmap.SP_MessageBoxWarning,
+                3: QStyle.StandardPixmap.SP_MessageBoxCritical,
+            }[rank]
+            icon = self._icons[rank] = style.standardIcon(pixmap)
+        return icon

@@ -1,0 +1,463 @@
+"""MainWindow: the provider bar, a tab per route panel, and the inspector following the current panel."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStyle,
+    QTabWidget,
+    QToolBar,
+)
+
+from playground.protocol.requests import ROUTE_NAMES
+from playground.ui.panels.route_panel import RoutePanel
+from playground.ui.provider_bar import ProviderBar
+from playground.ui.settings_dialog import SettingsDialog, first_byte_timeout, stall_seconds
+
+if TYPE_CHECKING:
+    from playground.sim.server import SimServer
+    from playground.transport.client import RequestSpec
+    from playground.ui.inspector.inspector import Inspector
+
+__all__ = ["MainWindow"]
+
+_TAB_ICONS = {
+    "chat": QStyle.StandardPixmap.SP_MessageBoxQuestion,
+    "responses": QStyle.StandardPixmap.SP_FileDialogContentsView,
+    "messages": QStyle.StandardPixmap.SP_FileDialogInfoView,
+    "images": QStyle.StandardPixmap.SP_DesktopIcon,
+    "speech": QStyle.StandardPixmap.SP_MediaVolume,
+    "transcription": QStyle.StandardPixmap.SP_FileIcon,
+    "music": QStyle.StandardPixmap.SP_MediaSeekForward,
+}
+
+
+class MainWindow(QMainWindow):
+    """The playground window (issue 4); ``closed`` fires once when it closes, for the app's cleanup."""
+
+    closed = Signal()
+
+    def __init__(
+        self,
+        settings: QSettings | None = None,
+        *,
+        simulator_url: str | None = None,
+        start_simulator: bool = True,
+        interactive: bool = True,
+    ) -> None:
+        super().__init__()
+        self.settings = settings if settings is not None else QSettings("playground", "playground")
+        self.interactive = interactive  # headless runs never open a dialog
+        self.simulator: SimServer | None = None
+        self._start_simulator = start_simulator
+        self._closing = False
+        self.setWindowTitle("Playground")
+        self.setAcceptDrops(True)
+        self.resize(1480, 900)
+
+        self.provider_bar = ProviderBar(self.settings)
+        toolbar = QToolBar("Provider")
+        toolbar.setObjectName("providerToolbar")
+        toolbar.setMovable(False)
+        toolbar.addWidget(self.provider_bar)
+        self.addToolBar(toolbar)
+
+        self.history = _open_history()
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.panels: dict[str, RoutePanel] = {}
+        for route in ROUTE_NAMES:
+            panel = RoutePanel(route, self._make_spec)
+            panel.session.stall_seconds = stall_seconds(self.settings)
+            panel.session.first_byte_timeout = first_byte_timeout(self.settings)
+            self.panels[route] = panel
+            if self.history is not None:
+                panel.session.recorder_factory = self._recorder_for(panel)
+            self.tabs.addTab(panel, self.style().standardIcon(_TAB_ICONS[route]), panel.title)
+            self._wire_panel(panel)
+
+        from playground.ui.inspector.inspector import Inspector
+
+        self.inspector: Inspector = Inspector()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.addWidget(self.inspector)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([860, 620])
+        self.setCentralWidget(self.splitter)
+        self.inspector.itemSelected.connect(self._inspector_selected)
+        self._followed: RoutePanel | None = None
+        self._request_shown = False
+        self._response_shown = False
+        self.tabs.currentChanged.connect(self._follow_current)
+
+        self.status_message = QLabel()
+        self.statusBar().addWidget(self.status_message, 1)
+        self._build_menus()
+        self.provider_bar.changed.connect(self._provider_changed)
+        self.provider_bar.settingsRequested.connect(self.open_settings)
+
+        if simulator_url:
+            self.provider_bar.set_simulator_url(simulator_url)
+        elif self.provider_bar.provider().builtin and start_simulator:
+            self.ensure_simulator()
+        self._provider_changed()
+        self._follow_current()
+        self.provider_bar.load_models()
+        if self.history is not None and self.history.messages:
+            self.statusBar().showMessage(" ".join(self.history.messages), 15000)
+        else:
+            self.statusBar().showMessage(
+                "Ready: on the built-in simulator. Type a prompt and press Ctrl+Enter."
+                if self.provider_bar.provider().builtin
+                else f"Ready: {self.provider_bar.provider().name}.",
+                8000,
+            )
+        try:
+            from playground.ui.extras import install_extras
+        except ImportError:
+            pass
+        else:
+            try:
+                install_extras(self)
+            except Exception as exc:  # extras are extras: the window must open anyway
+                self.statusBar().showMessage(f"Extras could not load ({type(exc).__name__}).", 8000)
+
+    # ---- structure ------------------------------------------------------------------------------
+    def current_panel(self) -> RoutePanel:
+        widget = self.tabs.currentWidget()
+        assert isinstance(widget, RoutePanel)
+        return widget
+
+    def show_panel(self, route: str) -> RoutePanel:
+        panel = self.panels[route]
+        self.tabs.setCurrentWidget(panel)
+        return panel
+
+    def _build_menus(self) -> None:
+        style = self.style()
+        file_menu = self.menuBar().addMenu("&File")
+        open_action = QAction(
+            style.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton), "&Open capture…", self
+        )
+        open_action.setShortcut(QKeySequence.StandardKey.Open)
+        open_action.triggered.connect(self._open_dialog)
+        file_menu.addAction(open_action)
+        settings_action = QAction("&Settings…", self)
+        settings_action.setShortcut(QKeySequence("Ctrl+,"))
+        settings_action.triggered.connect(self.open_settings)
+        file_menu.addAction(settings_action)
+        file_menu.addSeparator()
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+        self.file_menu = file_menu
+
+        run_menu = self.menuBar().addMenu("&Run")
+        send = QAction(style.standardIcon(QStyle.StandardPixmap.SP_MediaPlay), "&Send", self)
+        send.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
+        send.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        send.triggered.connect(lambda: self.current_panel().send())
+        stop = QAction(style.standardIcon(QStyle.StandardPixmap.SP_MediaStop), "S&top", self)
+        stop.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        stop.triggered.connect(lambda: self.current_panel().stop())
+        run_menu.addAction(send)
+        run_menu.addAction(stop)
+        self.send_action, self.stop_action = send, stop
+        run_menu.addSeparator()
+        for i, route in enumerate(ROUTE_NAMES, start=1):
+            panel = self.panels[route]
+            action = QAction(panel.title, self)
+            action.setShortcut(QKeySequence(f"Ctrl+{i}"))
+            action.triggered.connect(lambda _checked=False, r=route: self.show_panel(r))
+            run_menu.addAction(action)
+        self.run_menu = run_menu
+
+        view_menu = self.menuBar().addMenu("&View")
+        toggle = QAction("&Inspector", self)
+        toggle.setCheckable(True)
+        toggle.setChecked(True)
+        toggle.setShortcut(QKeySequence("Ctrl+I"))
+        toggle.toggled.connect(lambda on: self.inspector.setVisible(on))
+        view_menu.addAction(toggle)
+        self.view_menu = view_menu
+
+        help_menu = self.menuBar().addMenu("&Help")
+        about = QAction("&About", self)
+        about.triggered.connect(self._about)
+        help_menu.addAction(about)
+        self.help_menu = help_menu
+
+    def _about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About Playground",
+            "A playground for OpenAI-compatible inference gateways: each route's stream in live "
+            "widgets beside the raw server-sent events that carried it.",
+        )
+
+    # ---- provider and requests --------------------------------------------------------------------
+    def ensure_simulator(self) -> str:
+        """Start the built-in simulator in-process (127.0.0.1, a free port) unless it runs already."""
+        if self.simulator is None and not self.provider_bar.simulator_url:
+            from playground.sim.server import SimServer
+
+            self.simulator = SimServer("127.0.0.1", 0).start()
+            self.provider_bar.set_simulator_url(self.simulator.base_url)
+        return self.provider_bar.simulator_url
+
+    def _provider_changed(self) -> None:
+        provider = self.provider_bar.provider()
+        if provider.builtin and self._start_simulator:
+            self.ensure_simulator()
+        model = self.provider_bar.model()
+        for route, panel in self.panels.items():
+            panel.set_on_simulator(provider.builtin)
+            panel.editor.set_model(model)
+            self.tabs.setTabEnabled(self.tabs.indexOf(panel), route in provider.routes)
+
+    def _make_spec(
+        self, route: str, body: dict[str, Any], files: list[Any] | None, sim_headers: dict[str, str]
+    ) -> RequestSpec | None:
+        from playground.transport.client import build_spec, is_loopback_url
+        from playground.transport.secrets import get_key
+
+        provider = self.provider_bar.provider()
+        if route not in provider.routes:
+            raise ValueError(
+                f"{provider.name} does not serve the {self.panels[route].title} route."
+            )
+        base = self.ensure_simulator() if provider.builtin else self.provider_bar.base_url()
+        if not base:
+            raise ValueError(f"{provider.name} needs a base URL (type it in the provider bar).")
+        key = None if provider.builtin else get_key(provider)
+        if not body.get("model"):
+            body = {**body, "model": self.provider_bar.model()}
+        headers = dict(sim_headers) if provider.builtin else None
+        spec = build_spec(
+            provider, route, body, key, base_url=base, files=files, extra_headers=headers
+        )
+        if key and spec.url.lower().startswith("http:") and not is_loopback_url(spec.url):
+            # Issue 5: a key over plain http to anything but loopback asks first.
+            if not self.interactive:
+                return spec  # the transport refuses it and the panel says why
+            answer = QMessageBox.warning(
+                self,
+                "Send the key unencrypted?",
+                "This base URL uses plain http to another machine: the API key would travel "
+                "unencrypted. Send anyway?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return None
+            spec.allow_insecure_key = True
+        return spec
+
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.settings, self)
+        if dialog.exec():
+            for panel in self.panels.values():
+                panel.session.stall_seconds = stall_seconds(self.settings)
+                panel.session.first_byte_timeout = first_byte_timeout(self.settings)
+        self.provider_bar.update_key_label()
+
+    def _recorder_for(self, panel: RoutePanel) -> Any:
+        """Each live run is journaled into the history as it streams (issue 5/6)."""
+        history = self.history
+
+        def factory(spec: RequestSpec) -> Any:
+            if history is None:
+                return None
+            session = panel.session
+            model = spec.json_body.get("model", "") if isinstance(spec.json_body, dict) else ""
+            return history.start_run(
+                panel.route,
+                provider_id=spec.provider_id,
+                model=str(model or ""),
+                secrets=tuple(spec.secrets()),
+                status_source=lambda: session.state.status if session.state is not None else None,
+            )
+
+        return factory
+
+    # ---- the inspector follows the current panel's session --------------------------------------
+    def _wire_panel(self, panel: RoutePanel) -> None:
+        session = panel.session
+        session.started.connect(lambda p=panel: self._session_started(p))
+        session.updated.connect(lambda p=panel: self._session_updated(p))
+        session.finished.connect(lambda _status, p=panel: self._session_finished(p))
+        for widget in panel.widgets.values():
+            signal = getattr(widget, "itemActivated", None)
+            if signal is not None:
+                signal.connect(lambda item, p=panel: self._widget_activated(p, item))
+
+    def _follow_current(self, *_args: object) -> None:
+        panel = self.current_panel()
+        self._followed = panel
+        self.inspector.reset()
+        self._request_shown = self._response_shown = False
+        decoder = panel.session.decoder
+        if decoder is not None:
+            self.inspector.attach(decoder)
+            self._show_run(panel)
+            if decoder.items:
+                self.inspector.append(list(decoder.items))
+
+    def _show_run(self, panel: RoutePanel) -> None:
+        run = panel.session.run
+        if not self._request_shown and run.method:
+            self.inspector.set_request(run.method, run.url, run.headers, run.body)
+            self._request_shown = True
+        if not self._response_shown and run.status is not None:
+            body = bytes(panel.session._error_body) if run.status >= 400 else None
+            self.inspector.set_response(run.status, run.response_headers, body)
+            self._response_shown = run.status < 400 or not panel.session.is_running
+
+    def _session_started(self, panel: RoutePanel) -> None:
+        if panel is self._followed and panel.session.decoder is not None:
+            self.inspector.reset()
+            self._request_shown = self._response_shown = False
+            self.inspector.attach(panel.session.decoder)
+
+    def _session_updated(self, panel: RoutePanel) -> None:
+        if panel is not self._followed:
+            return
+        self._show_run(panel)
+        # An empty batch still picks up findings added to earlier rows.
+        self.inspector.append(panel.session.new_items())
+
+    def _session_finished(self, panel: RoutePanel) -> None:
+        if panel is self._followed:
+            self._show_run(panel)
+            self.inspector.append([])
+            state = panel.session.state
+            if state is not None and any(f.severity != "info" for f in state.findings):
+                self.inspector.highlight_findings()  # show where the stream went wrong
+
+    def _widget_activated(self, panel: RoutePanel, item: int) -> None:
+        if panel is not self._followed:
+            self.tabs.setCurrentWidget(panel)
+        self.inspector.select_item(item)
+
+    def _inspector_selected(self, item: int) -> None:
+        panel = self._followed
+        if panel is None:
+            return
+        for widget in panel.widgets.values():
+            highlight = getattr(widget, "highlight_item", None)
+            if highlight is not None:
+                with contextlib.suppress(Exception):
+                    highlight(item)
+
+    # ---- captures ---------------------------------------------------------------------------------
+    def _open_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            "Open a capture",
+            "",
+            "Captures (*.jsonl *.capture *.sse *.txt *.log);;All files (*)",
+        )
+        if path:
+            self.open_capture(path)
+
+    def open_capture(self, path: str) -> None:
+        """Open a capture or raw `curl -N` output into the right panel and replay it instantly."""
+        from playground.protocol.capture import read_capture
+
+        try:
+            capture = read_capture(path)
+        except Exception as exc:
+            message = f"Cannot open {Path(path).name}: {exc}"
+            self.statusBar().showMessage(message, 10000)
+            if self.interactive:
+                QMessageBox.warning(self, "Cannot open the capture", message)
+            return
+        route = capture.route if capture.route in self.panels else None
+        if route is None:
+            route = _guess_route(capture) or self.current_panel().route
+        panel = self.show_panel(route)
+        request = getattr(capture, "request", None) or {}
+        body = request.get("body") if isinstance(request, dict) else None
+        if isinstance(body, dict):
+            with contextlib.suppress(Exception):
+                panel.editor.set_body(body)
+        panel.session.start_replay(capture, 0.0)
+        self.statusBar().showMessage(f"Opened {Path(path).name}", 6000)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                path = url.toLocalFile()
+                if self.current_panel().route == "transcription" and Path(path).suffix.lower() in (
+                    ".wav",
+                    ".mp3",
+                    ".flac",
+                    ".ogg",
+                    ".m4a",
+                    ".webm",
+                ):
+                    self.current_panel().editor.set_file(path)
+                else:
+                    self.open_capture(path)
+                event.acceptProposedAction()
+                return
+
+    # ---- closing ----------------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._closing:
+            self._closing = True
+            for panel in self.panels.values():
+                panel.session.stop()  # cancels the tasks now; shutdown() awaits their ends
+            self.closed.emit()
+        super().closeEvent(event)
+
+    async def shutdown(self) -> None:
+        """Wait for every stream to close, then stop the simulator (no pending tasks at exit)."""
+        await asyncio.gather(
+            *(p.session.aclose() for p in self.panels.values()), return_exceptions=True
+        )
+        await self.provider_bar.aclose()
+        if self.simulator is not None:
+            simulator, self.simulator = self.simulator, None
+            await asyncio.get_running_loop().run_in_executor(None, simulator.stop)
+
+
+def _open_history() -> Any:
+    """The run history (playground.runs.history) when it is available; None otherwise."""
+    try:
+        from playground.runs.history import RunHistory
+
+        return RunHistory()
+    except Exception:  # an unwritable data folder must not keep the window from opening
+        return None
+
+
+def _guess_route(capture: Any) -> str | None:
+    """The route of a raw capture, from its events (the decoder's own recognition)."""
+    from playground.protocol.stream import StreamDecoder
+
+    decoder = StreamDecoder("auto")
+    for t, data in getattr(capture, "chunks", [])[:50]:
+        decoder.feed(data, t)
+        if decoder.route != "auto":
+            return decoder.route
+    return None

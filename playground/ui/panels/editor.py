@@ -1,0 +1,574 @@
+"""A route's request editor: the fields people set, and a raw JSON body view kept in sync both ways."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSignalBlocker, QTimer, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFontDatabase
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QStyle,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body
+
+__all__ = ["RequestEditor", "params_from_body", "sample_audio_path"]
+
+CHAT_LIKE = ("chat", "responses", "messages")
+EFFORTS = ("", "none", "minimal", "low", "medium", "high")
+VOICES = ("alloy", "ash", "ballad", "coral", "echo", "fable", "nova", "onyx", "sage", "shimmer")
+SPEECH_FORMATS = ("pcm", "wav", "mp3", "opus", "aac", "flac")
+IMAGE_SIZES = ("1024x1024", "1024x1536", "1536x1024", "512x512", "256x256", "auto")
+IMAGE_QUALITY = ("", "low", "medium", "high", "auto")
+IMAGE_FORMATS = ("png", "jpeg", "webp")
+DEFAULT_PROMPTS = {
+    "chat": "Explain server-sent events in two short paragraphs.",
+    "responses": "Write a haiku about streaming tokens.",
+    "messages": "What is the weather like in Paris today?",
+    "images": "A lighthouse on a rocky coast at sunset",
+    "speech": "Hello! This is the playground's built-in simulator speaking.",
+    "music": "A calm piano loop with soft rain",
+}
+_RESOURCES = Path(__file__).resolve().parents[3] / "resources"
+
+
+def sample_audio_path() -> Path:
+    """The short WAV shipped for the transcription panel (spoken by the simulator itself)."""
+    return _RESOURCES / "samples" / "hello.wav"
+
+
+def _mono() -> Any:
+    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+
+def _first_user_text(turns: Any) -> tuple[str | None, list[dict[str, Any]]]:
+    """Split a message list into (system text, the rest)."""
+    system = None
+    rest: list[dict[str, Any]] = []
+    if isinstance(turns, list):
+        for turn in turns:
+            if (
+                isinstance(turn, dict)
+                and turn.get("role") in ("system", "developer")
+                and system is None
+            ):
+                content = turn.get("content")
+                system = content if isinstance(content, str) else None
+            elif isinstance(turn, dict):
+                rest.append(turn)
+    return system, rest
+
+
+def params_from_body(route: str, body: dict[str, Any]) -> RequestParams:
+    """The inverse of build_body, best effort: fields the form shows, and the rest kept in ``extra``.
+
+    Whatever build_body(params) would not reproduce exactly goes to ``extra`` (merged last), so a
+    body typed in the raw view survives a later edit of the form unchanged.
+    """
+    p = RequestParams(model=str(body.get("model", "")), stream=bool(body.get("stream", True)))
+    if route in CHAT_LIKE:
+        turns: Any = body.get("messages") if route != "responses" else body.get("input")
+        if route == "chat":
+            p.system, rest = _first_user_text(turns)
+        elif route == "messages":
+            p.system = body.get("system") if isinstance(body.get("system"), str) else None
+            rest = [t for t in turns if isinstance(t, dict)] if isinstance(turns, list) else []
+        else:
+            p.system = (
+                body.get("instructions") if isinstance(body.get("instructions"), str) else None
+            )
+            rest = [t for t in turns if isinstance(t, dict)] if isinstance(turns, list) else []
+            if isinstance(turns, str):
+                rest = [{"role": "user", "content": turns}]
+        if (
+            len(rest) == 1
+            and rest[0].get("role") == "user"
+            and isinstance(rest[0].get("content"), str)
+        ):
+            p.prompt = rest[0]["content"]
+        else:
+            p.messages = rest
+        if isinstance(body.get("temperature"), int | float):
+            p.temperature = float(body["temperature"])
+        max_key = {"responses": "max_output_tokens"}.get(route, "max_tokens")
+        if isinstance(body.get(max_key), int):
+            p.max_tokens = body[max_key]
+        if route == "chat" and isinstance(body.get("reasoning_effort"), str):
+            p.reasoning_effort = body["reasoning_effort"]
+        if route == "responses" and isinstance(body.get("reasoning"), dict):
+            p.reasoning_effort = body["reasoning"].get("effort")
+        if route == "messages" and isinstance(body.get("thinking"), dict):
+            budget = body["thinking"].get("budget_tokens")
+            p.thinking_budget = budget if isinstance(budget, int) else None
+        if route == "chat" and isinstance(body.get("tools"), list):
+            p.tools = copy.deepcopy(body["tools"])
+            p.tool_choice = copy.deepcopy(body.get("tool_choice"))
+        if route == "chat" and isinstance(body.get("stream_options"), dict):
+            p.include_usage = body["stream_options"].get("include_usage")
+    elif route == "images":
+        p.prompt = body.get("prompt") if isinstance(body.get("prompt"), str) else None
+        for key in ("size", "quality", "output_format"):
+            if isinstance(body.get(key), str):
+                setattr(p, key, body[key])
+        if isinstance(body.get("partial_images"), int):
+            p.partial_images = body["partial_images"]
+    elif route == "speech":
+        p.input = body.get("input") if isinstance(body.get("input"), str) else None
+        for key in ("voice", "response_format", "stream_format"):
+            if isinstance(body.get(key), str):
+                setattr(p, key, body[key])
+        if isinstance(body.get("speed"), int | float):
+            p.speed = float(body["speed"])
+    elif route == "transcription":
+        for key in ("language", "response_format", "prompt"):
+            if isinstance(body.get(key), str):
+                setattr(p, key, body[key])
+    elif route == "music":
+        p.prompt = body.get("prompt") if isinstance(body.get("prompt"), str) else None
+        if isinstance(body.get("duration"), int | float):
+            p.duration = float(body["duration"])
+    try:
+        rebuilt = build_body(route, p)
+    except Exception:
+        rebuilt = {}
+    p.extra = {k: copy.deepcopy(v) for k, v in body.items() if rebuilt.get(k, _MISSING) != v}
+    return p
+
+
+_MISSING = object()
+
+
+class _DropLineEdit(QLineEdit):
+    """A path field that accepts a dropped file."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setAcceptDrops(True)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            self.setText(urls[0].toLocalFile())
+            event.acceptProposedAction()
+
+
+class RequestEditor(QWidget):
+    """The form for one route plus its raw JSON body; ``changed`` fires after either is edited."""
+
+    changed = Signal()
+
+    def __init__(self, route: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.route = route
+        self.model = ""
+        self.setAcceptDrops(route == "transcription")
+        self._extra: dict[str, Any] = {}
+        self._messages: list[dict[str, Any]] = []
+        self._syncing = False
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.tabs = QTabWidget()
+        outer.addWidget(self.tabs)
+        form_page = QWidget()
+        self.form = QFormLayout(form_page)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.tabs.addTab(form_page, "Request")
+        self.raw = QPlainTextEdit()
+        self.raw.setFont(_mono())
+        self.raw.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        raw_page = QWidget()
+        raw_layout = QVBoxLayout(raw_page)
+        raw_layout.setContentsMargins(0, 4, 0, 0)
+        raw_layout.addWidget(self.raw)
+        self.raw_error = QLabel()
+        self.raw_error.setStyleSheet("color: #d9534f;")
+        self.raw_error.setWordWrap(True)
+        raw_layout.addWidget(self.raw_error)
+        self.tabs.addTab(raw_page, "JSON body")
+        self._build_fields()
+        # Parse the raw view a moment after typing stops, so half-typed JSON is not an error flash.
+        self._raw_timer = QTimer(self)
+        self._raw_timer.setSingleShot(True)
+        self._raw_timer.setInterval(300)
+        self._raw_timer.timeout.connect(self._raw_edited)
+        self.raw.textChanged.connect(self._on_raw_text)
+        self._form_to_raw()
+
+    # ---- fields --------------------------------------------------------------------------
+    def _text(self, placeholder: str, height: int = 70) -> QPlainTextEdit:
+        edit = QPlainTextEdit()
+        edit.setPlaceholderText(placeholder)
+        edit.setMinimumHeight(height)
+        edit.setTabChangesFocus(True)
+        edit.textChanged.connect(self._form_edited)
+        return edit
+
+    def _combo(self, items: tuple[str, ...], labels: dict[str, str] | None = None) -> QComboBox:
+        combo = QComboBox()
+        for item in items:
+            combo.addItem((labels or {}).get(item, item or "default"), item)
+        combo.currentIndexChanged.connect(self._form_edited)
+        return combo
+
+    def _build_fields(self) -> None:
+        r = self.route
+        f = self.form
+        if r in CHAT_LIKE:
+            self.system = self._text("System prompt (optional)", 50)
+            self.system.setMaximumHeight(80)
+            self.prompt = self._text("Type your message, then press Ctrl+Enter to send", 90)
+            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
+            f.addRow("System", self.system)
+            f.addRow("Message", self.prompt)
+            self.history_note = QLabel()
+            self.history_note.setStyleSheet("color: gray;")
+            f.addRow("", self.history_note)
+            self.history_note.hide()
+            self.temperature = QDoubleSpinBox()
+            self.temperature.setRange(-0.01, 2.0)
+            self.temperature.setSingleStep(0.1)
+            self.temperature.setSpecialValueText("default")
+            self.temperature.setValue(-0.01)
+            self.temperature.valueChanged.connect(self._form_edited)
+            f.addRow("Temperature", self.temperature)
+            self.max_tokens = QSpinBox()
+            self.max_tokens.setRange(0, 1_000_000)
+            self.max_tokens.setSpecialValueText("default")
+            self.max_tokens.valueChanged.connect(self._form_edited)
+            f.addRow("Max tokens", self.max_tokens)
+            if r == "messages":
+                self.thinking = QSpinBox()
+                self.thinking.setRange(0, 100_000)
+                self.thinking.setSingleStep(1024)
+                self.thinking.setSpecialValueText("off")
+                self.thinking.valueChanged.connect(self._form_edited)
+                f.addRow("Thinking budget", self.thinking)
+            else:
+                self.effort = self._combo(EFFORTS)
+                f.addRow("Reasoning effort", self.effort)
+            self.use_tools = QCheckBox("Send tools")
+            self.use_tools.toggled.connect(self._form_edited)
+            self.tools = QPlainTextEdit(json.dumps([SAMPLE_TOOL], indent=2))
+            self.tools.setFont(_mono())
+            self.tools.setMinimumHeight(80)
+            self.tools.setToolTip(
+                "A JSON list of OpenAI-style function tools (converted per route)"
+            )
+            self.tools.textChanged.connect(self._form_edited)
+            self.tool_choice = QComboBox()
+            self.tool_choice.setEditable(True)
+            self.tool_choice.addItems(["auto", "none", "required", "get_weather"])
+            self.tool_choice.setToolTip("auto, none, required, or the name of one function")
+            self.tool_choice.currentTextChanged.connect(self._form_edited)
+            box = QGroupBox("Tools")
+            box_layout = QVBoxLayout(box)
+            box_layout.addWidget(self.use_tools)
+            box_layout.addWidget(self.tools)
+            row = QHBoxLayout()
+            row.addWidget(QLabel("Tool choice"))
+            row.addWidget(self.tool_choice, 1)
+            box_layout.addLayout(row)
+            f.addRow(box)
+            if r == "chat":
+                self.include_usage = QCheckBox("stream_options.include_usage")
+                self.include_usage.setChecked(True)
+                self.include_usage.toggled.connect(self._form_edited)
+                f.addRow("Usage", self.include_usage)
+        elif r == "images":
+            self.prompt = self._text("Describe the picture", 70)
+            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
+            f.addRow("Prompt", self.prompt)
+            self.size = self._combo(IMAGE_SIZES)
+            f.addRow("Size", self.size)
+            self.quality = self._combo(IMAGE_QUALITY)
+            f.addRow("Quality", self.quality)
+            self.partial_images = QSpinBox()
+            self.partial_images.setRange(0, 3)
+            self.partial_images.setValue(2)
+            self.partial_images.valueChanged.connect(self._form_edited)
+            f.addRow("Partial images", self.partial_images)
+            self.output_format = self._combo(IMAGE_FORMATS)
+            f.addRow("Format", self.output_format)
+        elif r == "speech":
+            self.prompt = self._text("Text to speak", 90)
+            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
+            f.addRow("Text", self.prompt)
+            self.voice = self._combo(VOICES)
+            f.addRow("Voice", self.voice)
+            self.speech_format = self._combo(SPEECH_FORMATS)
+            self.speech_format.setToolTip("Only pcm is streamed as it is made (seed 'Streaming')")
+            f.addRow("Format", self.speech_format)
+            self.speed = QDoubleSpinBox()
+            self.speed.setRange(0.25, 4.0)
+            self.speed.setSingleStep(0.25)
+            self.speed.setValue(1.0)
+            self.speed.valueChanged.connect(self._form_edited)
+            f.addRow("Speed", self.speed)
+        elif r == "transcription":
+            self.file = _DropLineEdit()
+            self.file.setPlaceholderText("Drop an audio file here, or Browse…")
+            self.file.setText(str(sample_audio_path()))
+            self.file.textChanged.connect(self._form_edited)
+            browse = QPushButton("Browse…")
+            browse.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DirOpenIcon))
+            browse.clicked.connect(self._browse)
+            row_widget = QWidget()
+            row = QHBoxLayout(row_widget)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.addWidget(self.file, 1)
+            row.addWidget(browse)
+            f.addRow("Audio file", row_widget)
+            self.language = QLineEdit()
+            self.language.setPlaceholderText("auto (e.g. en)")
+            self.language.textChanged.connect(self._form_edited)
+            f.addRow("Language", self.language)
+            hint = QLabel("The sample file was spoken by the simulator; it transcribes it back.")
+            hint.setWordWrap(True)
+            hint.setStyleSheet("color: gray;")
+            f.addRow("", hint)
+        elif r == "music":
+            self.prompt = self._text("Describe the music", 70)
+            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
+            f.addRow("Prompt", self.prompt)
+            self.duration = QDoubleSpinBox()
+            self.duration.setRange(1.0, 600.0)
+            self.duration.setValue(8.0)
+            self.duration.setSuffix(" s")
+            self.duration.valueChanged.connect(self._form_edited)
+            f.addRow("Length", self.duration)
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            "Audio to transcribe",
+            "",
+            "Audio (*.wav *.mp3 *.m4a *.ogg *.flac *.webm);;All files (*)",
+        )
+        if path:
+            self.file.setText(path)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self.route == "transcription" and event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls = event.mimeData().urls()
+        if self.route == "transcription" and urls and urls[0].isLocalFile():
+            self.file.setText(urls[0].toLocalFile())
+            event.acceptProposedAction()
+
+    # ---- form <-> params --------------------------------------------------------------------
+    def set_prompt(self, text: str) -> None:
+        if hasattr(self, "prompt"):
+            self.prompt.setPlainText(text)
+        self._form_to_raw()
+
+    def set_file(self, path: str) -> None:
+        if self.route == "transcription":
+            self.file.setText(path)
+
+    def file_path(self) -> str | None:
+        return self.file.text().strip() or None if self.route == "transcription" else None
+
+    def set_model(self, model: str) -> None:
+        self.model = model
+        self._form_to_raw()
+
+    def params(self) -> RequestParams:
+        """What the form says (the raw view's unknown keys ride along in ``extra``)."""
+        r = self.route
+        p = RequestParams(model=self.model)
+        if r in CHAT_LIKE:
+            p.system = self.system.toPlainText() or None
+            p.messages = copy.deepcopy(self._messages)
+            if p.messages:
+                p.messages.append({"role": "user", "content": self.prompt.toPlainText()})
+            else:
+                p.prompt = self.prompt.toPlainText()
+            t = self.temperature.value()
+            p.temperature = round(t, 2) if t >= 0 else None
+            p.max_tokens = self.max_tokens.value() or None
+            if r == "messages":
+                p.thinking_budget = self.thinking.value() or None
+            else:
+                p.reasoning_effort = self.effort.currentData() or None
+            if self.use_tools.isChecked():
+                try:
+                    tools = json.loads(self.tools.toPlainText() or "[]")
+                except ValueError:
+                    tools = []
+                p.tools = tools if isinstance(tools, list) else [tools]
+                choice = self.tool_choice.currentText().strip()
+                if choice in ("auto", "none", "required"):
+                    p.tool_choice = choice
+                elif choice:
+                    p.tool_choice = {"type": "function", "function": {"name": choice}}
+            if r == "chat":
+                p.include_usage = self.include_usage.isChecked() or None
+        elif r == "images":
+            p.prompt = self.prompt.toPlainText()
+            p.size = self.size.currentData() or None
+            p.quality = self.quality.currentData() or None
+            p.partial_images = self.partial_images.value()
+            p.output_format = self.output_format.currentData() or None
+        elif r == "speech":
+            p.input = self.prompt.toPlainText()
+            p.voice = self.voice.currentData()
+            fmt = self.speech_format.currentData()
+            p.response_format = fmt
+            # Seed "Streaming": only pcm streams as SSE; other formats come in one piece.
+            p.stream_format = "sse" if fmt == "pcm" else "audio"
+            p.speed = self.speed.value() if self.speed.value() != 1.0 else None
+        elif r == "transcription":
+            p.language = self.language.text().strip() or None
+        elif r == "music":
+            p.prompt = self.prompt.toPlainText()
+            p.duration = self.duration.value()
+        p.extra = copy.deepcopy(self._extra)
+        return p
+
+    def body(self) -> dict[str, Any]:
+        """The body to send: the raw JSON view when it parses (it is the truth), else the form's."""
+        try:
+            value = json.loads(self.raw.toPlainText())
+        except ValueError:
+            value = None
+        if isinstance(value, dict):
+            return value
+        return build_body(self.route, self.params())
+
+    def _set_params(self, p: RequestParams) -> None:
+        """Show ``p`` in the form without echoing back into the raw view."""
+        r = self.route
+        self._extra = dict(p.extra)
+        if r in CHAT_LIKE:
+            self.system.setPlainText(p.system or "")
+            turns = list(p.messages)
+            last = turns.pop() if turns and turns[-1].get("role") == "user" else None
+            self._messages = turns
+            text = p.prompt if p.prompt is not None else (last or {}).get("content", "")
+            self.prompt.setPlainText(text if isinstance(text, str) else json.dumps(text))
+            self.history_note.setVisible(bool(turns))
+            self.history_note.setText(f"+ {len(turns)} earlier turn(s) from the JSON body")
+            self.temperature.setValue(p.temperature if p.temperature is not None else -0.01)
+            self.max_tokens.setValue(p.max_tokens or 0)
+            if r == "messages":
+                self.thinking.setValue(p.thinking_budget or 0)
+            else:
+                self._select(self.effort, p.reasoning_effort or "")
+            if p.tools:
+                self.use_tools.setChecked(True)
+                self.tools.setPlainText(json.dumps(p.tools, indent=2))
+                choice = p.tool_choice
+                if isinstance(choice, dict):
+                    choice = (
+                        (choice.get("function") or {}).get("name") or choice.get("name") or "auto"
+                    )
+                self.tool_choice.setCurrentText(str(choice or "auto"))
+            elif r == "chat":
+                self.use_tools.setChecked(False)
+            if r == "chat":
+                self.include_usage.setChecked(bool(p.include_usage))
+        elif r == "images":
+            self.prompt.setPlainText(p.prompt or "")
+            self._select(self.size, p.size or "")
+            self._select(self.quality, p.quality or "")
+            self.partial_images.setValue(p.partial_images or 0)
+            self._select(self.output_format, p.output_format or "png")
+        elif r == "speech":
+            self.prompt.setPlainText(p.input or "")
+            self._select(self.voice, p.voice or "alloy")
+            self._select(self.speech_format, p.response_format or "pcm")
+            self.speed.setValue(p.speed or 1.0)
+        elif r == "transcription":
+            self.language.setText(p.language or "")
+        elif r == "music":
+            self.prompt.setPlainText(p.prompt or "")
+            if p.duration:
+                self.duration.setValue(p.duration)
+        if p.model:
+            self.model = p.model
+
+    @staticmethod
+    def _select(combo: QComboBox, value: str) -> None:
+        i = combo.findData(value)
+        if i < 0:
+            combo.addItem(value or "default", value)
+            i = combo.count() - 1
+        combo.setCurrentIndex(i)
+
+    # ---- sync -------------------------------------------------------------------------------
+    def _form_edited(self, *_args: object) -> None:
+        if self._syncing:
+            return
+        self._form_to_raw()
+        self.changed.emit()
+
+    def _form_to_raw(self) -> None:
+        try:
+            body = build_body(self.route, self.params())
+        except Exception as exc:  # a bad tools JSON and the like: say so, keep the last body
+            self.raw_error.setText(f"Cannot build the body: {exc}")
+            return
+        text = json.dumps(body, indent=2, ensure_ascii=False)
+        if text != self.raw.toPlainText():
+            with QSignalBlocker(self.raw):
+                self.raw.setPlainText(text)
+        self.raw_error.clear()
+
+    def _on_raw_text(self) -> None:
+        if not self._syncing:
+            self._raw_timer.start()
+
+    def _raw_edited(self) -> None:
+        try:
+            value = json.loads(self.raw.toPlainText())
+        except ValueError as exc:
+            self.raw_error.setText(f"Not valid JSON yet: {exc}")
+            return
+        if not isinstance(value, dict):
+            self.raw_error.setText("The body must be a JSON object.")
+            return
+        self.raw_error.clear()
+        self._syncing = True
+        try:
+            blockers = [QSignalBlocker(w) for w in self.findChildren(QWidget) if w is not self.raw]
+            self._set_params(params_from_body(self.route, value))
+            del blockers
+        finally:
+            self._syncing = False
+        self.changed.emit()
+
+    def set_body(self, body: dict[str, Any]) -> None:
+        """Put ``body`` in the raw view and the form (opening a capture, a history entry)."""
+        with QSignalBlocker(self.raw):
+            self.raw.setPlainText(json.dumps(body, indent=2, ensure_ascii=False))
+        self._raw_edited()
+
+    def flush(self) -> None:
+        """Apply a pending raw edit now (Send pressed within the debounce interval)."""
+        if self._raw_timer.isActive():
+            self._raw_timer.stop()
+            self._raw_edited()

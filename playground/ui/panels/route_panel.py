@@ -1,0 +1,574 @@
+"""RoutePanel: one route's editor, Send/Stop, live output widgets, status line and error banner."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QStackedWidget,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from playground.protocol.requests import route_spec
+from playground.ui.panels.editor import CHAT_LIKE, RequestEditor
+from playground.ui.panels.error_banner import ErrorBanner
+from playground.ui.panels.status_line import StatusLine
+from playground.ui.session import StreamSession
+
+if TYPE_CHECKING:
+    from playground.protocol.state import StreamState
+    from playground.transport.client import RequestSpec
+
+__all__ = ["SIM_FAULTS", "RoutePanel", "SpecFactory", "tokens_per_second"]
+
+# (route, body, files, simulator headers) -> a RequestSpec, or None when the user declined (e.g. a
+# key over plain http). The simulator headers (X-Sim-Fault, X-Sim-Pace) only go to the simulator.
+SpecFactory = Callable[
+    [str, dict[str, Any], list[Any] | None, dict[str, str]], "RequestSpec | None"
+]
+PACES = ("realtime", "fast", "instant")
+
+
+def _faults() -> tuple[str, ...]:
+    try:
+        from playground.sim.faults import FAULTS
+
+        return tuple(FAULTS)
+    except Exception:  # the picker still works with the faults issue 3 names
+        return (
+            "none",
+            "http-400",
+            "http-401",
+            "http-404",
+            "http-429",
+            "http-500",
+            "http-503",
+            "midstream-error",
+            "incomplete",
+            "drop",
+            "stall",
+            "bad-json",
+            "unknown-events",
+        )
+
+
+SIM_FAULTS = _faults()
+
+_EMPTY_TEXT = {
+    "chat": "Type a message on the left and press <b>Send</b> (Ctrl+Enter).<br>"
+    "The answer streams in here; the events that carried it scroll past in the inspector.",
+    "responses": "Type a message and press <b>Send</b> (Ctrl+Enter) to stream a Responses API answer.",
+    "messages": "Type a message and press <b>Send</b> (Ctrl+Enter) to stream Anthropic Messages events."
+    "<br>Set a thinking budget to watch the thinking block and its signature arrive.",
+    "images": "Describe a picture and press <b>Send</b>.<br>Each partial image appears the moment it "
+    "arrives, then the final one.",
+    "speech": "Type some text and press <b>Send</b>.<br>The audio plays as it arrives and its waveform "
+    "is drawn live.",
+    "transcription": "Pick or drop an audio file (a sample is preselected) and press <b>Send</b>.<br>"
+    "The transcript streams in here.",
+    "music": "Describe the music and press <b>Send</b>.<br>The song plays while it renders.",
+}
+
+
+def tokens_per_second(
+    state: StreamState, t_first: float | None, t_last: float | None
+) -> float | None:
+    """Output tokens per second since the first token: usage when reported, else delta count."""
+    if t_first is None or t_last is None or t_last - t_first <= 0.05:
+        return None
+    usage = state.usage or {}
+    tokens = usage.get("completion_tokens", usage.get("output_tokens"))
+    if not isinstance(tokens, int) or tokens <= 0:
+        # No usage (yet): one delta is about one token on every route the seeds show.
+        tokens = sum(len(c.text.origins) + len(c.reasoning.origins) for c in state.choices.values())
+        tokens += sum(len(t.arguments.origins) for t in state.tool_calls)
+    return tokens / (t_last - t_first) if tokens else None
+
+
+def _make_widgets(route: str) -> dict[str, QWidget]:
+    """The output widgets this route shows (the widgets engineer's classes), by role."""
+    from playground.ui import widgets as w
+
+    if route in CHAT_LIKE:
+        out: dict[str, QWidget] = {
+            "thinking": w.ThinkingView(),
+            "answer": w.AnswerView(),
+            "tools": w.ToolCallsView(),
+        }
+        if route == "responses":
+            out["images"] = w.ImagesView()  # Responses' image_generation_call partials
+        return out
+    if route == "images":
+        return {"images": w.ImagesView()}
+    if route == "speech":
+        return {"audio": w.AudioView()}
+    if route == "transcription":
+        return {"transcript": w.TranscriptView()}
+    return {"music": w.MusicView()}
+
+
+class RoutePanel(QWidget):
+    """The panel of one route; its StreamSession is the only thing that touches the network."""
+
+    sendRequested = Signal()
+
+    def __init__(
+        self, route: str, spec_factory: SpecFactory | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.route = route
+        self.title = route_spec(route).title
+        self.spec_factory = spec_factory
+        self.session = StreamSession(route, self)
+        self.on_simulator = True
+        self._last_spec: RequestSpec | None = None
+        self._ever_ran = False
+
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(splitter)
+        self.splitter = splitter
+
+        # Left: the request editor and the Send / Stop row.
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 4, 0)
+        self.editor = RequestEditor(route)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.editor)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        left_layout.addWidget(scroll, 1)
+        row = QHBoxLayout()
+        self.fault_label = QLabel("Fault")
+        self.fault = QComboBox()
+        for fault in SIM_FAULTS:
+            self.fault.addItem("no fault" if fault == "none" else fault, fault)
+        self.fault.setToolTip(
+            "The built-in simulator can break this stream on purpose (X-Sim-Fault)"
+        )
+        row.addWidget(self.fault_label)
+        row.addWidget(self.fault, 1)
+        self.pace = QComboBox()
+        for pace in PACES:
+            self.pace.addItem(pace, pace)
+        self.pace.setToolTip("How fast the simulator streams (X-Sim-Pace)")
+        row.addWidget(self.pace)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaStop))
+        self.stop_button.setToolTip("Stop the stream and close the connection (Esc)")
+        self.stop_button.setEnabled(False)
+        self.send_button = QPushButton("Send")
+        self.send_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
+        self.send_button.setToolTip("Send the request (Ctrl+Enter)")
+        self.send_button.setDefault(True)
+        row.addWidget(self.stop_button)
+        row.addWidget(self.send_button)
+        left_layout.addLayout(row)
+        splitter.addWidget(left)
+
+        # Right: banner, output widgets (or the empty state), status line.
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(4, 0, 0, 0)
+        self.banner = ErrorBanner()
+        right_layout.addWidget(self.banner)
+        self.stack = QStackedWidget()
+        self.empty = QLabel(_EMPTY_TEXT.get(route, "Press Send."))
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setStyleSheet("color: gray; font-size: 13px; padding: 24px;")
+        self.stack.addWidget(self.empty)
+        self.widgets = _make_widgets(route)
+        output = QSplitter(Qt.Orientation.Vertical)
+        output.setChildrenCollapsible(False)
+        for widget in self.widgets.values():
+            output.addWidget(widget)
+        if route in CHAT_LIKE:
+            roles = list(self.widgets)
+            output.setStretchFactor(roles.index("answer"), 3)
+            # Thinking and tool calls get a modest share; the answer is what people read.
+            output.setSizes([{"thinking": 130, "answer": 420, "tools": 200}.get(r, 200) for r in roles])
+        self.output = output
+        self.stack.addWidget(output)
+        right_layout.addWidget(self.stack, 1)
+        self.incomplete_note = QLabel()
+        self.incomplete_note.setStyleSheet("color: #e0a040; font-style: italic;")
+        self.incomplete_note.hide()
+        right_layout.addWidget(self.incomplete_note)
+        self.status_line = StatusLine()
+        right_layout.addWidget(self.status_line)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        splitter.setSizes([380, 620])
+
+        self.send_button.clicked.connect(self.send)
+        self.stop_button.clicked.connect(self.stop)
+        self.banner.retryRequested.connect(self.retry)
+        self.banner.stopRequested.connect(self.stop)
+        self.session.started.connect(self._on_started)
+        self.session.updated.connect(self._on_updated)
+        self.session.finished.connect(self._on_finished)
+        self.session.stalled.connect(self._on_stalled)
+        self.session.jobUpdated.connect(self._on_job)
+        self._tick = QTimer(self)
+        self._tick.setInterval(100)
+        self._tick.timeout.connect(self._update_status)
+        self._clock0 = 0.0
+        self._refresh_visibility()
+
+    # ---- actions -------------------------------------------------------------------------------
+    def set_on_simulator(self, on: bool) -> None:
+        self.on_simulator = on
+        self.fault.setVisible(on)
+        self.fault_label.setVisible(on)
+        self.pace.setVisible(on)
+
+    def current_fault(self) -> str | None:
+        fault = self.fault.currentData()
+        return fault if self.on_simulator and fault and fault != "none" else None
+
+    def sim_headers(self) -> dict[str, str]:
+        """The simulator's own request headers from the fault and pace pickers."""
+        headers = {"X-Sim-Pace": str(self.pace.currentData() or "realtime")}
+        fault = self.current_fault()
+        if fault:
+            headers["X-Sim-Fault"] = fault
+        return headers
+
+    def set_pace(self, pace: str) -> None:
+        i = self.pace.findData(pace)
+        if i < 0:
+            self.pace.addItem(pace, pace)
+            i = self.pace.count() - 1
+        self.pace.setCurrentIndex(i)
+
+    def set_fault(self, fault: str) -> None:
+        i = self.fault.findData(fault)
+        if i < 0:
+            self.fault.addItem(fault, fault)
+            i = self.fault.count() - 1
+        self.fault.setCurrentIndex(i)
+
+    def _files(self) -> list[Any] | None:
+        if self.route != "transcription":
+            return None
+        path = self.editor.file_path()
+        if not path:
+            return None
+        data = Path(path).read_bytes()
+        ctype = {
+            ".wav": "audio/wav",
+            ".mp3": "audio/mpeg",
+            ".flac": "audio/flac",
+            ".ogg": "audio/ogg",
+            ".m4a": "audio/mp4",
+            ".webm": "audio/webm",
+        }.get(Path(path).suffix.lower(), "application/octet-stream")
+        return [("file", (Path(path).name, data, ctype))]
+
+    def send(self) -> None:
+        """Build the request from the editor and start it (a run still going is cancelled)."""
+        self.editor.flush()
+        if self.spec_factory is None:
+            self.banner.show_message("error", "No provider is configured.")
+            return
+        try:
+            files = self._files()
+        except OSError as exc:
+            self.banner.show_message("error", f"Cannot read the audio file: {exc.strerror or exc}.")
+            return
+        if self.route == "transcription" and not files:
+            self.banner.show_message(
+                "warning", "Pick an audio file to transcribe (or drop one on the panel)."
+            )
+            return
+        try:
+            spec = self.spec_factory(self.route, self.editor.body(), files, self.sim_headers())
+        except Exception as exc:  # a missing base URL and the like: one sentence, no traceback
+            self.banner.show_message("error", str(exc) or type(exc).__name__)
+            return
+        if spec is None:
+            return
+        self._last_spec = spec
+        self.session.start(spec, allow_insecure_key=spec.allow_insecure_key)
+
+    def retry(self) -> None:
+        if self._last_spec is not None:
+            self.session.start(
+                self._last_spec, allow_insecure_key=self._last_spec.allow_insecure_key
+            )
+        else:
+            self.send()
+
+    def stop(self) -> None:
+        self.session.stop()
+
+    # ---- session signals --------------------------------------------------------------------------
+    def _on_started(self) -> None:
+        self._ever_ran = True
+        self.stack.setCurrentIndex(1)
+        for widget in self.widgets.values():
+            widget.reset()  # type: ignore[attr-defined]
+        self.banner.clear()
+        self.incomplete_note.hide()
+        self.status_line.clear()
+        self.status_line.set_status("connecting")
+        self.send_button.setText("Send")
+        self.stop_button.setEnabled(True)
+        self._clock0 = time.perf_counter()
+        self._tick.start()
+        self._refresh_visibility()
+
+    def _on_updated(self) -> None:
+        state = self.session.state
+        if state is None:
+            return
+        if self.session.run.status is not None and self.session.run.status < 400:
+            for widget in self.widgets.values():
+                try:
+                    widget.refresh(state)  # type: ignore[attr-defined]
+                except Exception as exc:  # a widget bug must not stop the stream (issue 5)
+                    self._widget_failed(widget, exc)
+        self._refresh_visibility()
+        self._update_status()
+
+    def _widget_failed(self, widget: QWidget, exc: Exception) -> None:
+        self.banner.show_message(
+            "warning", f"{type(widget).__name__} could not show an update ({type(exc).__name__})."
+        )
+
+    def _on_finished(self, status: str) -> None:
+        self._tick.stop()
+        self.stop_button.setEnabled(False)
+        state = self.session.state
+        run = self.session.run
+        if state is not None and not (run.status is not None and run.status >= 400):
+            for widget in self.widgets.values():
+                try:
+                    widget.finish(state)  # type: ignore[attr-defined]
+                except Exception as exc:
+                    self._widget_failed(widget, exc)
+        self._refresh_visibility()
+        self._update_status()
+        self._show_outcome(status)
+
+    def _on_job(self, job: object) -> None:
+        """Music: the polled job's status and progress go to the MusicView."""
+        view = self.widgets.get("music")
+        if view is None or not isinstance(job, dict):
+            return
+        progress = job.get("progress")
+        status = job.get("status")
+        duration = job.get("duration_seconds")
+        if isinstance(duration, int | float) and hasattr(view, "expected_seconds"):
+            view.expected_seconds = float(duration)
+        view.set_job(  # type: ignore[attr-defined]
+            status if isinstance(status, str) else None,
+            float(progress) if isinstance(progress, int | float) else None,
+        )
+
+    def _on_stalled(self, seconds: float) -> None:
+        if seconds <= 0:
+            if self.banner.kind == "stall":
+                self.banner.clear()
+            return
+        if self.banner.kind in ("", "stall"):
+            self.banner.show_message(
+                "warning",
+                f"No bytes for {seconds:.0f} s: the server may have stalled. The stream is still open.",
+                stop=True,
+            )
+            self.banner.kind = "stall"
+
+    def _show_outcome(self, status: str) -> None:
+        """Issue 4/5: say what happened in one sentence; keep partial output, marked incomplete."""
+        run = self.session.run
+        state = self.session.state
+        error = state.error if state is not None else None
+        got_output = any(w.has_content() for w in self.widgets.values())  # type: ignore[attr-defined]
+        if run.status is not None and run.status >= 400:
+            retry_after = _seconds(run.retry_after)
+            retryable = run.status in (408, 429, 500, 502, 503, 504)
+            self.banner.show_message(
+                "error",
+                run.http_error or f"HTTP {run.status}",
+                retry=retryable,
+                retry_after=retry_after,
+            )
+            return
+        if status == "failed":
+            message = error.message if error is not None else "the stream failed"
+            if run.t_first_byte is None and run.transport_error is not None:
+                self.banner.show_message("error", message, retry=True)
+            else:
+                kind = f" ({error.type})" if error is not None and error.type else ""
+                tail = " The partial output is kept and marked incomplete." if got_output else ""
+                self.banner.show_message(
+                    "error",
+                    f"The stream failed after it started{kind}: {message}.{tail}".replace(
+                        "..", "."
+                    ),
+                    retry=True,
+                )
+        elif status == "truncated":
+            why = (
+                f" ({run.transport_error.message.rstrip('.')})"
+                if run.transport_error is not None
+                else ""
+            )
+            self.banner.show_message(
+                "warning",
+                f"Truncated: the stream ended before its terminator{why}. The output is incomplete.",
+                retry=True,
+            )
+        elif status == "cancelled":
+            self.banner.show_message(
+                "info", "Cancelled: you stopped this run; the output so far is kept."
+            )
+        elif status == "incomplete":
+            finish = (state.finish if state is not None else None) or "a limit"
+            self.banner.show_message("warning", f"Incomplete: the answer stopped early ({finish}).")
+        else:
+            self.banner.clear()
+        # The answer view marks itself incomplete; the other routes' widgets get this note.
+        marks_itself = self.route in CHAT_LIKE
+        if status in ("failed", "truncated", "cancelled", "incomplete") and got_output and not marks_itself:
+            self.incomplete_note.setText(
+                f"Output {status}: what arrived before the end is shown above."
+            )
+            self.incomplete_note.show()
+
+    # ---- status ------------------------------------------------------------------------------------
+    def _refresh_visibility(self) -> None:
+        """Chat-like panels hide the thinking and tool views until something arrives for them."""
+        running_or_ran = self._ever_ran
+        for role, widget in self.widgets.items():
+            if role in ("thinking", "tools") or (role == "images" and self.route == "responses"):
+                widget.setVisible(running_or_ran and widget.has_content())  # type: ignore[attr-defined]
+
+    def _update_status(self) -> None:
+        session = self.session
+        run = session.run
+        state = session.state
+        if state is None:
+            return
+        running = session.is_running and state.status == "streaming"
+        if running:
+            status = "streaming" if run.t_first_byte is not None else "connecting"
+        else:
+            status = state.status
+        self.status_line.set_status(status)
+        end = (
+            run.t_end
+            if run.t_end is not None
+            else (time.perf_counter() - self._clock0 if running else run.t_last_byte)
+        )
+        self.status_line.set_figures(
+            http_status=run.status,
+            ttfb=run.t_first_byte,
+            ttft=run.t_first_token,
+            tokens_per_s=tokens_per_second(state, run.t_first_token, run.t_last_byte),
+            elapsed=end,
+            usage=state.usage,
+        )
+
+    # ---- headless dump ---------------------------------------------------------------------------
+    def dump_state(self) -> dict[str, Any]:
+        """What this panel's widgets show (the headless contract's JSON; issue 4)."""
+        session = self.session
+        state = session.state
+        run = session.run
+        decoder = session.decoder
+        if state is None or decoder is None:
+            return {
+                "route": self.route,
+                "status": "idle",
+                "text": "",
+                "reasoning": "",
+                "tool_calls": [],
+                "images": [],
+                "audio_seconds": 0.0,
+                "timeline_rows": 0,
+                "findings": [],
+                "usage": None,
+                "error": None,
+            }
+        error: dict[str, Any] | None = None
+        if state.error is not None:
+            error = {
+                "status": state.error.status
+                if state.error.status is not None
+                else (run.status if run.status and run.status >= 400 else None),
+                "message": state.error.message,
+                "type": state.error.type,
+                "code": state.error.code,
+            }
+        audio = state.audio
+        return {
+            "route": self.route,
+            "status": state.status,
+            "http_status": run.status,
+            "finish": state.finish,
+            "text": state.text,
+            "reasoning": state.reasoning,
+            "refusal": state.refusal,
+            "tool_calls": [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "arguments": c.arguments_text,
+                    "valid_json": c.valid_json,
+                }
+                for c in state.tool_calls
+            ],
+            "images": [
+                {
+                    "index": i.index,
+                    "final": i.final,
+                    "format": i.output_format,
+                    "width": i.width,
+                    "height": i.height,
+                    "bytes": len(i.data),
+                    "item": i.item,
+                }
+                for i in state.images
+            ],
+            "audio_seconds": round(audio.seconds, 3) if audio is not None else 0.0,
+            "audio_bytes": len(audio.data) if audio is not None else 0,
+            "segments": list(state.segments),
+            "timeline_rows": len(decoder.items),
+            "events": state.events,
+            "comments": state.comments,
+            "findings": [f.as_json() for f in state.findings],
+            "usage": state.usage,
+            "error": error,
+            "timing": {
+                "headers": run.t_headers,
+                "first_byte": run.t_first_byte,
+                "first_token": run.t_first_token,
+                "end": run.t_end,
+            },
+            "banner": self.banner.text if self.banner.isVisible() or self.banner.text else "",
+        }
+
+
+def _seconds(value: str | None) -> float | None:
+    if value and value.strip().isdigit():
+        return float(value.strip())
+    return None

@@ -1,0 +1,118 @@
+"""The panel's status line: live status, HTTP status, TTFB, TTFT, tokens/s, elapsed and usage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
+
+from playground.ui.theme import is_dark
+
+__all__ = ["StatusLine", "format_usage", "status_color"]
+
+_COLORS_DARK = {
+    "idle": "#9aa0a6",
+    "connecting": "#d6b656",
+    "streaming": "#6cb6ff",
+    "complete": "#57c26a",
+    "incomplete": "#e0a040",
+    "failed": "#ff6b6b",
+    "truncated": "#e0a040",
+    "cancelled": "#9aa0a6",
+}
+_COLORS_LIGHT = {
+    "idle": "#6b7075",
+    "connecting": "#9a7a10",
+    "streaming": "#1f6feb",
+    "complete": "#1a7f37",
+    "incomplete": "#b35900",
+    "failed": "#cf222e",
+    "truncated": "#b35900",
+    "cancelled": "#6b7075",
+}
+
+
+def status_color(status: str) -> str:
+    table = _COLORS_DARK if is_dark() else _COLORS_LIGHT
+    return table.get(status, table["idle"])
+
+
+def format_usage(usage: dict[str, Any] | None) -> str:
+    """Usage as the server reported it, in its own words (in/out/total whichever names it used)."""
+    if not usage:
+        return ""
+    ins = usage.get("prompt_tokens", usage.get("input_tokens"))
+    outs = usage.get("completion_tokens", usage.get("output_tokens"))
+    total = usage.get("total_tokens")
+    parts = []
+    if ins is not None:
+        parts.append(f"{ins} in")
+    if outs is not None:
+        parts.append(f"{outs} out")
+    if total is not None:
+        parts.append(f"{total} total")
+    if not parts:  # an unfamiliar shape: show its scalar fields as they came
+        parts = [f"{k} {v}" for k, v in usage.items() if isinstance(v, int | float | str)][:4]
+    return "usage " + " / ".join(parts)
+
+
+def _ms(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+class StatusLine(QWidget):
+    """A single row of small labels; updated once per frame by the panel."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.setSpacing(14)
+        self.status = QLabel("idle")
+        self.http = QLabel("")
+        self.ttfb = QLabel("")
+        self.ttft = QLabel("")
+        self.rate = QLabel("")
+        self.elapsed = QLabel("")
+        self.usage = QLabel("")
+        for label in (self.status, self.http, self.ttfb, self.ttft, self.rate, self.elapsed):
+            layout.addWidget(label)
+        layout.addStretch(1)
+        layout.addWidget(self.usage)
+        self.usage.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.set_status("idle")
+        self.status.setToolTip("Status of the last run")
+        self.ttfb.setToolTip("Time to first byte of the body, since the request was sent")
+        self.ttft.setToolTip("Time to first token (text or thinking), since the request was sent")
+        self.rate.setToolTip(
+            "Tokens per second since the first token (usage when reported, else deltas)"
+        )
+
+    def set_status(self, status: str) -> None:
+        self.status.setText(f"● {status}")
+        self.status.setStyleSheet(f"color: {status_color(status)}; font-weight: 600;")
+
+    def set_figures(
+        self,
+        *,
+        http_status: int | None,
+        ttfb: float | None,
+        ttft: float | None,
+        tokens_per_s: float | None,
+        elapsed: float | None,
+        usage: dict[str, Any] | None,
+    ) -> None:
+        self.http.setText(f"HTTP {http_status}" if http_status is not None else "")
+        self.ttfb.setText(f"TTFB {_ms(ttfb)}" if ttfb is not None else "")
+        self.ttft.setText(f"TTFT {_ms(ttft)}" if ttft is not None else "")
+        self.rate.setText(f"{tokens_per_s:.1f} tok/s" if tokens_per_s else "")
+        self.elapsed.setText(f"elapsed {elapsed:.2f} s" if elapsed is not None else "")
+        self.usage.setText(format_usage(usage))
+
+    def clear(self) -> None:
+        self.set_status("idle")
+        self.set_figures(
+            http_status=None, ttfb=None, ttft=None, tokens_per_s=None, elapsed=None, usage=None
+        )

@@ -1,0 +1,241 @@
+"""The provider bar: profile, base URL, model picker (GET /v1/models) and settings; remembered in QSettings."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from PySide6.QtCore import QSettings, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSizePolicy,
+    QStyle,
+    QToolButton,
+    QWidget,
+)
+
+from playground.transport.providers import PROVIDERS, Provider, auth_headers, provider_by_id
+
+__all__ = ["DEFAULT_MODELS", "ProviderBar", "parse_models"]
+
+# Shown before /v1/models answers (and when it cannot): one sensible model per provider.
+DEFAULT_MODELS: dict[str, str] = {
+    "simulator": "sim-reasoner",
+    "vultr": "deepseek-v4.1-flash",
+    "openai": "gpt-4o-mini",
+    "anthropic": "claude-sonnet-4-5",
+    "openrouter": "openai/gpt-4o-mini",
+    "custom": "",
+}
+
+
+def parse_models(payload: Any) -> list[str]:
+    """Model ids from an OpenAI list ({data:[{id}]}), OpenRouter's, or a bare list of ids."""
+    data = payload.get("data") if isinstance(payload, dict) else payload
+    out: list[str] = []
+    if isinstance(data, list):
+        for entry in data:
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                out.append(entry["id"])
+            elif isinstance(entry, str):
+                out.append(entry)
+    return out
+
+
+class ProviderBar(QWidget):
+    """Which provider, which base URL, which model; ``changed`` fires when any of them changes."""
+
+    changed = Signal()
+    settingsRequested = Signal()
+    modelsLoaded = Signal(list)
+
+    def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.simulator_url = ""
+        self._models_task: asyncio.Task[None] | None = None
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addWidget(QLabel("Provider"))
+        self.provider_combo = QComboBox()
+        for provider in PROVIDERS:
+            self.provider_combo.addItem(provider.name, provider.id)
+        self.provider_combo.setToolTip("Where requests go; the built-in simulator needs no account")
+        layout.addWidget(self.provider_combo)
+        self.base_url_edit = QLineEdit()
+        self.base_url_edit.setPlaceholderText("https://host/v1")
+        self.base_url_edit.setMinimumWidth(260)
+        self.base_url_edit.setToolTip("Base URL ending in /v1")
+        layout.addWidget(self.base_url_edit, 2)
+        layout.addWidget(QLabel("Model"))
+        self.model_combo = QComboBox()
+        self.model_combo.setEditable(True)
+        self.model_combo.setMinimumWidth(220)
+        self.model_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.model_combo.setToolTip("Any model name; the list comes from GET /v1/models")
+        layout.addWidget(self.model_combo, 1)
+        self.refresh_button = QToolButton()
+        self.refresh_button.setIcon(
+            self.style().standardIcon(QStyle.StandardPixmap.SP_BrowserReload)
+        )
+        self.refresh_button.setToolTip("Reload the model list (GET /v1/models)")
+        layout.addWidget(self.refresh_button)
+        self.settings_button = QToolButton()
+        self.settings_button.setIcon(
+            self.style().standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView)
+        )
+        self.settings_button.setToolTip("API keys and timeouts")
+        layout.addWidget(self.settings_button)
+        self.key_label = QLabel()
+        layout.addWidget(self.key_label)
+
+        self._restore()
+        self.provider_combo.currentIndexChanged.connect(self._provider_changed)
+        self.base_url_edit.editingFinished.connect(self._base_url_changed)
+        self.model_combo.currentTextChanged.connect(self._model_changed)
+        self.refresh_button.clicked.connect(self.load_models)
+        self.settings_button.clicked.connect(self.settingsRequested.emit)
+
+    # ---- what the window reads ---------------------------------------------------------------------
+    def provider(self) -> Provider:
+        return provider_by_id(self.provider_combo.currentData() or "simulator")
+
+    def base_url(self) -> str:
+        provider = self.provider()
+        if provider.builtin:
+            return self.simulator_url
+        return self.base_url_edit.text().strip() or provider.base_url
+
+    def model(self) -> str:
+        return self.model_combo.currentText().strip()
+
+    def set_provider(self, provider_id: str) -> None:
+        i = self.provider_combo.findData(provider_id)
+        if i >= 0:
+            self.provider_combo.setCurrentIndex(i)
+
+    def set_model(self, model: str) -> None:
+        self.model_combo.setCurrentText(model)
+
+    def set_simulator_url(self, url: str) -> None:
+        self.simulator_url = url
+        if self.provider().builtin:
+            self.base_url_edit.setText(url)
+
+    # ---- persistence (QSettings: provider, model, base URL — never a key; issue 4/5) -------------
+    def _restore(self) -> None:
+        provider_id = str(self.settings.value("provider", "simulator") or "simulator")
+        try:
+            provider_by_id(provider_id)
+        except KeyError:
+            provider_id = "simulator"
+        self.provider_combo.setCurrentIndex(max(0, self.provider_combo.findData(provider_id)))
+        self._show_provider()
+
+    def _show_provider(self) -> None:
+        provider = self.provider()
+        self.base_url_edit.setReadOnly(not provider.custom_url)
+        saved_url = str(self.settings.value(f"base_url/{provider.id}", "") or "")
+        if provider.builtin:
+            self.base_url_edit.setText(self.simulator_url)
+            self.base_url_edit.setToolTip("The built-in simulator on loopback")
+        else:
+            self.base_url_edit.setText(saved_url or provider.base_url)
+            self.base_url_edit.setToolTip("Base URL ending in /v1")
+        model = str(
+            self.settings.value(f"model/{provider.id}", "") or DEFAULT_MODELS.get(provider.id, "")
+        )
+        self.model_combo.blockSignals(True)
+        self.model_combo.clear()
+        if model:
+            self.model_combo.addItem(model)
+        self.model_combo.setCurrentText(model)
+        self.model_combo.blockSignals(False)
+        self.update_key_label()
+
+    def update_key_label(self) -> None:
+        provider = self.provider()
+        if provider.builtin:
+            self.key_label.setText("no key needed")
+            return
+        from playground.transport.secrets import key_source
+
+        source = key_source(provider)
+        self.key_label.setText(
+            {"keyring": "key: keyring", "env": f"key: ${provider.env_var}"}.get(
+                source or "", "no key"
+            )
+        )
+
+    def _provider_changed(self) -> None:
+        self.settings.setValue("provider", self.provider().id)
+        self._show_provider()
+        self.changed.emit()
+        self.load_models()
+
+    def _base_url_changed(self) -> None:
+        provider = self.provider()
+        if provider.custom_url:
+            self.settings.setValue(f"base_url/{provider.id}", self.base_url_edit.text().strip())
+            self.changed.emit()
+
+    def _model_changed(self, text: str) -> None:
+        self.settings.setValue(f"model/{self.provider().id}", text.strip())
+        self.changed.emit()
+
+    # ---- GET /v1/models ----------------------------------------------------------------------------
+    def load_models(self) -> None:
+        """Fill the model picker from GET {base}/models in the background (the UI never waits)."""
+        if self._models_task is not None and not self._models_task.done():
+            self._models_task.cancel()
+        base = self.base_url()
+        if not base:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no asyncio loop runs yet (a test building the window): nothing to fetch with
+        self._models_task = loop.create_task(self._fetch_models(self.provider(), base))
+
+    async def _fetch_models(self, provider: Provider, base: str) -> None:
+        from playground.transport.client import make_client
+
+        key = None
+        if not provider.builtin:
+            from playground.transport.secrets import get_key
+
+            key = get_key(provider)
+        client = make_client(5.0)
+        try:
+            response = await client.get(
+                base.rstrip("/") + "/models", headers=auth_headers(provider, key), timeout=10.0
+            )
+            models = parse_models(response.json()) if response.status_code == 200 else []
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            models = []  # the picker stays editable; a failed list is not an error worth a banner
+        finally:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+        if models and self.provider().id == provider.id:
+            current = self.model()
+            self.model_combo.blockSignals(True)
+            self.model_combo.clear()
+            self.model_combo.addItems(models)
+            self.model_combo.setCurrentText(current if current else models[0])
+            self.model_combo.blockSignals(False)
+            if not current:
+                self._model_changed(models[0])
+        self.modelsLoaded.emit(models)
+
+    async def aclose(self) -> None:
+        task = self._models_task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

@@ -1,0 +1,500 @@
+"""StreamSession: the one Qt seam per panel — owns the asyncio task, feeds the decoder, batches updates."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from playground.protocol.sse import SSEItem
+from playground.protocol.state import ErrorInfo, StreamState
+
+if TYPE_CHECKING:
+    from playground.protocol.capture import Capture
+    from playground.protocol.stream import StreamDecoder
+    from playground.transport.client import RequestSpec
+    from playground.transport.errors import TransportError
+    from playground.ui.replay import ReplayControl
+
+__all__ = ["FRAME_MS", "RunRecord", "StreamSession", "has_output"]
+
+FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
+FINAL = ("complete", "incomplete", "failed", "truncated", "cancelled")
+
+
+@dataclass
+class RunRecord:
+    """One request and everything that came back (DESIGN.md "a run"); the key is never in here."""
+
+    route: str = "chat"
+    method: str = ""
+    url: str = ""
+    headers: dict[str, str] = field(default_factory=dict)  # already redacted by the transport
+    body: bytes | None = None
+    status: int | None = None  # HTTP status
+    response_headers: list[tuple[str, str]] = field(default_factory=list)
+    chunks: list[tuple[float, bytes]] = field(default_factory=list)
+    started_at: float = 0.0  # wall clock (time.time()) when the request went out
+    t_headers: float | None = None  # seconds since the request
+    t_first_byte: float | None = None
+    t_first_token: float | None = None
+    t_last_byte: float | None = None
+    t_end: float | None = None
+    transport_error: TransportError | None = None
+    http_error: str | None = None  # describe_http_error's sentence for a non-2xx answer
+    retry_after: str | None = None
+    replay: bool = False
+
+    @property
+    def request(self) -> tuple[str, str, dict[str, str], bytes | None]:
+        return (self.method, self.url, self.headers, self.body)
+
+    def header(self, name: str) -> str | None:
+        lower = name.lower()
+        for key, value in self.response_headers:
+            if key.lower() == lower:
+                return value
+        return None
+
+
+def has_output(state: StreamState) -> bool:
+    """Whether anything a person would call "the answer" has arrived (for time to first token)."""
+    choice = state.choices.get(0)
+    if choice is not None and (choice.text or choice.reasoning or choice.refusal):
+        return True
+    if any(c.text or c.reasoning for c in state.choices.values()):
+        return True
+    return bool(
+        state.tool_calls
+        or state.images
+        or (state.audio is not None and state.audio.data)
+        or state.segments
+        or state.done_text
+    )
+
+
+def _make_decoder(route: str) -> StreamDecoder:
+    from playground.protocol.stream import StreamDecoder
+
+    return StreamDecoder(route)
+
+
+class _RunSink:
+    """The RunSink of one run: the session forwards only while this run is its current one."""
+
+    def __init__(self, session: StreamSession, generation: int) -> None:
+        self.session = session
+        self.generation = generation
+
+    def _live(self) -> bool:
+        return self.session._generation == self.generation
+
+    def on_request(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> None:
+        if self._live():
+            self.session._on_request(method, url, headers, body)
+
+    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
+        if self._live():
+            self.session._on_response(status, headers, t)
+
+    def on_chunk(self, t: float, data: bytes) -> None:
+        if self._live():
+            self.session._on_chunk(t, data)
+
+    def on_transport_error(self, error: TransportError, t: float) -> None:
+        if self._live():
+            self.session._on_transport_error(error, t)
+
+    def on_end(self, t: float) -> None:
+        if self._live():
+            self.session._on_end(t)
+
+
+class StreamSession(QObject):
+    """Runs one stream at a time for a panel and turns its bytes into state the widgets draw."""
+
+    started = Signal()
+    updated = Signal()
+    finished = Signal(str)
+    responded = Signal(int)  # the HTTP status arrived
+    stalled = Signal(float)  # no bytes for this many seconds while streaming (the stream goes on)
+    jobUpdated = Signal(object)  # music: the job's JSON (status, progress) as polled
+
+    def __init__(
+        self,
+        route: str,
+        parent: QObject | None = None,
+        *,
+        stall_seconds: float = 10.0,
+        first_byte_timeout: float = 60.0,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        super().__init__(parent)
+        self.route = route
+        self.decoder: StreamDecoder | None = None
+        self.run = RunRecord(route=route)
+        self.stall_seconds = stall_seconds
+        self.first_byte_timeout = first_byte_timeout
+        self.connect_timeout = connect_timeout
+        # Builds the history journal (a RunSink) for each live run; set by the window.
+        self.recorder_factory: Callable[[RequestSpec], Any] | None = None
+        self._next_sinks: list[Callable[[RequestSpec], Any]] = []
+        self._recorders: list[Any] = []
+        self._task: asyncio.Task[None] | None = None
+        self._generation = 0
+        self._pending: list[SSEItem] = []
+        self._new: list[SSEItem] = []
+        self._error_body = bytearray()
+        self._final_emitted = False
+        self._stall_reported = False
+        self._t0 = 0.0  # perf_counter at the start of the run (for the watchdog)
+        self._last_byte_clock = 0.0
+        self.replay_control: ReplayControl | None = None
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(FRAME_MS)
+        self._flush_timer.timeout.connect(self._flush)
+        # The stall watchdog is a Qt timer, so a silent server never blocks the UI (issue 5).
+        self._watchdog = QTimer(self)
+        self._watchdog.setInterval(250)
+        self._watchdog.timeout.connect(self._check_stall)
+
+    # ---- public API --------------------------------------------------------------------------
+    @property
+    def is_running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    @property
+    def state(self) -> StreamState | None:
+        return self.decoder.state if self.decoder is not None else None
+
+    def new_items(self) -> list[SSEItem]:
+        """Timeline items added since the previous ``updated`` (valid while handling it)."""
+        return self._new
+
+    def start(self, spec: RequestSpec, *, allow_insecure_key: bool = False) -> None:
+        """Send ``spec``; a run still going is cancelled first (issue 5: a new Send cancels)."""
+        from playground.transport.client import TeeSink
+
+        sink = self._begin(spec.route)
+        sinks: list[Any] = [sink]
+        for factory in (self.recorder_factory, *self._next_sinks):
+            try:
+                extra = factory(spec) if factory is not None else None
+            except Exception:
+                extra = None  # history and captures are conveniences; they never block a run
+            if extra is not None:
+                sinks.append(extra)
+        self._next_sinks = []
+        self._recorders = sinks[1:]
+        target: Any = TeeSink(*sinks) if len(sinks) > 1 else sink
+        if spec.route == "music" and spec.method == "POST":
+            coro = self._music(spec, target, allow_insecure_key)
+        else:
+            coro = self._stream(spec, target, allow_insecure_key)
+        self._task = asyncio.ensure_future(self._guard(coro, sink.generation))
+
+    def add_sink_for_next_run(self, factory: Callable[[RequestSpec], Any]) -> None:
+        """One more RunSink for the next live run only (e.g. the headless --save-capture journal)."""
+        self._next_sinks.append(factory)
+
+    async def _stream(self, spec: RequestSpec, sink: Any, allow_insecure_key: bool) -> None:
+        from playground.transport.client import stream_request
+
+        await stream_request(
+            spec,
+            sink,
+            connect_timeout=self.connect_timeout,
+            first_byte_timeout=self.first_byte_timeout,
+            allow_insecure_key=allow_insecure_key,
+        )
+
+    async def _music(self, spec: RequestSpec, sink: Any, allow_insecure_key: bool) -> None:
+        """Music is an async job (seed: heard from its job's stream_url while it renders).
+
+        POST the job (as JSON, not streamed), then stream ``stream_url``'s WAV through the usual
+        pipeline while a poller reports the job's status and progress (``jobUpdated``). A refused
+        job is handed to the sink as is, so it fails like any other request.
+        """
+        import dataclasses
+        import json
+
+        create = dataclasses.replace(spec, json_body={**(spec.json_body or {}), "stream": False})
+        create.headers = {**spec.headers, "Accept": "application/json"}
+        collected = _Collector()
+        await self._stream(create, collected, allow_insecure_key)
+        job: Any = None
+        if collected.status is not None and collected.status < 400:
+            try:
+                job = json.loads(bytes(collected.body))
+            except ValueError:
+                job = None
+        url = job.get("stream_url") if isinstance(job, dict) else None
+        if not isinstance(url, str) or not url:
+            collected.replay_into(sink)  # the error (or the odd answer) shows as the run itself
+            return
+        self.jobUpdated.emit(job)
+        headers = {
+            k: v
+            for k, v in spec.headers.items()
+            if k.lower() not in ("content-type", "x-sim-fault")
+        }
+        headers["Accept"] = "audio/wav, audio/*"
+        stream = dataclasses.replace(
+            spec, method="GET", url=url, headers=headers, json_body=None, files=None, data=None
+        )
+        status_url = url.rsplit("/stream", 1)[0] if url.endswith("/stream") else None
+        poller = asyncio.ensure_future(self._poll_job(status_url, headers)) if status_url else None
+        try:
+            await self._stream(stream, sink, allow_insecure_key)
+        finally:
+            if poller is not None:
+                poller.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await poller
+
+    async def _poll_job(self, url: str, headers: dict[str, str]) -> None:
+        import httpx
+
+        from playground.transport.client import make_client
+
+        client = make_client(5.0)
+        try:
+            while True:
+                with contextlib.suppress(httpx.HTTPError, ValueError):
+                    response = await client.get(url, headers=headers, timeout=5.0)
+                    if response.status_code == 200:
+                        job = response.json()
+                        if isinstance(job, dict):
+                            self.jobUpdated.emit(job)
+                            if job.get("status") in ("completed", "failed"):
+                                return
+                await asyncio.sleep(0.5)
+        finally:
+            await client.aclose()
+
+    def start_replay(self, capture: Capture, speed: float) -> ReplayControl:
+        """Feed a capture through the same pipeline; speed 0 is instant."""
+        from playground.ui.replay import ReplayControl, replay_capture
+
+        route = capture.route if getattr(capture, "route", None) else "auto"
+        sink = self._begin(route or "auto")
+        self.run.replay = True
+        control = ReplayControl(speed=speed)
+        self.replay_control = control
+        self._recorders = []
+        self._task = asyncio.ensure_future(
+            self._guard(replay_capture(capture, sink, control), sink.generation)
+        )
+        return control
+
+    def stop(self) -> None:
+        """The user stopped it: cancel the task (its finally closes the connection) and say so now."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        if self.decoder is not None and not self._final_emitted:
+            self.decoder.cancel()
+            self._finalize()
+
+    async def aclose(self) -> None:
+        """Stop and wait until the task has really ended (window closing: no pending tasks left)."""
+        task = self._task
+        self.stop()
+        if task is not None and not task.done():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(task), 2.0)
+        self._flush_timer.stop()
+        self._watchdog.stop()
+
+    async def wait(self) -> str:
+        """Wait for the current run to end; returns its final status."""
+        task = self._task
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(task)
+        return self.decoder.state.status if self.decoder is not None else "idle"
+
+    # ---- run lifecycle -----------------------------------------------------------------------
+    def _begin(self, route: str) -> _RunSink:
+        old = self._task
+        if old is not None and not old.done():
+            old.cancel()  # its callbacks are ignored from here: the generation moves on
+        self._generation += 1
+        self.decoder = _make_decoder(route)
+        self.run = RunRecord(route=route, started_at=time.time())
+        self.replay_control = None
+        self._pending = []
+        self._new = []
+        self._error_body = bytearray()
+        self._final_emitted = False
+        self._stall_reported = False
+        self._t0 = time.perf_counter()
+        self._last_byte_clock = self._t0
+        self._watchdog.start()
+        self.started.emit()
+        return _RunSink(self, self._generation)
+
+    async def _guard(self, coro: Any, generation: int) -> None:
+        """Run the byte source; whatever escapes it becomes the run's error, never a traceback."""
+        try:
+            await coro
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bug below us must not take the window down
+            if self._generation == generation and self.decoder is not None:
+                if not self._final_emitted:
+                    self.decoder.state.error = ErrorInfo(
+                        message=f"The run failed unexpectedly ({type(exc).__name__}).",
+                        type="internal",
+                    )
+                    self.decoder.state.status = "failed"
+                    self._finalize()
+
+    # ---- RunSink (through _RunSink) -------------------------------------------------------------
+    def _on_request(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> None:
+        self.run.method, self.run.url, self.run.headers, self.run.body = method, url, headers, body
+        self._t0 = time.perf_counter()
+        self._last_byte_clock = self._t0
+        self._schedule()
+
+    def _on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
+        self.run.status = status
+        self.run.response_headers = list(headers)
+        self.run.t_headers = t
+        if status < 400 and self.decoder is not None:
+            self.decoder.set_content_type(self.run.header("content-type"))
+        self.responded.emit(status)
+        self._schedule()
+
+    def _on_chunk(self, t: float, data: bytes) -> None:
+        run = self.run
+        run.chunks.append((t, data))
+        if run.t_first_byte is None:
+            run.t_first_byte = t
+        run.t_last_byte = t
+        self._last_byte_clock = time.perf_counter()
+        if self._stall_reported:
+            self._stall_reported = False
+            self.stalled.emit(0.0)  # bytes again: the panel hides its stall banner
+        if run.status is not None and run.status >= 400:
+            self._error_body += data  # the error body is read whole, then parsed once at the end
+            return
+        decoder = self.decoder
+        if decoder is None:
+            return
+        self._pending.extend(decoder.feed(data, t))
+        if run.t_first_token is None and has_output(decoder.state):
+            run.t_first_token = t
+        self._schedule()
+
+    def _on_transport_error(self, error: TransportError, t: float) -> None:
+        self.run.transport_error = error
+
+    def _on_end(self, t: float) -> None:
+        run = self.run
+        run.t_end = t
+        decoder = self.decoder
+        if decoder is None or self._final_emitted:
+            return
+        if run.status is not None and run.status >= 400:
+            from playground.transport.errors import describe_http_error
+
+            ctype = run.header("content-type")
+            run.retry_after = run.header("retry-after")
+            body = bytes(self._error_body)
+            decoder.fail_before_stream(run.status, body, ctype, run.retry_after)
+            run.http_error = describe_http_error(run.status, body, ctype, run.retry_after)
+        else:
+            self._pending.extend(decoder.finish(t))
+            error = run.transport_error
+            if error is not None:
+                state = decoder.state
+                if state.error is None:
+                    state.error = ErrorInfo(message=error.message, type=error.kind)
+                # A connection dropped mid-stream stays "truncated" (the decoder decided that at
+                # finish, PROTOCOL.md §0); anything else that broke the request failed it.
+                if not (error.kind == "dropped" and run.t_first_byte is not None):
+                    state.status = "failed"
+            if run.t_first_token is None and has_output(decoder.state):
+                run.t_first_token = t
+        self._finalize()
+
+    # ---- batching ------------------------------------------------------------------------------
+    def _schedule(self) -> None:
+        if not self._flush_timer.isActive():
+            self._flush_timer.start()
+
+    def _flush(self) -> None:
+        self._new = self._pending
+        self._pending = []
+        self.updated.emit()
+
+    def _finalize(self) -> None:
+        self._final_emitted = True
+        self._watchdog.stop()
+        self._flush_timer.stop()
+        self._flush()
+        status = self.decoder.state.status if self.decoder is not None else "failed"
+        state = self.decoder.state if self.decoder is not None else None
+        for recorder in self._recorders:
+            finish = getattr(recorder, "finish", None)
+            if callable(finish) and state is not None:
+                with contextlib.suppress(Exception):  # the journal never breaks the run
+                    finish(
+                        status,
+                        preview=state.text[:200],
+                        error=state.error.message if state.error else None,
+                    )
+        self._recorders = []
+        self.finished.emit(status)
+
+    def _check_stall(self) -> None:
+        if self._final_emitted or not self.is_running:
+            return
+        if self.run.replay and self.replay_control is not None and self.replay_control.paused:
+            return
+        silent = time.perf_counter() - self._last_byte_clock
+        if self.stall_seconds > 0 and silent >= self.stall_seconds:
+            self._stall_reported = True
+            self.stalled.emit(silent)
+
+
+class _Collector:
+    """A RunSink that keeps a whole small answer (the music job), then can replay it into another."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[Any, ...]]] = []
+        self.status: int | None = None
+        self.body = bytearray()
+
+    def on_request(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> None:
+        self.calls.append(("on_request", (method, url, headers, body)))
+
+    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
+        self.status = status
+        self.calls.append(("on_response", (status, headers, t)))
+
+    def on_chunk(self, t: float, data: bytes) -> None:
+        self.body += data
+        self.calls.append(("on_chunk", (t, data)))
+
+    def on_transport_error(self, error: Any, t: float) -> None:
+        self.calls.append(("on_transport_error", (error, t)))
+
+    def on_end(self, t: float) -> None:
+        self.calls.append(("on_end", (t,)))
+
+    def replay_into(self, sink: Any) -> None:
+        for name, args in self.calls:
+            getattr(sink, name)(*args)

@@ -1,0 +1,171 @@
+"""Image decoding off the UI thread with Pillow, handed back to Qt as QImages from raw RGBA."""
+
+from __future__ import annotations
+
+import io
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, QRect, Qt, Signal
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+__all__ = ["DecodedImage", "ImageCanvas", "ImageDecoder", "decode_rgba", "sniff_image_format"]
+
+# Issue 7: QImage.fromData holds the GIL even in a worker (an 18 ms stall per 2 MB partial);
+# Pillow's decoder releases it. So Pillow decodes and scales in a thread; the UI thread only
+# wraps raw RGBA in a QImage (a memcpy).
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="image-decode")
+        return _POOL
+
+
+def sniff_image_format(data: bytes) -> str | None:
+    """png / jpeg / webp / gif from the magic bytes, else None."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "png"
+    if data[:3] == b"\xff\xd8\xff":
+        return "jpeg"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "gif"
+    return None
+
+
+@dataclass(slots=True)
+class DecodedImage:
+    """Raw RGBA pixels for display (scaled to fit ``fit``), a thumbnail, and the true size."""
+
+    width: int  # of the original image
+    height: int
+    display: tuple[bytes, int, int]  # (rgba, w, h)
+    thumb: tuple[bytes, int, int] | None
+    error: str | None = None
+
+    def display_image(self) -> QImage:
+        return _qimage(*self.display)
+
+    def thumb_image(self) -> QImage | None:
+        return _qimage(*self.thumb) if self.thumb else None
+
+
+def _qimage(rgba: bytes, w: int, h: int) -> QImage:
+    # The QImage would point into ``rgba``; copy() makes it own its pixels (a memcpy, cheap).
+    return QImage(rgba, w, h, w * 4, QImage.Format.Format_RGBA8888).copy()
+
+
+def decode_rgba(data: bytes, fit: tuple[int, int] = (1024, 1024), thumb: int = 96) -> DecodedImage:
+    """Decode with Pillow (GIL released while it works); never raises."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            img.load()
+            width, height = img.size
+            rgba = img.convert("RGBA")
+    except Exception as exc:  # any bytes from the server: a note, never a crash
+        return DecodedImage(0, 0, (b"", 0, 0), None, error=f"{type(exc).__name__}: {exc}")
+    shown = rgba
+    if width > fit[0] or height > fit[1]:
+        shown = rgba.copy()
+        shown.thumbnail(fit, Image.Resampling.LANCZOS)  # smooth scaling, off the UI thread
+    small = rgba.copy()
+    small.thumbnail((thumb, thumb), Image.Resampling.BILINEAR)
+    return DecodedImage(
+        width,
+        height,
+        (shown.tobytes(), shown.width, shown.height),
+        (small.tobytes(), small.width, small.height),
+    )
+
+
+class ImageDecoder(QObject):
+    """Submits decodes to a thread pool; ``decoded(key, DecodedImage)`` arrives on the UI thread."""
+
+    decoded = Signal(object, object)
+    _done = Signal(object, object, int)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._generation = 0  # bumped by cancel_all: results of an older run are dropped
+        self._pending: set[Future[DecodedImage]] = set()
+        # Emitted from the worker thread; Qt queues it to this object's (the UI) thread.
+        self._done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    def submit(self, key: Any, data: bytes, fit: tuple[int, int] = (1024, 1024)) -> None:
+        generation = self._generation
+        future = _pool().submit(decode_rgba, data, fit)
+        self._pending.add(future)
+
+        def done(f: Future[DecodedImage]) -> None:
+            self._pending.discard(f)
+            try:
+                result = f.result()
+            except Exception as exc:  # pragma: no cover - decode_rgba never raises
+                result = DecodedImage(0, 0, (b"", 0, 0), None, error=str(exc))
+            try:
+                self._done.emit(key, result, generation)
+            except RuntimeError:
+                pass  # the receiver was deleted (window closed mid-decode)
+
+        future.add_done_callback(done)
+
+    def cancel_all(self) -> None:
+        self._generation += 1
+        for future in list(self._pending):
+            future.cancel()
+        self._pending.clear()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._pending)
+
+    def _deliver(self, key: object, result: object, generation: int) -> None:
+        if generation == self._generation:
+            self.decoded.emit(key, result)
+
+
+class ImageCanvas(QWidget):
+    """Paints one image scaled to fit, smoothly, keeping its aspect ratio."""
+
+    def __init__(self, parent: QWidget | None = None, placeholder: str = "") -> None:
+        super().__init__(parent)
+        self._image: QImage | None = None
+        self.placeholder = placeholder
+        self.setMinimumSize(160, 160)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def set_image(self, image: QImage | None) -> None:
+        self._image = image
+        self.update()
+
+    def image(self) -> QImage | None:
+        return self._image
+
+    def paintEvent(self, event: object) -> None:
+        painter = QPainter(self)
+        try:
+            image = self._image
+            if image is None or image.isNull():
+                painter.setPen(self.palette().placeholderText().color())
+                painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.placeholder)
+                return
+            size = image.size().scaled(self.size(), Qt.AspectRatioMode.KeepAspectRatio)
+            if size.width() > image.width() and image.width() >= 64:
+                size = image.size()  # do not blow small images up past their pixels
+            x = (self.width() - size.width()) // 2
+            y = (self.height() - size.height()) // 2
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            painter.drawImage(QRect(x, y, size.width(), size.height()), image)
+        finally:
+            painter.end()

@@ -1,0 +1,66 @@
+"""A streaming JSON pretty-printer: feed text as it grows, get back only the new output."""
+
+from __future__ import annotations
+
+__all__ = ["JsonPrettyStream"]
+
+_SPACE = frozenset(" \t\r\n")
+
+
+class JsonPrettyStream:
+    """Indents partial JSON incrementally, so tool-call arguments show pretty as they grow.
+
+    Output is append-only (a widget appends it with a cursor, never re-formats the whole text per
+    token). Strings are copied verbatim; whitespace outside strings is dropped and re-made. It is a
+    best effort: text that is not JSON still comes out readable, never raises.
+    """
+
+    __slots__ = ("_depth", "_escape", "_in_string", "_indent", "_pending_open")
+
+    def __init__(self, indent: int = 2) -> None:
+        self._indent = indent
+        self._depth = 0
+        self._in_string = False
+        self._escape = False
+        self._pending_open = False  # just opened { or [: the newline waits to see if it is empty
+
+    def feed(self, text: str) -> str:
+        out: list[str] = []
+        add = out.append
+        pad = self._indent
+        for ch in text:
+            if self._in_string:
+                add(ch)
+                if self._escape:
+                    self._escape = False
+                elif ch == "\\":
+                    self._escape = True
+                elif ch == '"':
+                    self._in_string = False
+                continue
+            if ch in _SPACE:
+                continue
+            if self._pending_open:
+                self._pending_open = False
+                if ch in "}]":
+                    self._depth = max(0, self._depth - 1)
+                    add(ch)
+                    continue
+                add("\n" + " " * (pad * self._depth))
+            if ch in "{[":
+                add(ch)
+                self._depth += 1
+                self._pending_open = True
+            elif ch in "}]":
+                self._depth = max(0, self._depth - 1)
+                add("\n" + " " * (pad * self._depth) + ch)
+            elif ch == ",":
+                add(",\n" + " " * (pad * self._depth))
+            elif ch == ":":
+                add(": ")
+            elif ch == '"':
+                self._in_string = True
+                add(ch)
+            else:
+                add(ch)
+        return "".join(out)

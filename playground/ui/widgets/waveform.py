@@ -1,0 +1,59 @@
+"""WaveformWidget: paints a PCM Envelope (min/max per bucket), never the samples themselves."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from .envelope import Envelope
+
+__all__ = ["WaveformWidget"]
+
+
+class WaveformWidget(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.envelope = Envelope()
+        self.setMinimumHeight(64)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.color = QColor(52, 152, 219)
+
+    def clear(self) -> None:
+        self.envelope.clear()
+        self.update()
+
+    def add(self, data: bytes | bytearray) -> None:
+        if self.envelope.add(data):
+            self.update()  # Qt coalesces repaints to the frame
+
+    def flush(self) -> None:
+        if self.envelope.flush():
+            self.update()
+
+    @property
+    def points(self) -> int:
+        return len(self.envelope)
+
+    def paintEvent(self, event: object) -> None:
+        painter = QPainter(self)
+        try:
+            rect = self.rect()
+            mid = rect.height() / 2
+            columns = self.envelope.columns(rect.width())
+            if not columns:
+                painter.setPen(self.palette().placeholderText().color())
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "waveform")
+                return
+            painter.setPen(QPen(self.palette().mid().color()))
+            painter.drawLine(QLineF(0, mid, rect.width(), mid))
+            painter.setPen(QPen(self.color))
+            scale = mid / 32768.0
+            # A lone bucket still gets a visible tick so silence is distinguishable from nothing.
+            lines = [
+                QLineF(x, mid - hi * scale - 0.5, x, mid - lo * scale + 0.5)
+                for x, (lo, hi) in enumerate(columns)
+            ]
+            painter.drawLines(lines)
+        finally:
+            painter.end()

@@ -1,0 +1,148 @@
+"""The StreamDecoder contract: pre-stream errors, cancel, content types, raw audio, payload()."""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import wave
+
+import pytest
+from protocol_helpers import sse
+
+from playground.protocol.stream import StreamDecoder
+
+
+@pytest.mark.parametrize(
+    ("body", "message", "etype", "code"),
+    [
+        (
+            b'{"error":{"message":"Bad key","type":"invalid_request_error","param":null,'
+            b'"code":"invalid_api_key"}}',
+            "Bad key",
+            "invalid_request_error",
+            "invalid_api_key",
+        ),
+        (
+            b'{"error":{"code":402,"message":"Insufficient credits",'
+            b'"metadata":{"error_type":"payment_required"}}}',
+            "Insufficient credits",
+            "payment_required",
+            402,
+        ),
+        (
+            b'{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":null}',
+            "Overloaded",
+            "overloaded_error",
+            None,
+        ),
+        (b'{"message":"No API key provided"}', "No API key provided", None, None),
+        (
+            b'{"type":"error","code":"rate_limit","message":"Slow down"}',
+            "Slow down",
+            None,
+            "rate_limit",
+        ),
+        (b"<html>Bad Gateway</html>", "HTTP 502: <html>Bad Gateway</html>", None, None),
+        (b"", "HTTP 502 (empty body)", None, None),
+    ],
+)
+def test_fail_before_stream_reads_every_envelope(
+    body: bytes, message: str, etype: str | None, code: str | int | None
+) -> None:
+    decoder = StreamDecoder("chat")
+    decoder.fail_before_stream(502, body, "application/json", retry_after="7")
+    state = decoder.state
+    assert state.status == "failed"
+    assert state.error is not None
+    assert (state.error.message, state.error.type, state.error.code) == (message, etype, code)
+    assert (state.error.status, state.error.retry_after) == (502, "7")
+    assert [f.code for f in decoder.findings_for(0)] == ["http_error"]
+
+
+def test_cancel_keeps_text_and_wins_over_truncated() -> None:
+    decoder = StreamDecoder()
+    decoder.feed(sse(json.dumps({"choices": [{"index": 0, "delta": {"content": "Hi"}}]})), 0.0)
+    decoder.cancel()
+    decoder.finish(1.0)
+    assert (decoder.state.status, decoder.state.text) == ("cancelled", "Hi")
+    assert "no_terminator" not in {f.code for f in decoder.state.findings}
+
+
+def test_cancel_after_the_end_changes_nothing() -> None:
+    decoder = StreamDecoder()
+    decoder.feed(
+        sse(json.dumps({"choices": [{"index": 0, "delta": {"content": "Hi"}}]}), "[DONE]"), 0.0
+    )
+    decoder.finish(1.0)
+    decoder.cancel()
+    assert decoder.state.status == "complete"
+
+
+def test_items_are_the_timeline_and_payload_is_cached() -> None:
+    decoder = StreamDecoder()
+    body = sse(": hi", json.dumps({"choices": [{"index": 0, "delta": {"content": "x"}}]}), "[DONE]")
+    returned = []
+    for i in range(len(body)):
+        returned += decoder.feed(body[i : i + 1], i / 1000)
+    returned += decoder.finish(1.0)
+    assert returned == decoder.items
+    assert [item.index for item in decoder.items] == [0, 1, 2]
+    assert decoder.payload(0) is None and decoder.payload(2) is None and decoder.payload(99) is None
+    first = decoder.payload(1)
+    assert first == {"choices": [{"index": 0, "delta": {"content": "x"}}]}
+    assert decoder.payload(1) is first
+
+
+def _wav(frames: bytes, rate: int = 44100, channels: int = 2) -> bytes:
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(frames)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("piece", [1, 7, 44, 4096])
+def test_music_wav_body_goes_through_the_audio_path(piece: int) -> None:
+    frames = b"".join(struct.pack("<hh", i, -i) for i in range(4410))
+    data = _wav(frames)
+    decoder = StreamDecoder("music")
+    decoder.set_content_type("audio/wav")
+    for i in range(0, len(data), piece):
+        decoder.feed(data[i : i + piece], 0.0)
+    decoder.finish(0.0)
+    audio = decoder.state.audio
+    assert audio is not None
+    assert (audio.format, audio.sample_rate, audio.channels, audio.sample_width) == (
+        "wav",
+        44100,
+        2,
+        2,
+    )
+    assert bytes(audio.data) == frames  # header stripped, PCM kept
+    assert audio.seconds == pytest.approx(0.1)
+    assert decoder.state.status == "complete"
+
+
+def test_speech_audio_body_mp3_guessed() -> None:
+    decoder = StreamDecoder("speech")
+    decoder.set_content_type("application/octet-stream")
+    decoder.feed(b"\xff\xf3\xc4\xc4" + b"\0" * 100, 0.0)
+    decoder.finish(0.0)
+    assert decoder.state.audio is not None and decoder.state.audio.format == "mp3"
+
+
+def test_route_is_auto_until_recognised() -> None:
+    decoder = StreamDecoder()
+    assert decoder.route == "auto"
+    decoder.feed(b": keep-alive\n\n", 0.0)
+    assert decoder.route == "auto"
+    decoder.feed(b'event: message_start\ndata: {"type":"message_start","message":{}}\n\n', 0.0)
+    assert decoder.route == "messages" and decoder.state.route == "messages"
+
+
+def test_unknown_route_name_is_refused() -> None:
+    with pytest.raises(ValueError):
+        StreamDecoder("nope")

@@ -1,0 +1,124 @@
+"""GUI test fixtures: a qasync loop per test, one simulator per session, a window on it."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+T = TypeVar("T")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_data(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """History and settings go to a temp folder, never the user's."""
+    root = tmp_path_factory.mktemp("playground-data")
+    old = {k: os.environ.get(k) for k in ("PLAYGROUND_DATA_DIR", "PLAYGROUND_SETTINGS")}
+    os.environ["PLAYGROUND_DATA_DIR"] = str(root / "data")
+    os.environ["PLAYGROUND_SETTINGS"] = str(root / "settings.ini")
+    yield
+    for key, value in old.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+@pytest.fixture(scope="session")
+def sim() -> Iterator[Any]:
+    """The real simulator on 127.0.0.1, a free port, shared by the session's tests."""
+    from playground.sim.server import SimServer
+
+    server = SimServer("127.0.0.1", 0).start()
+    yield server
+    server.stop()
+
+
+class Loop:
+    """A qasync loop (asyncio on Qt's loop) and a helper to run a coroutine on it with a deadline."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+
+    def run(self, coro: Awaitable[T], timeout: float = 30.0) -> T:
+        async def bounded() -> T:
+            return await asyncio.wait_for(coro, timeout)
+
+        return self.loop.run_until_complete(bounded())
+
+    def wait_until(self, predicate: Callable[[], bool], timeout: float = 15.0) -> None:
+        async def poll() -> None:
+            while not predicate():
+                await asyncio.sleep(0.01)
+
+        self.run(poll(), timeout)
+
+    def sleep(self, seconds: float) -> None:
+        self.run(asyncio.sleep(seconds), seconds + 5)
+
+
+@pytest.fixture
+def qloop(qapp: Any) -> Iterator[Loop]:
+    """pytest-qt has no qasync integration: one QEventLoop per test, set current, closed cleanly."""
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    helper = Loop(loop)
+    try:
+        yield helper
+    finally:
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+        asyncio.set_event_loop(None)
+        gc.collect()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Any:
+    from PySide6.QtCore import QSettings
+
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qloop: Loop, sim: Any, settings: Any, qtbot: Any) -> Iterator[Any]:
+    """The real MainWindow on the session's simulator, fast pace; shut down cleanly afterwards."""
+    from playground.ui.main_window import MainWindow
+
+    win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
+    for panel in win.panels.values():
+        panel.set_pace("fast")
+    win.show()
+    yield win
+    win._closing = True
+    qloop.run(win.shutdown(), 10)
+    win.close()
+    win.deleteLater()
+
+
+@pytest.fixture
+def send_and_wait(qloop: Loop) -> Callable[..., str]:
+    """Press Send on a panel and wait until its stream ended; returns the final status."""
+
+    def run(panel: Any, timeout: float = 30.0) -> str:
+        panel.send()
+        t0 = time.perf_counter()
+        status = qloop.run(panel.session.wait(), timeout)
+        # The last frame's coalesced update and the finish() calls land on the next loop turns.
+        qloop.sleep(0.05)
+        assert time.perf_counter() - t0 < timeout
+        return status
+
+    return run

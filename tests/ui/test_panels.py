@@ -1,0 +1,182 @@
+"""Each route's panel against the real simulator: what the widgets show equals what the stream carried."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from playground.protocol.stream import StreamDecoder
+from playground.transport.client import build_spec
+from playground.transport.providers import provider_by_id
+
+pytestmark = pytest.mark.gui
+
+
+def _panel(route: str, sim: Any, model: str = "sim-reasoner") -> Any:
+    from playground.ui.panels.route_panel import RoutePanel
+
+    def factory(route: str, body: dict[str, Any], files: Any, headers: dict[str, str]) -> Any:
+        return build_spec(
+            provider_by_id("simulator"), route, body, None,
+            base_url=sim.base_url, files=files, extra_headers=headers,
+        )
+
+    panel = RoutePanel(route, factory)
+    panel.editor.set_model(model)
+    panel.set_pace("fast")
+    panel.resize(1000, 700)
+    panel.show()
+    return panel
+
+
+def carried(panel: Any) -> StreamDecoder:
+    """An independent decode of the bytes the run received (what the stream carried)."""
+    run = panel.session.run
+    decoder = StreamDecoder(panel.route)
+    decoder.set_content_type(run.header("content-type"))
+    for t, data in run.chunks:
+        decoder.feed(data, t)
+    decoder.finish(run.t_end or 0.0)
+    return decoder
+
+
+def shown(live: Any) -> str:
+    """The text a LiveText shows: its raw source once rendered as Markdown, else its plain text."""
+    return live._source if live.rendered else live.toPlainText()
+
+
+@pytest.mark.parametrize("route", ["chat", "responses", "messages"])
+def test_text_routes_show_text_reasoning_and_tool_calls(
+    route: str, qloop: Any, sim: Any, send_and_wait: Any
+) -> None:
+    panel = _panel(route, sim)
+    if route == "messages":
+        panel.editor.thinking.setValue(2048)
+    else:
+        panel.editor.effort.setCurrentIndex(panel.editor.effort.findData("low"))
+    assert send_and_wait(panel) == "complete"
+    truth = carried(panel).state
+    answer = panel.widgets["answer"].pane(0)
+    assert truth.text and shown(answer.text) == truth.text
+    assert truth.reasoning and shown(panel.widgets["thinking"].text) == truth.reasoning
+    assert panel.widgets["thinking"].isVisibleTo(panel)
+    assert not panel.widgets["tools"].isVisibleTo(panel)  # nothing for it: hidden
+    assert panel.status_line.status.text().endswith("complete")
+    assert "HTTP 200" in panel.status_line.http.text()
+    assert panel.status_line.ttft.text().startswith("TTFT")
+    assert panel.dump_state()["text"] == truth.text
+    assert panel.dump_state()["timeline_rows"] == len(panel.session.decoder.items)
+
+    # Now with the sample tool: the call's name and arguments as streamed.
+    panel.editor.use_tools.setChecked(True)
+    panel.editor.tool_choice.setCurrentText("required")
+    assert send_and_wait(panel) == "complete"
+    truth = carried(panel).state
+    assert truth.tool_calls
+    view = panel.widgets["tools"]
+    assert view.isVisibleTo(panel)
+    dump = panel.dump_state()["tool_calls"]
+    assert [c["name"] for c in dump] == [c.name for c in truth.tool_calls]
+    assert [json.loads(c["arguments"]) for c in dump] == [
+        json.loads(c.arguments_text) for c in truth.tool_calls
+    ]
+    cards = view.findChildren(type(view.cards[0])) if hasattr(view, "cards") else []
+    if cards:
+        assert all(card.valid_json for card in cards)
+
+
+def test_images_panel_shows_every_partial_and_the_final(
+    qloop: Any, sim: Any, send_and_wait: Any
+) -> None:
+    panel = _panel("images", sim, "sim-image")
+    panel.editor.partial_images.setValue(2)
+    panel.editor.size.setCurrentIndex(panel.editor.size.findData("256x256"))
+    assert send_and_wait(panel) == "complete"
+    truth = carried(panel).state
+    assert len(truth.images) == 3 and truth.images[-1].final
+    view = panel.widgets["images"]
+    assert view.strip.count() == len(truth.images)
+    assert len(panel.dump_state()["images"]) == 3
+
+
+def test_speech_panel_shows_the_audio_seconds(qloop: Any, sim: Any, send_and_wait: Any) -> None:
+    panel = _panel("speech", sim, "sim-tts")
+    panel.editor.set_prompt("Short and sweet.")
+    assert send_and_wait(panel) == "complete"
+    truth = carried(panel).state
+    assert truth.audio is not None and truth.audio.seconds > 0.3
+    view = panel.widgets["audio"]
+    assert abs(view.seconds - truth.audio.seconds) < 0.01
+    assert panel.dump_state()["audio_seconds"] == pytest.approx(truth.audio.seconds, abs=0.01)
+
+
+def test_transcription_panel_transcribes_the_shipped_sample(
+    qloop: Any, sim: Any, send_and_wait: Any
+) -> None:
+    panel = _panel("transcription", sim, "sim-transcribe")
+    assert send_and_wait(panel) == "complete"
+    truth = carried(panel).state
+    expected = "Hello from the playground. This sentence was spoken by the simulator."
+    assert truth.text == expected
+    assert panel.widgets["transcript"].shown_text == expected
+
+
+def test_music_panel_plays_the_job_stream(qloop: Any, sim: Any, send_and_wait: Any) -> None:
+    panel = _panel("music", sim, "sim-music")
+    panel.editor.duration.setValue(2.0)
+    assert send_and_wait(panel) == "complete"
+    state = panel.session.state
+    assert state.audio is not None and state.audio.seconds == pytest.approx(2.0, abs=0.1)
+    assert panel.session.run.method == "GET" and "/music/" in panel.session.run.url
+    assert panel.dump_state()["audio_seconds"] == pytest.approx(2.0, abs=0.1)
+
+
+@pytest.mark.parametrize(
+    ("fault", "status", "needle"),
+    [
+        ("http-400", "failed", "HTTP 400"),
+        ("http-401", "failed", "HTTP 401"),
+        ("http-404", "failed", "HTTP 404"),
+        ("http-429", "failed", "HTTP 429"),
+        ("http-500", "failed", "HTTP 500"),
+        ("http-503", "failed", "HTTP 503"),
+        ("midstream-error", "failed", "simulated mid-stream error"),
+        ("incomplete", "incomplete", "Incomplete"),
+        ("drop", "truncated", "Truncated"),
+        ("bad-json", "complete", ""),
+        ("unknown-events", "complete", ""),
+    ],
+)
+def test_each_fault_shows_its_message(
+    fault: str, status: str, needle: str, qloop: Any, sim: Any, send_and_wait: Any
+) -> None:
+    panel = _panel("chat", sim, "sim-chat")
+    panel.set_fault(fault)
+    assert send_and_wait(panel) == status
+    banner = panel.banner
+    if needle:
+        assert not banner.isHidden() and needle in banner.text
+    else:
+        assert banner.isHidden()
+        if fault == "bad-json":  # the damage is a finding on its row, not a banner
+            assert any(f.code == "invalid_json" for f in panel.session.state.findings), [
+                f.code for f in panel.session.state.findings
+            ]
+    if fault in ("http-429", "http-503"):
+        assert banner.retry.isVisibleTo(panel) and not banner.retry.isEnabled()
+        assert banner.remaining >= 1  # Retry-After counts down
+    if fault == "midstream-error":
+        assert panel.widgets["answer"].incomplete_marked  # the partial output stays, marked
+
+
+def test_retry_after_countdown_enables_retry(qloop: Any, sim: Any, send_and_wait: Any) -> None:
+    panel = _panel("chat", sim, "sim-chat")
+    panel.set_fault("http-429")
+    send_and_wait(panel)
+    assert not panel.banner.retry.isEnabled()
+    qloop.wait_until(lambda: panel.banner.retry.isEnabled(), timeout=3.0)
+    panel.set_fault("none")
+    panel.banner.retry.click()  # the retry resends the same request (still the faulty one)
+    assert qloop.run(panel.session.wait()) == "failed"

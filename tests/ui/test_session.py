@@ -1,0 +1,203 @@
+"""StreamSession against the real simulator and a raw local server: batching, stop, new send, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from playground.protocol.requests import RequestParams, build_body
+from playground.protocol.stream import StreamDecoder
+from playground.transport.client import build_spec
+from playground.transport.providers import provider_by_id
+
+pytestmark = pytest.mark.gui
+
+
+def _spec(sim: Any, route: str, headers: dict[str, str] | None = None, **params: Any) -> Any:
+    body = build_body(route, RequestParams(model="sim-chat", prompt="Say something.", **params))
+    extra = {"X-Sim-Pace": "fast", **(headers or {})}
+    return build_spec(
+        provider_by_id("simulator"), route, body, None, base_url=sim.base_url, extra_headers=extra
+    )
+
+
+def _redecode(route: str, chunks: list[tuple[float, bytes]]) -> StreamDecoder:
+    decoder = StreamDecoder(route)
+    decoder.set_content_type("text/event-stream")
+    for t, data in chunks:
+        decoder.feed(data, t)
+    decoder.finish(chunks[-1][0] if chunks else 0.0)
+    return decoder
+
+
+def test_chat_run_folds_every_chunk_and_batches_updates(qloop: Any, sim: Any) -> None:
+    from playground.ui.session import StreamSession
+
+    session = StreamSession("chat")
+    updates: list[int] = []
+    finished: list[str] = []
+    seen_items: list[int] = []
+
+    def on_update() -> None:
+        updates.append(len(session.new_items()))
+        seen_items.extend(i.index for i in session.new_items())
+
+    session.updated.connect(on_update)
+    session.finished.connect(finished.append)
+    session.start(_spec(sim, "chat", {"X-Sim-Tokens": "200"}))
+    status = qloop.run(session.wait())
+    qloop.sleep(0.03)
+    assert status == "complete" and finished == ["complete"]
+    run = session.run
+    assert run.status == 200 and run.t_first_byte is not None and run.t_first_token is not None
+    again = _redecode("chat", run.chunks)
+    assert session.state is not None
+    assert session.state.text == again.state.text and len(session.state.text) > 100
+    # Every timeline item reached an `updated` exactly once, in order.
+    assert seen_items == list(range(len(session.decoder.items)))
+    # Coalesced: far fewer updates than events (one per frame, not one per chunk).
+    assert len(updates) < session.state.events
+
+
+def test_http_error_is_parsed_before_the_stream(qloop: Any, sim: Any) -> None:
+    from playground.ui.session import StreamSession
+
+    session = StreamSession("chat")
+    session.start(_spec(sim, "chat", {"X-Sim-Fault": "http-429"}))
+    assert qloop.run(session.wait()) == "failed"
+    state = session.state
+    assert state is not None and state.error is not None
+    assert state.error.status == 429
+    assert "Rate limit" in state.error.message
+    assert session.run.retry_after is not None
+    assert session.run.http_error is not None and "429" in session.run.http_error
+
+
+class SlowServer:
+    """A raw local SSE server that writes an event every 20 ms and notes when the client left."""
+
+    def __init__(self) -> None:
+        self.closed_at: float | None = None
+        self.connections = 0
+        self.server: asyncio.base_events.Server | None = None
+        self.port = 0
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+            b"transfer-encoding: chunked\r\n\r\n"
+        )
+        eof = asyncio.ensure_future(reader.read())  # resolves when the client closes its side
+        try:
+            n = 0
+            while not eof.done():
+                data = b'data: {"choices":[{"index":0,"delta":{"content":"tok "}}]}\n\n'
+                writer.write(b"%x\r\n%s\r\n" % (len(data), data))
+                await writer.drain()
+                n += 1
+                await asyncio.wait([eof], timeout=0.02)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.closed_at = time.perf_counter()
+            eof.cancel()
+            writer.close()
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+
+def test_stop_cancels_within_200_ms_and_closes_the_connection(qloop: Any) -> None:
+    from playground.ui.session import StreamSession
+
+    server = SlowServer()
+    qloop.run(server.start())
+    try:
+        session = StreamSession("chat")
+        spec = build_spec(
+            provider_by_id("custom"),
+            "chat",
+            {"model": "m", "stream": True, "messages": []},
+            None,
+            base_url=f"http://127.0.0.1:{server.port}/v1",
+        )
+        finished: list[str] = []
+        session.finished.connect(finished.append)
+        session.start(spec)
+        qloop.wait_until(lambda: session.state is not None and len(session.state.text) > 20)
+        t0 = time.perf_counter()
+        session.stop()
+        assert finished == ["cancelled"]  # said at once
+        qloop.wait_until(lambda: not session.is_running, timeout=1.0)
+        qloop.wait_until(lambda: server.closed_at is not None, timeout=1.0)
+        assert server.closed_at is not None and server.closed_at - t0 < 0.2
+        assert time.perf_counter() - t0 < 0.5
+        assert session.state is not None and session.state.status == "cancelled"
+        assert session.state.text.startswith("tok tok")  # the partial output is kept
+    finally:
+        qloop.run(server.stop())
+
+
+def test_new_start_cancels_the_running_one(qloop: Any) -> None:
+    from playground.ui.session import StreamSession
+
+    server = SlowServer()
+    qloop.run(server.start())
+    try:
+        session = StreamSession("chat")
+        spec = build_spec(
+            provider_by_id("custom"),
+            "chat",
+            {"model": "m", "stream": True, "messages": []},
+            None,
+            base_url=f"http://127.0.0.1:{server.port}/v1",
+        )
+        session.start(spec)
+        qloop.wait_until(lambda: session.state is not None and len(session.state.text) > 8)
+        first_task = session._task
+        first_decoder = session.decoder
+        session.start(spec)
+        assert first_task is not None
+        qloop.wait_until(lambda: first_task.done(), timeout=1.0)
+        assert first_task.cancelled()
+        assert session.decoder is not first_decoder
+        qloop.wait_until(lambda: server.connections == 2 and server.closed_at is not None, 2.0)
+        assert session.is_running  # the second run goes on
+        qloop.run(session.aclose())
+        assert not session.is_running
+    finally:
+        qloop.run(server.stop())
+
+
+def test_stall_watchdog_reports_without_blocking(qloop: Any, sim: Any) -> None:
+    from playground.ui.session import StreamSession
+
+    session = StreamSession("chat", stall_seconds=0.5)
+    stalls: list[float] = []
+    session.stalled.connect(stalls.append)
+    session.start(
+        _spec(sim, "chat", {"X-Sim-Fault": "stall", "X-Sim-Stall-Seconds": "1.5"})
+    )
+    ticks = 0
+
+    async def count_ticks() -> None:
+        nonlocal ticks
+        while session.is_running:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    qloop.run(count_ticks(), 20)
+    assert any(s >= 0.5 for s in stalls)
+    assert ticks > 50  # the loop kept turning while the server said nothing
+    assert session.state is not None and session.state.status == "complete"
