@@ -22,11 +22,35 @@ from playground.cli.export import main as export_main
 from playground.protocol.requests import ROUTE_NAMES, SAMPLE_TOOL, RequestParams, build_body
 from playground.runs.export import ExportError, export_request, to_curl, to_python, to_typescript
 from playground.runs.history import RunHistory
-from playground.transport.client import build_spec, stream_request
+from playground.transport.client import TeeSink, build_spec, stream_request
 from playground.transport.providers import provider_by_id
-from tests.transport.conftest import RecSink
 
 KEY = "sk-export-SECRET-99aa88bb77cc"
+
+
+class RecSink:
+    """Keeps what a run delivered: status, bytes, a transport error."""
+
+    def __init__(self) -> None:
+        self.status: int | None = None
+        self.body = b""
+        self.error: object | None = None
+
+    def on_request(self, *args: object) -> None:
+        pass
+
+    def on_response(self, status: int, headers: object, t: float) -> None:
+        self.status = status
+
+    def on_chunk(self, t: float, data: bytes) -> None:
+        self.body += data
+
+    def on_transport_error(self, error: object, t: float) -> None:
+        self.error = error
+
+    def on_end(self, t: float) -> None:
+        pass
+
 
 PARAMS: dict[str, RequestParams] = {
     "chat": RequestParams(model="sim-chat", prompt="Count to three.", include_usage=True),
@@ -85,8 +109,6 @@ def captures(sim: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pa
                 extra_headers={"X-Sim-Pace": "instant"},
             )
             rec = history.start_run(route, secrets=(KEY,))
-            from playground.transport.client import TeeSink
-
             ui = RecSink()
             await stream_request(spec, TeeSink(ui, rec))
             assert ui.error is None and ui.status == 200, (route, ui.status, ui.body[:300])
@@ -213,28 +235,40 @@ def test_exported_python_runs_against_the_simulator(
     captures: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _wav(tmp_path / "hello.wav")
-    procs: dict[str, subprocess.Popen[str]] = {}
     env = {**os.environ, "PLAYGROUND_API_KEY": KEY}
+    scripts = []
     for route, capture in captures.items():
         assert export_main([str(capture), "--as", "python"]) == 0
         script = capsys.readouterr().out
         assert KEY not in script
         path = tmp_path / f"{route}.py"
         path.write_text(script)
-        procs[route] = subprocess.Popen(
-            [sys.executable, str(path)],
-            cwd=tmp_path,
-            env=env,
-            text=True,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
+        scripts.append(str(path))
+    # One interpreter runs every script as __main__ (one SDK import instead of seven), each with
+    # its own stdout file and its exit status, as `python script.py` would have.
+    driver = (
+        "import contextlib, runpy, sys, traceback\n"
+        "for path in sys.argv[1:]:\n"
+        "    with open(path[:-3] + '.out', 'w') as out, contextlib.redirect_stdout(out):\n"
+        "        try:\n"
+        "            runpy.run_path(path, run_name='__main__')\n"
+        "        except BaseException:\n"
+        "            open(path[:-3] + '.err', 'w').write(traceback.format_exc())\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", driver, *scripts],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
     results = {}
-    for route, proc in procs.items():
-        out, err = proc.communicate(timeout=90)
-        results[route] = (proc.returncode, out, err)
-    for route, (rc, _out, err) in results.items():
-        assert rc == 0, (route, err[-2000:])
+    for route in captures:
+        err = tmp_path / f"{route}.err"
+        assert not err.exists(), (route, err.read_text()[-2000:] if err.exists() else "")
+        results[route] = (0, (tmp_path / f"{route}.out").read_text(), "")
     assert " in, " in results["chat"][1] and " out" in results["chat"][1]
     assert len(results["chat"][1].strip()) > 20
     assert " in, " in results["responses"][1]
@@ -248,3 +282,56 @@ def test_exported_python_runs_against_the_simulator(
     for path in [*tmp_path.rglob("*"), *next(iter(captures.values())).parent.rglob("*")]:
         if path.is_file():
             assert KEY.encode() not in path.read_bytes(), path
+
+
+def _replay_curl(command: str, env: dict[str, str]) -> tuple[str, str, dict[str, str], Any]:
+    """Read a curl command line back into (method, url, headers, body or form) as curl would."""
+    args = shlex.split(command.replace("\\\n", " "))
+    assert args[:2] == ["curl", "-N"]
+    method, url = args[3], args[4]
+    headers: dict[str, str] = {}
+    form: dict[str, str] = {}
+    data = None
+    rest = args[5:]
+    for flag, value in zip(rest[::2], rest[1::2]):
+        for name, val in env.items():
+            value = value.replace(f"${name}", val)
+        if flag == "-H":
+            name, _, val = value.partition(": ")
+            headers[name] = val
+        elif flag == "-d":
+            data = value
+        elif flag == "-F":
+            key, _, val = value.partition("=")
+            form[key] = val
+        else:
+            raise AssertionError(flag)
+    return method, url, headers, data if data is not None else form
+
+
+@pytest.mark.parametrize("route", ["chat", "messages", "transcription"])
+def test_exported_curl_is_what_was_sent(
+    captures: dict[str, Path], route: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import httpx
+
+    assert export_main([str(captures[route]), "--as", "curl"]) == 0
+    command = capsys.readouterr().out
+    method, url, headers, payload = _replay_curl(command, {"PLAYGROUND_API_KEY": KEY})
+    assert headers["Authorization"] == f"Bearer {KEY}" and headers["X-Sim-Pace"] == "instant"
+    if route == "transcription":
+        assert payload["file"] == "@hello.wav" and payload["stream"] == "true"
+        audio = _wav(tmp_path / "hello.wav")
+        fields = {k: v for k, v in payload.items() if k != "file"}
+        response = httpx.request(
+            method,
+            url,
+            headers=headers,
+            data=fields,
+            files={"file": ("hello.wav", audio)},
+            timeout=30,
+        )
+    else:
+        response = httpx.request(method, url, headers=headers, content=payload, timeout=30)
+    assert response.status_code == 200, response.text[:300]
+    assert response.headers["content-type"].startswith("text/event-stream")

@@ -190,6 +190,22 @@ class SSEParser:
 
     def _feed_lines(self, chunk: bytes, t: float) -> list[SSEItem]:
         """The careful path: cut everything up to the last line end into lines and process them."""
+        parts = self._parts
+        if not parts or 13 in chunk or self._finished:
+            return self._feed_rare(chunk, t)
+        # A line end (LF only) completes the line begun in earlier chunks: the usual case.
+        parts.append(chunk)
+        data = b"".join(parts)
+        base = self._base
+        out: list[SSEItem] = []
+        pos = self._cut_lf(data, base, t, out)
+        self._line_t = t  # what is left starts after a line end in this chunk
+        self._parts = [data[pos:]] if pos < len(data) else []
+        self._base = base + pos
+        return out
+
+    def _feed_rare(self, chunk: bytes, t: float) -> list[SSEItem]:
+        """Everything else: the first chunk (BOM), a held CR, CR line ends, a chunk after finish."""
         if self._finished or not chunk:
             return []
         parts = self._parts
@@ -244,15 +260,16 @@ class SSEParser:
         """LF-only bytes: process every complete line; return the bytes consumed."""
         pos = 0
         t_line = self._line_t
+        find = data.find
+        stop = find(b"\n")
         if self._ev_start is None:
             # The common case, back to back: an event that is one `data: ` line and a blank line.
+            size = len(data)
             index = self._index
             last_id = self._last_id
-            find = data.find
-            while data.startswith(b"data: ", pos):
-                stop = find(b"\n", pos)
+            while stop >= 0:
                 after = stop + 2
-                if stop < 0 or data[stop + 1 : after] != b"\n":
+                if after > size or data[stop + 1] != 10 or not data.startswith(b"data: ", pos):
                     break
                 out.append(
                     SSEEvent(
@@ -271,16 +288,17 @@ class SSEParser:
                 index += 1
                 pos = after
                 t_line = t
+                stop = find(b"\n", pos)
             self._index = index
-        last = data.rfind(b"\n")
-        if last >= pos:
-            # Anything else, line by line.
-            for line in data[pos:last].split(b"\n"):
+        if stop >= 0:
+            # Anything else, line by line up to the last line end.
+            for line in data[pos : data.rfind(b"\n")].split(b"\n"):
                 after = pos + len(line) + 1
                 self._line(data, base, line, pos, after, t_line, t, out)
                 pos = after
                 t_line = t
-        self._keep_event_bytes(data, base, pos)
+        if self._ev_start is not None:
+            self._keep_event_bytes(data, base, pos)
         return pos
 
     def _cut_any(self, data: bytes, base: int, end: int, t: float, out: list[SSEItem]) -> int:

@@ -177,13 +177,13 @@ class AudioState:
     chunks: int = 0
     origins: list[tuple[int, int]] = field(default_factory=list)  # (byte offset, item index)
 
-    header: bytearray = field(default_factory=bytearray)  # WAV bytes held until the header is whole
+    container: str | None = None  # "wav" when PCM came inside a RIFF/WAVE body (header stripped)
+    header: bytearray = field(default_factory=bytearray)  # bytes held until the format is known
     header_done: bool = False
 
     @property
     def seconds(self) -> float:
-        # For "wav" the header is stripped on arrival: ``data`` holds only PCM frames.
-        if self.format not in (None, "pcm", "wav"):
+        if self.format not in (None, "pcm"):
             return 0.0
         frame = self.sample_rate * self.channels * self.sample_width
         return len(self.data) / frame if frame else 0.0
@@ -377,11 +377,17 @@ class StreamState:
         audio.chunks += 1
         if not audio.header_done:
             audio.header += data
-            if audio.format is None or audio.format == "wav":
-                guessed = guess_audio_format(bytes(audio.header[:16]))
-                if guessed is None and len(audio.header) < 16:
+            if audio.format in (None, "wav", "pcm"):
+                head = bytes(audio.header[:16])
+                if len(head) < 12 and (audio.format != "pcm" or b"RIFF".startswith(head[:4])):
                     return  # too few bytes to tell yet
-                audio.format = guessed or "pcm"
+                guessed = guess_audio_format(head)
+                if audio.format == "pcm":
+                    # Raw PCM may look like an MP3 frame sync by chance: only a RIFF header
+                    # overrides what the request said.
+                    audio.format = "wav" if guessed == "wav" else "pcm"
+                else:
+                    audio.format = guessed or "pcm"
             if audio.format == "wav":
                 info = parse_wav_header(bytes(audio.header))
                 if info is None or info.data_offset is None:
@@ -390,9 +396,13 @@ class StreamState:
                     audio.format = "pcm"  # give up on the header, keep the bytes
                     data = bytes(audio.header)
                 else:
+                    # A WAV body (music's stream_url) is PCM behind a header: keep the frames,
+                    # take rate/channels/width from the header, and say "pcm" so players stream it.
                     audio.sample_rate = info.sample_rate
                     audio.channels = info.channels
                     audio.sample_width = info.sample_width
+                    audio.format = "pcm"
+                    audio.container = "wav"
                     data = bytes(audio.header[info.data_offset :])
             else:
                 data = bytes(audio.header)

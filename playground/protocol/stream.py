@@ -9,6 +9,7 @@ import orjson
 from playground.protocol.errors import error_from_body, payload_error
 from playground.protocol.events import Finished, StreamEvent
 from playground.protocol.findings import FindingSink
+from playground.protocol.media import guess_audio_format
 from playground.protocol.routes import ROUTES, detect_route, make_decoder
 from playground.protocol.routes.base import RouteDecoder
 from playground.protocol.routes.whole import decode_whole
@@ -53,7 +54,8 @@ class StreamDecoder:
         self._decoder: RouteDecoder | None = (
             None if route == "auto" else make_decoder(route, self._sink)
         )
-        self._mode = "audio" if route == "music" else "sse"
+        # Music's stream_url answers with WAV: without a content type, the first bytes decide.
+        self._mode = "sniff" if route == "music" else "sse"
         self._body = bytearray()
         self._body_t: tuple[float, float] | None = None
         self._stream_requested = stream_requested
@@ -100,6 +102,12 @@ class StreamDecoder:
             return []
         self._bytes += len(chunk)
         mode = self._mode
+        if mode == "sniff":
+            head = chunk[:4]
+            audio = guess_audio_format(head) is not None or (
+                len(head) < 4 and (b"RIFF".startswith(head) or b"ID3".startswith(head[:3]))
+            )
+            mode = self._mode = "audio" if audio else "sse"
         if mode == "sse":
             items = self._parser.feed(chunk, t)
             if items:
@@ -152,10 +160,7 @@ class StreamDecoder:
                 f"the stream ended without its terminator ({_terminator(self.route)})",
                 last,
             )
-        if state.status == "streaming":
-            state.finalize()
-        else:
-            state.finalize() if state.status == "cancelled" else None
+        state.finalize()  # keeps "cancelled"; otherwise failed > truncated > incomplete > complete
         return out
 
     def cancel(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import signal
 import sys
 import threading
 from collections.abc import Sequence
@@ -42,6 +43,11 @@ def main(argv: Sequence[str]) -> int:
         print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
     print(server.base_url, flush=True)
+
+    def _terminate(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM stops it as cleanly as Ctrl+C
+
+    signal.signal(signal.SIGTERM, _terminate)
     print("Faults: header X-Sim-Fault; pace: X-Sim-Pace. Ctrl+C stops.", file=sys.stderr)
     try:
         threading.Event().wait()

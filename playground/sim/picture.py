@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import colorsys
 import io
 import itertools
 import random
@@ -26,25 +25,41 @@ def parse_size(value: object) -> tuple[int, int]:
     return 1024, 1024
 
 
-def _hsv(h: float, s: float, v: float) -> tuple[int, int, int]:
-    r, g, b = colorsys.hsv_to_rgb(h % 1.0, s, v)
-    return int(r * 255), int(g * 255), int(b * 255)
+RGB = tuple[int, int, int]
+# (sky top, sky at the horizon, sun or moon, night?) — a few pleasant times of day.
+_PALETTES: list[tuple[RGB, RGB, RGB, bool]] = [
+    ((40, 30, 90), (255, 150, 80), (255, 232, 160), False),  # sunset
+    ((60, 90, 170), (250, 200, 170), (255, 250, 215), False),  # dawn
+    ((70, 130, 220), (190, 225, 250), (255, 255, 225), False),  # day
+    ((25, 20, 60), (205, 95, 140), (255, 205, 165), False),  # dusk
+    ((6, 10, 36), (45, 65, 115), (235, 235, 245), True),  # night, with stars
+]
+_SHADOW: RGB = (18, 22, 40)
 
 
-def _gradient(
-    size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int, int, int]
-) -> Image.Image:
+def _mix(a: RGB, b: RGB, t: float) -> RGB:
+    return (
+        int(a[0] + (b[0] - a[0]) * t),
+        int(a[1] + (b[1] - a[1]) * t),
+        int(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def _jitter(c: RGB, rng: random.Random) -> RGB:
+    return _mix(c, (rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255)), 0.12)
+
+
+def _gradient(size: tuple[int, int], top: RGB, bottom: RGB) -> Image.Image:
     h = 256
     strip = Image.new("RGB", (1, h))
     for y in range(h):
-        t = y / (h - 1)
-        strip.putpixel((0, y), tuple(int(a + (b - a) * t) for a, b in zip(top, bottom)))
+        strip.putpixel((0, y), _mix(top, bottom, (y / (h - 1)) ** 1.4))
     return strip.resize(size, Image.Resampling.BILINEAR)
 
 
-def _ridge(rng: random.Random, width: int, base: float, rough: float, n: int = 65) -> list[float]:
+def _ridge(rng: random.Random, base: float, rough: float, n: int = 65) -> list[float]:
     """A mountain ridge by midpoint displacement."""
-    pts = [base, base]
+    pts = [base + rng.uniform(-rough, rough) / 2, base + rng.uniform(-rough, rough) / 2]
     spread = rough
     while len(pts) < n:
         nxt = []
@@ -57,39 +72,46 @@ def _ridge(rng: random.Random, width: int, base: float, rough: float, n: int = 6
 
 
 def landscape(prompt: str, size: tuple[int, int]) -> Image.Image:
-    """The final picture: deterministic for a prompt and size."""
+    """The final picture: sky, sun or moon, three ranges of mountains, a lake that mirrors them."""
     rng = random.Random(seed_of("picture", prompt))
     w, h = size
-    hue = rng.random()
-    sky = _gradient(size, _hsv(hue + 0.6, 0.55, 0.45), _hsv(hue + 0.05, 0.6, 1.0))
+    top, low, sun, night = _PALETTES[rng.randrange(len(_PALETTES))]
+    top, low = _jitter(top, rng), _jitter(low, rng)
+    horizon = int(h * rng.uniform(0.6, 0.7))
+    sky = _gradient((w, horizon), top, low)
     draw = ImageDraw.Draw(sky, "RGBA")
-    horizon = h * rng.uniform(0.55, 0.68)
-    sun_x, sun_y, r = w * rng.uniform(0.2, 0.8), horizon * rng.uniform(0.35, 0.75), min(w, h) * 0.09
-    for k in range(6, 0, -1):  # a soft glow around the sun
-        rr = r * (1 + k * 0.35)
-        draw.ellipse(
-            (sun_x - rr, sun_y - rr, sun_x + rr, sun_y + rr), fill=(*_hsv(hue + 0.1, 0.4, 1), 18)
-        )
-    draw.ellipse((sun_x - r, sun_y - r, sun_x + r, sun_y + r), fill=_hsv(hue + 0.12, 0.25, 1.0))
-    for layer in range(3):
-        base = horizon - h * (0.22 - layer * 0.08)
-        ridge = _ridge(rng, w, base, h * (0.18 - layer * 0.04))
+    if night:
+        for _ in range(max(20, w * horizon // 6000)):
+            x, y, r = rng.uniform(0, w), rng.uniform(0, horizon * 0.7), rng.uniform(0.4, 1.6)
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=(255, 255, 240, rng.randint(90, 230)))
+    r = min(w, h) * rng.uniform(0.06, 0.1)
+    sx, sy = w * rng.uniform(0.2, 0.8), horizon * rng.uniform(0.22, 0.42)
+    for k in range(8, 0, -1):  # a soft glow
+        rr = r * (1 + k * 0.45)
+        draw.ellipse((sx - rr, sy - rr, sx + rr, sy + rr), fill=(*sun, 10))
+    draw.ellipse((sx - r, sy - r, sx + r, sy + r), fill=sun)
+    for layer in range(3):  # far ranges are paler (atmospheric perspective)
+        base = horizon - h * (0.2 - layer * 0.065)
+        ridge = _ridge(rng, base, h * (0.12 - layer * 0.03))
         step = w / (len(ridge) - 1)
         poly = [(i * step, y) for i, y in enumerate(ridge)] + [(w, horizon), (0, horizon)]
-        shade = 0.25 + layer * 0.12
-        draw.polygon(poly, fill=_hsv(hue + 0.7 - layer * 0.05, 0.45, shade))
-    water = _gradient(
-        (w, max(1, h - int(horizon))), _hsv(hue + 0.55, 0.5, 0.5), _hsv(hue + 0.6, 0.6, 0.2)
-    )
-    sky.paste(water, (0, int(horizon)))
-    for k in range(12):  # the sun's reflection on the water
-        y = horizon + (k + 1) * (h - horizon) / 14
-        half = r * (1.2 - k * 0.08)
-        draw.rectangle(
-            (sun_x - half, y, sun_x + half, y + max(1, h * 0.004)),
-            fill=(*_hsv(hue + 0.12, 0.3, 1), 90),
-        )
-    return sky.filter(ImageFilter.SMOOTH)
+        draw.polygon(poly, fill=_mix(low, _SHADOW, 0.45 + layer * 0.25))
+    picture = Image.new("RGB", size)
+    picture.paste(sky, (0, 0))
+    # The lake mirrors the land above it, darker and slightly blurred.
+    depth = h - horizon
+    mirror = sky.transpose(Image.Transpose.FLIP_TOP_BOTTOM).crop((0, 0, w, depth))
+    if mirror.height < depth:
+        mirror = mirror.resize((w, depth))
+    mirror = mirror.filter(ImageFilter.GaussianBlur(max(1, h // 300)))
+    shade = Image.new("RGB", (w, depth), _mix(top, _SHADOW, 0.5))
+    picture.paste(Image.blend(mirror, shade, 0.35), (0, horizon))
+    lake = ImageDraw.Draw(picture, "RGBA")
+    for k in range(1, 14):  # ripples of light under the sun
+        y = horizon + k * depth / 15
+        half = r * (1.3 - k * 0.08) * rng.uniform(0.7, 1.1)
+        lake.rectangle((sx - half, y, sx + half, y + max(1, h // 300)), fill=(*sun, 70))
+    return picture.filter(ImageFilter.SMOOTH)
 
 
 def stage(final: Image.Image, index: int, count: int) -> Image.Image:

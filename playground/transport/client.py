@@ -295,16 +295,16 @@ async def stream_request(
         # identity: every chunk's arrival time is real and the bytes are what the server wrote.
         headers["Accept-Encoding"] = "identity"
         headers.setdefault("User-Agent", USER_AGENT)
-        if spec.files or spec.data:
-            request = client.build_request(
-                spec.method, spec.url, headers=headers, files=spec.files or None, data=spec.data
-            )
-        else:
-            request = client.build_request(spec.method, spec.url, headers=headers, content=body)
-        t0 = time.perf_counter()  # times count from the moment the request goes out
         error: TransportError | None = None
         got_first = False
         try:
+            if spec.files or spec.data:
+                request = client.build_request(
+                    spec.method, spec.url, headers=headers, files=spec.files or None, data=spec.data
+                )
+            else:
+                request = client.build_request(spec.method, spec.url, headers=headers, content=body)
+            t0 = time.perf_counter()  # times count from the moment the request goes out
             async with asyncio.timeout(first_byte_timeout):
                 response = await client.send(request, stream=True)
             sink.on_response(response.status_code, list(response.headers.multi_items()), now())

@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="the model name")
     p.add_argument("--provider", help="a provider profile id (default: the remembered one)")
     p.add_argument("--fault", help="a simulator fault (X-Sim-Fault), e.g. midstream-error")
+    p.add_argument(
+        "--body", metavar="JSON", help="JSON merged into the request body, e.g. '{\"n\": 2}'"
+    )
     p.add_argument("--pace", help="simulator pace: realtime, fast, instant or N (ms per token)")
     p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the whole window")
     p.add_argument("--dump-state", metavar="JSON", help="write what the panel shows as JSON")
@@ -64,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--quit-after", type=float, metavar="S", help="close the window after S seconds (demos, tests)"
     )
-    p.add_argument("--size", default="1480x900", help="window size WxH (headless screenshots)")
+    p.add_argument("--size", default="1560x920", help="window size WxH (headless screenshots)")
     return p
 
 
@@ -78,6 +81,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
             FAULTS = ()
         if FAULTS and args.fault not in FAULTS:
             raise UsageError(f"unknown fault {args.fault!r}; expected one of {', '.join(FAULTS)}")
+    if args.body is not None:
+        try:
+            args.body = json.loads(args.body)
+        except ValueError as exc:
+            raise UsageError(f"--body is not valid JSON: {exc}") from None
+        if not isinstance(args.body, dict):
+            raise UsageError("--body must be a JSON object")
     if args.speed < 0:
         raise UsageError("--speed must be 0 (instant) or more")
     for name in ("file", "replay"):
@@ -92,7 +102,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
             raise ValueError
         args.size = (w, h)
     except ValueError:
-        raise UsageError(f"--size {args.size!r}: expected WxH, e.g. 1480x900") from None
+        raise UsageError(f"--size {args.size!r}: expected WxH, e.g. 1560x920") from None
     if args.provider:
         from playground.transport.providers import PROVIDERS
 
@@ -222,6 +232,8 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
                 panel.editor.set_file(args.prompt)
             else:
                 panel.editor.set_prompt(args.prompt)
+        if args.body:
+            panel.editor.set_body({**panel.editor.body(), **args.body})
         if args.fault:
             panel.set_fault(args.fault)
         if args.pace:

@@ -384,9 +384,13 @@ class CompareWindow(QMainWindow):
         *,
         spec_maker: SpecMaker | None = None,
         default_base_url: str = "",
+        sim_headers: dict[str, str] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        # The simulator's own headers (X-Sim-Pace...), sent to built-in simulator columns only.
+        self.sim_headers = dict(sim_headers or {})
+        self._running: set[int] = set()
         self.setWindowTitle("Compare — Playground")
         self.resize(1400, 900)
         self.spec_maker = spec_maker
@@ -483,7 +487,7 @@ class CompareWindow(QMainWindow):
         self.columns_layout.addWidget(column, 1)
         column.changed.connect(self._diff_timer.start)
         column.removeRequested.connect(lambda c=column: self.remove_column(c))
-        column.session.finished.connect(self._maybe_all_finished)
+        column.session.finished.connect(lambda _s, c=column: self._column_finished(c))
         self._refill_pickers()
         return column
 
@@ -491,6 +495,7 @@ class CompareWindow(QMainWindow):
         if column not in self.columns or len(self.columns) <= 1:
             return
         column.session.stop()
+        self._running.discard(id(column))
         self.columns.remove(column)
         column.setParent(None)
         column.deleteLater()
@@ -506,6 +511,11 @@ class CompareWindow(QMainWindow):
             want = current if 0 <= current < len(self.columns) else default
             combo.setCurrentIndex(min(want, len(self.columns) - 1))
             combo.blockSignals(False)
+        left, right = self.left_combo.currentIndex(), self.right_combo.currentIndex()
+        if len(self.columns) >= 2 and left == right:  # a diff of a column with itself says nothing
+            self.right_combo.blockSignals(True)
+            self.right_combo.setCurrentIndex(1 if left == 0 else 0)
+            self.right_combo.blockSignals(False)
         self.refresh_diffs()
 
     # ---- sending -----------------------------------------------------------------------------
@@ -536,7 +546,8 @@ class CompareWindow(QMainWindow):
         provider = provider_by_id(config.provider_id)
         base = config.base_url or (self.default_base_url if provider.builtin else "") or None
         key = None if provider.builtin else get_key(provider)
-        return build_spec(provider, config.route, body, key, base_url=base)
+        extra = self.sim_headers if provider.builtin else None
+        return build_spec(provider, config.route, body, key, base_url=base, extra_headers=extra)
 
     def send_all(self) -> None:
         self.error.setText("")
@@ -549,6 +560,7 @@ class CompareWindow(QMainWindow):
                 problems.append(f"{column.title}: {exc}")
                 continue
             if spec is not None:
+                self._running.add(id(column))
                 column.session.start(spec)
         self._refill_pickers()
         if problems:
@@ -558,10 +570,16 @@ class CompareWindow(QMainWindow):
         for column in self.columns:
             column.session.stop()
 
-    def _maybe_all_finished(self, _status: str) -> None:
-        if not any(c.session.is_running for c in self.columns):
-            self.refresh_diffs()
-            self.allFinished.emit()
+    def _column_finished(self, column: CompareColumn) -> None:
+        # (``finished`` comes from inside the column's task, so ``is_running`` is still true.)
+        was_running = id(column) in self._running
+        self._running.discard(id(column))
+        if was_running and not self._running:
+            QTimer.singleShot(0, self._all_finished)
+
+    def _all_finished(self) -> None:
+        self.refresh_diffs()
+        self.allFinished.emit()
 
     # ---- diffs -------------------------------------------------------------------------------
     def _pair(self) -> tuple[CompareColumn, CompareColumn] | None:

@@ -524,7 +524,14 @@ class Extras(QObject):
         provider = bar.provider()
         routes = [r for r in COMPARE_ROUTES if r in provider.routes] or ["chat"]
         configs = [ColumnConfig(r, provider.id, bar.model(), "") for r in routes]
-        compare = CompareWindow(configs, spec_maker=self._compare_spec)
+        pace = None
+        with contextlib.suppress(Exception):
+            pace = window.current_panel().pace.currentData()
+        compare = CompareWindow(
+            configs,
+            spec_maker=self._compare_spec,
+            sim_headers={"X-Sim-Pace": str(pace)} if pace else None,
+        )
         with contextlib.suppress(Exception):  # start from the prompt the panel holds
             params = window.current_panel().editor.params()
             prompt = params.prompt or next(
@@ -563,7 +570,11 @@ class Extras(QObject):
             if model:
                 body = {**body, "model": model}
         key = None if provider.builtin else get_key(provider)
-        return build_spec(provider, config.route, body, key, base_url=base)
+        compare = self.compare_window
+        extra = getattr(compare, "sim_headers", None) if provider.builtin else None
+        return build_spec(
+            provider, config.route, body, key, base_url=base, extra_headers=extra or None
+        )
 
     # ---- following the current panel ---------------------------------------------------------
     def _follow_current(self) -> None:

@@ -63,7 +63,7 @@ class MainWindow(QMainWindow):
         self._closing = False
         self.setWindowTitle("Playground")
         self.setAcceptDrops(True)
-        self.resize(1480, 900)
+        self.resize(1560, 920)
 
         self.provider_bar = ProviderBar(self.settings)
         toolbar = QToolBar("Provider")
@@ -94,7 +94,8 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.inspector)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([860, 620])
+        self.splitter.setSizes([900, 660])
+        self._sized = False
         self.setCentralWidget(self.splitter)
         self.inspector.itemSelected.connect(self._inspector_selected)
         self._followed: RoutePanel | None = None
@@ -222,10 +223,9 @@ class MainWindow(QMainWindow):
         provider = self.provider_bar.provider()
         if provider.builtin and self._start_simulator:
             self.ensure_simulator()
-        model = self.provider_bar.model()
         for route, panel in self.panels.items():
             panel.set_on_simulator(provider.builtin)
-            panel.editor.set_model(model)
+            panel.editor.set_model(self.provider_bar.model_for(route))
             self.tabs.setTabEnabled(self.tabs.indexOf(panel), route in provider.routes)
 
     def _make_spec(
@@ -244,7 +244,7 @@ class MainWindow(QMainWindow):
             raise ValueError(f"{provider.name} needs a base URL (type it in the provider bar).")
         key = None if provider.builtin else get_key(provider)
         if not body.get("model"):
-            body = {**body, "model": self.provider_bar.model()}
+            body = {**body, "model": self.provider_bar.model_for(route)}
         headers = dict(sim_headers) if provider.builtin else None
         spec = build_spec(
             provider, route, body, key, base_url=base, files=files, extra_headers=headers
@@ -306,6 +306,7 @@ class MainWindow(QMainWindow):
 
     def _follow_current(self, *_args: object) -> None:
         panel = self.current_panel()
+        self.provider_bar.set_route(panel.route)
         self._followed = panel
         self.inspector.reset()
         self._request_shown = self._response_shown = False
@@ -420,6 +421,13 @@ class MainWindow(QMainWindow):
                     self.open_capture(path)
                 event.acceptProposedAction()
                 return
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if not self._sized:  # the first show knows the real width: give the inspector ~42 %
+            self._sized = True
+            total = max(self.splitter.width(), 800)
+            self.splitter.setSizes([int(total * 0.58), total - int(total * 0.58)])
 
     # ---- closing ----------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -20,17 +20,35 @@ from PySide6.QtWidgets import (
 
 from playground.transport.providers import PROVIDERS, Provider, auth_headers, provider_by_id
 
-__all__ = ["DEFAULT_MODELS", "ProviderBar", "parse_models"]
+__all__ = ["DEFAULT_MODELS", "ProviderBar", "default_model", "parse_models"]
 
-# Shown before /v1/models answers (and when it cannot): one sensible model per provider.
-DEFAULT_MODELS: dict[str, str] = {
-    "simulator": "sim-reasoner",
-    "vultr": "deepseek-v4.1-flash",
-    "openai": "gpt-4o-mini",
-    "anthropic": "claude-sonnet-4-5",
-    "openrouter": "openai/gpt-4o-mini",
-    "custom": "",
+# Shown before /v1/models answers (and when it cannot): a sensible model per provider and route.
+DEFAULT_MODELS: dict[str, dict[str, str]] = {
+    "simulator": {
+        "chat": "sim-reasoner",
+        "responses": "sim-reasoner",
+        "messages": "sim-reasoner",
+        "images": "sim-image",
+        "speech": "sim-tts",
+        "transcription": "sim-transcribe",
+        "music": "sim-music",
+    },
+    "vultr": {"*": "deepseek-v4.1-flash"},
+    "openai": {
+        "*": "gpt-4o-mini",
+        "images": "gpt-image-1",
+        "speech": "gpt-4o-mini-tts",
+        "transcription": "gpt-4o-transcribe",
+    },
+    "anthropic": {"*": "claude-sonnet-4-5"},
+    "openrouter": {"*": "openai/gpt-4o-mini"},
+    "custom": {"*": ""},
 }
+
+
+def default_model(provider_id: str, route: str) -> str:
+    table = DEFAULT_MODELS.get(provider_id, {})
+    return table.get(route, table.get("*", ""))
 
 
 def parse_models(payload: Any) -> list[str]:
@@ -57,6 +75,7 @@ class ProviderBar(QWidget):
         super().__init__(parent)
         self.settings = settings
         self.simulator_url = ""
+        self.route = "chat"  # the current panel's route: each route remembers its own model
         self._models_task: asyncio.Task[None] | None = None
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
@@ -118,6 +137,19 @@ class ProviderBar(QWidget):
         if i >= 0:
             self.provider_combo.setCurrentIndex(i)
 
+    def model_for(self, route: str) -> str:
+        """The model remembered for ``route`` on the current provider, else a sensible default."""
+        provider = self.provider()
+        saved = self.settings.value(f"model/{provider.id}/{route}", "")
+        return str(saved or default_model(provider.id, route))
+
+    def set_route(self, route: str) -> None:
+        """The current panel changed: show the model remembered for its route."""
+        self.route = route
+        self.model_combo.blockSignals(True)
+        self.model_combo.setCurrentText(self.model_for(route))
+        self.model_combo.blockSignals(False)
+
     def set_model(self, model: str) -> None:
         self.model_combo.setCurrentText(model)
 
@@ -147,7 +179,7 @@ class ProviderBar(QWidget):
             self.base_url_edit.setText(saved_url or provider.base_url)
             self.base_url_edit.setToolTip("Base URL ending in /v1")
         model = str(
-            self.settings.value(f"model/{provider.id}", "") or DEFAULT_MODELS.get(provider.id, "")
+            self.model_for(self.route)
         )
         self.model_combo.blockSignals(True)
         self.model_combo.clear()
@@ -184,7 +216,7 @@ class ProviderBar(QWidget):
             self.changed.emit()
 
     def _model_changed(self, text: str) -> None:
-        self.settings.setValue(f"model/{self.provider().id}", text.strip())
+        self.settings.setValue(f"model/{self.provider().id}/{self.route}", text.strip())
         self.changed.emit()
 
     # ---- GET /v1/models ----------------------------------------------------------------------------

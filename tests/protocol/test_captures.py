@@ -126,3 +126,24 @@ def test_capture_status(path: Path) -> None:
         assert state.status == "incomplete"
     else:
         assert state.status == "complete"
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in CAPTURE_FILES if p.parent.name == "images"], ids=lambda p: p.stem
+)
+def test_images_route_reads_responses_image_generation(path: Path) -> None:
+    # The images panel may use the Responses image_generation tool: --route images reads it too.
+    whole = decode(path.read_bytes()).state
+    forced = decode(path.read_bytes(), route="images")
+    assert forced.route == "images"
+    state = forced.state
+    assert [(i.index, i.final, i.data) for i in state.images] == [
+        (i.index, i.final, i.data) for i in whole.images
+    ]
+    assert (state.text, state.usage, state.finish, state.status) == (
+        whole.text,
+        whole.usage,
+        whole.finish,
+        whole.status,
+    )
+    assert state.findings == whole.findings

@@ -115,15 +115,27 @@ def test_music_wav_body_goes_through_the_audio_path(piece: int) -> None:
     decoder.finish(0.0)
     audio = decoder.state.audio
     assert audio is not None
-    assert (audio.format, audio.sample_rate, audio.channels, audio.sample_width) == (
-        "wav",
-        44100,
-        2,
-        2,
-    )
+    assert (audio.format, audio.container) == ("pcm", "wav")
+    assert (audio.sample_rate, audio.channels, audio.sample_width) == (44100, 2, 2)
     assert bytes(audio.data) == frames  # header stripped, PCM kept
     assert audio.seconds == pytest.approx(0.1)
     assert decoder.state.status == "complete"
+
+
+def test_pcm_hint_is_kept_unless_a_riff_header_says_otherwise() -> None:
+    decoder = StreamDecoder("speech", audio_format="pcm")
+    decoder.set_content_type("audio/pcm")
+    decoder.feed(b"\xff\xfb\x90\x00" * 8, 0.0)  # looks like an MP3 frame sync, is PCM
+    decoder.finish(0.0)
+    assert decoder.state.audio is not None and decoder.state.audio.format == "pcm"
+    assert len(decoder.state.audio.data) == 32
+
+    wav = StreamDecoder("speech", audio_format="pcm")
+    wav.set_content_type("audio/wav")
+    wav.feed(_wav(b"\x01\x00" * 10, rate=24000, channels=1), 0.0)
+    wav.finish(0.0)
+    assert wav.state.audio is not None
+    assert (wav.state.audio.container, bytes(wav.state.audio.data)) == ("wav", b"\x01\x00" * 10)
 
 
 def test_speech_audio_body_mp3_guessed() -> None:
@@ -146,3 +158,17 @@ def test_route_is_auto_until_recognised() -> None:
 def test_unknown_route_name_is_refused() -> None:
     with pytest.raises(ValueError):
         StreamDecoder("nope")
+
+
+def test_music_without_content_type_sniffs_the_body() -> None:
+    wav = StreamDecoder("music")
+    wav.feed(_wav(b"\x02\x00" * 8, rate=32000, channels=1), 0.0)
+    wav.finish(0.0)
+    assert wav.state.audio is not None and wav.state.audio.sample_rate == 32000
+    assert bytes(wav.state.audio.data) == b"\x02\x00" * 8
+
+    events = StreamDecoder("music")
+    events.feed(b'data: {"error": {"message": "job failed"}}\n\n', 0.0)
+    events.finish(0.0)
+    assert events.state.audio is None
+    assert events.state.error is not None and events.state.error.message == "job failed"

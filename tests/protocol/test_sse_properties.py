@@ -157,14 +157,31 @@ def as_ref(item: SSEItem) -> RefItem:
 
 
 def parse_chunked(stream: bytes, cuts: list[int]) -> list[SSEItem]:
-    """Feed ``stream`` cut at the given offsets (any order, duplicates allowed), then finish."""
+    """Feed ``stream`` cut at the given offsets (any order, duplicates allowed), then finish.
+
+    Chunk ``i`` arrives at t = i and the stream ends at t = 1000; every item's times are checked
+    against the chunk that held its first byte and the one that completed it.
+    """
     parser = SSEParser()
     items: list[SSEItem] = []
     prev = 0
+    arrival = [0.0] * len(stream)  # time of the chunk each byte came in
     for i, cut in enumerate([*sorted(set(cuts)), len(stream)]):
-        items.extend(parser.feed(stream[prev:cut], float(i)))
+        arrival[prev:cut] = [float(i)] * (cut - prev)
+        new = parser.feed(stream[prev:cut], float(i))
+        for item in new:
+            assert item.t_first == arrival[item.start]
+            # completed by this chunk: its last byte, or the byte after a CR that ended it
+            assert item.t_last == float(i)
+            assert item.end <= cut
+            assert arrival[item.end - 1] == float(i) or item.raw.endswith(b"\r")
+        items.extend(new)
         prev = cut
-    items.extend(parser.finish(float(len(cuts) + 1)))
+    end = parser.finish(1000.0)
+    for item in end:
+        assert item.t_last == 1000.0
+        assert item.t_first == arrival[item.start]
+    items.extend(end)
     return items
 
 

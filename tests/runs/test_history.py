@@ -14,7 +14,6 @@ from playground.runs.journal import CAPTURE_FORMAT, read_journal
 from playground.runs.paths import data_dir
 from playground.transport.client import RequestSpec, TeeSink, stream_request
 from playground.transport.errors import TransportError
-from tests.transport.conftest import Conn, RecSink, serve
 
 KEY = "sk-hist-SECRET-0a1b2c3d4e5f"
 
@@ -172,27 +171,56 @@ def test_pruning_keeps_the_newest(tmp_path: Path) -> None:
     )
 
 
+class BodySink:
+    """The panel's side of a TeeSink, reduced to the bytes it was given."""
+
+    def __init__(self) -> None:
+        self.body = b""
+
+    def on_request(self, *args: object) -> None:
+        pass
+
+    def on_response(self, *args: object) -> None:
+        pass
+
+    def on_chunk(self, t: float, data: bytes) -> None:
+        self.body += data
+
+    def on_transport_error(self, *args: object) -> None:
+        raise AssertionError(args)
+
+    def on_end(self, t: float) -> None:
+        pass
+
+
 def test_live_run_through_tee_sink_never_writes_the_key(tmp_path: Path) -> None:
-    async def handler(conn: Conn) -> None:
-        await conn.start_chunked()
-        await conn.chunk(b'data: {"choices":[{"delta":{"content":"hi"}}]}\n\n')
-        await conn.chunk(b"data: [DONE]\n\n")
-        await conn.end_chunked()
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        body = b'data: {"choices":[{"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n'
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        await writer.drain()
+        writer.close()
 
     history = RunHistory(tmp_path)
 
-    async def main() -> RecSink:
-        async with serve(handler) as srv:
-            ui = RecSink()
+    async def main() -> BodySink:
+        server = await asyncio.start_server(handler, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            ui = BodySink()
             rec = history.start_run("chat", secrets=(KEY,))
             spec = RequestSpec(
                 "custom",
                 "POST",
-                srv.base + "/v1/chat/completions",
+                f"http://127.0.0.1:{port}/v1/chat/completions",
                 {"Authorization": f"Bearer {KEY}", "x-api-key": KEY},
                 {"model": "m", "stream": True, "note": f"pasted {KEY} by mistake"},
             )
-            await stream_request(spec, TeeSink(ui, rec))
+            await stream_request(spec, TeeSink(ui, rec))  # type: ignore[arg-type]
             return ui
 
     ui = asyncio.run(main())

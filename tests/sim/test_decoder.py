@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from .conftest import INSTANT
+from .decoder_cases import EXTRAS
 from .helpers import BODIES
 
 stream_mod = pytest.importorskip("playground.protocol.stream")
@@ -19,42 +20,6 @@ ROUTE = {
     "/messages": "messages",
     "/images/generations": "images",
     "/audio/speech": "speech",
-}
-EXTRAS: dict[str, dict[str, Any]] = {
-    "/chat/completions": {
-        "reasoning_effort": "low",
-        "stream_options": {"include_usage": True},
-        "tools": [
-            {
-                "type": "function",
-                "function": {
-                    "name": "get_weather",
-                    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
-                },
-            }
-        ],
-    },
-    "/responses": {
-        "reasoning": {"effort": "low"},
-        "tools": [
-            {
-                "type": "function",
-                "name": "get_weather",
-                "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
-            }
-        ],
-    },
-    "/messages": {
-        "thinking": {"type": "enabled", "budget_tokens": 512},
-        "tools": [
-            {
-                "name": "get_weather",
-                "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}},
-            }
-        ],
-    },
-    "/images/generations": {"partial_images": 3},
-    "/audio/speech": {"speed": 2.0},
 }
 CASES = [(p, v) for p in ROUTE for v in ("plain", "extras")]
 

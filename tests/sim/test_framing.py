@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import threading
 import time
 from urllib.parse import urlsplit
 
@@ -122,3 +123,33 @@ def test_paths_with_and_without_v1(base_url: str, path: str) -> None:
 def test_unknown_route_is_a_json_404(base_url: str) -> None:
     r = httpx.get(base_url + "/nope")
     assert r.status_code == 404 and "error" in r.json()
+
+
+def test_stop_cuts_open_streams_quickly() -> None:
+    from playground.sim.server import SimServer
+
+    server = SimServer().start()
+    errors: list[BaseException] = []
+    opened = threading.Event()
+
+    def read() -> None:
+        try:
+            with httpx.stream(
+                "POST",
+                server.base_url + "/chat/completions",
+                json=CHAT,
+                headers={"X-Sim-Tokens": "100000"},
+            ) as r:
+                for _ in r.iter_raw():
+                    opened.set()
+        except httpx.HTTPError as exc:
+            errors.append(exc)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert opened.wait(5)
+    start = time.monotonic()
+    server.stop()
+    assert time.monotonic() - start < 3
+    reader.join(5)
+    assert not reader.is_alive() and errors

@@ -13,12 +13,12 @@ from typing import Any
 
 import httpx
 import pytest
+from netfakes import Conn, RecSink, serve
 
 from playground.protocol.requests import RequestParams, build_body
 from playground.transport.client import RequestSpec, build_spec, is_loopback_url, stream_request
 from playground.transport.errors import TRANSPORT_ERROR_KINDS
 from playground.transport.providers import provider_by_id
-from tests.transport.conftest import Conn, RecSink, serve
 
 KEY = "sk-test-SECRET-4f9a1c77e2"
 
@@ -495,3 +495,12 @@ def test_other_failures_are_named(exc: Exception, kind: str, words: str) -> None
     sink = asyncio.run(main())
     assert_clean(sink)
     assert sink.error is not None and sink.error.kind == kind and words in sink.error.message
+
+
+@pytest.mark.parametrize("url", ["http://", "ftp://example.com/v1/x", "not a url"])
+def test_bad_urls_are_one_sentence(url: str) -> None:
+    sink = RecSink()
+    asyncio.run(stream_request(spec_for(url, key=None), sink))
+    assert_clean(sink)
+    assert sink.error is not None and sink.error.kind == "other"
+    assert sink.error.message == "The URL is not a valid http or https address."

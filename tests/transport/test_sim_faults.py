@@ -6,12 +6,12 @@ import asyncio
 from collections.abc import Iterator
 
 import pytest
+from netfakes import RecSink
 
 from playground.protocol.requests import RequestParams, build_body
 from playground.transport.client import build_spec, stream_request
 from playground.transport.errors import describe_http_error
 from playground.transport.providers import provider_by_id
-from tests.transport.conftest import RecSink
 
 KEY = "sk-sim-SECRET-0f0f0f0f0f"
 

@@ -52,6 +52,20 @@ class Loop:
 
         return self.loop.run_until_complete(bounded())
 
+    def do(self, fn: Callable[..., T], *args: Any) -> T:
+        """Call ``fn`` from inside the running loop, as the app's own handlers always are.
+
+        Between two ``run`` calls the asyncio loop is stopped while Qt may still dispatch its
+        callbacks; starting or cancelling a stream there would run anyio's handlers loop-less.
+        """
+
+        async def call() -> T:
+            result = fn(*args)
+            await asyncio.sleep(0)
+            return result
+
+        return self.run(call())
+
     def wait_until(self, predicate: Callable[[], bool], timeout: float = 15.0) -> None:
         async def poll() -> None:
             while not predicate():
@@ -113,7 +127,7 @@ def send_and_wait(qloop: Loop) -> Callable[..., str]:
     """Press Send on a panel and wait until its stream ended; returns the final status."""
 
     def run(panel: Any, timeout: float = 30.0) -> str:
-        panel.send()
+        qloop.do(panel.send)
         t0 = time.perf_counter()
         status = qloop.run(panel.session.wait(), timeout)
         # The last frame's coalesced update and the finish() calls land on the next loop turns.

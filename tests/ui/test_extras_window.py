@@ -312,6 +312,7 @@ def test_compare_two_routes_side_by_side(window: Any, qloop: Any, sim: Any) -> N
     compare = CompareWindow(
         [ColumnConfig("chat", "simulator"), ColumnConfig("messages", "simulator")],
         default_base_url=sim.base_url,
+        sim_headers={"X-Sim-Pace": "fast"},
     )
     compare.show()
     compare.prompt.setPlainText("Tell me about rivers.")

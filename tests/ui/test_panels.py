@@ -178,5 +178,5 @@ def test_retry_after_countdown_enables_retry(qloop: Any, sim: Any, send_and_wait
     assert not panel.banner.retry.isEnabled()
     qloop.wait_until(lambda: panel.banner.retry.isEnabled(), timeout=3.0)
     panel.set_fault("none")
-    panel.banner.retry.click()  # the retry resends the same request (still the faulty one)
+    qloop.do(panel.banner.retry.click)  # the retry resends the same request (still the faulty one)
     assert qloop.run(panel.session.wait()) == "failed"

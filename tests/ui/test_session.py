@@ -47,7 +47,7 @@ def test_chat_run_folds_every_chunk_and_batches_updates(qloop: Any, sim: Any) ->
 
     session.updated.connect(on_update)
     session.finished.connect(finished.append)
-    session.start(_spec(sim, "chat", {"X-Sim-Tokens": "200"}))
+    qloop.do(session.start, _spec(sim, "chat", {"X-Sim-Tokens": "200"}))
     status = qloop.run(session.wait())
     qloop.sleep(0.03)
     assert status == "complete" and finished == ["complete"]
@@ -66,7 +66,7 @@ def test_http_error_is_parsed_before_the_stream(qloop: Any, sim: Any) -> None:
     from playground.ui.session import StreamSession
 
     session = StreamSession("chat")
-    session.start(_spec(sim, "chat", {"X-Sim-Fault": "http-429"}))
+    qloop.do(session.start, _spec(sim, "chat", {"X-Sim-Fault": "http-429"}))
     assert qloop.run(session.wait()) == "failed"
     state = session.state
     assert state is not None and state.error is not None
@@ -134,10 +134,10 @@ def test_stop_cancels_within_200_ms_and_closes_the_connection(qloop: Any) -> Non
         )
         finished: list[str] = []
         session.finished.connect(finished.append)
-        session.start(spec)
+        qloop.do(session.start, spec)
         qloop.wait_until(lambda: session.state is not None and len(session.state.text) > 20)
         t0 = time.perf_counter()
-        session.stop()
+        qloop.do(session.stop)
         assert finished == ["cancelled"]  # said at once
         qloop.wait_until(lambda: not session.is_running, timeout=1.0)
         qloop.wait_until(lambda: server.closed_at is not None, timeout=1.0)
@@ -163,17 +163,17 @@ def test_new_start_cancels_the_running_one(qloop: Any) -> None:
             None,
             base_url=f"http://127.0.0.1:{server.port}/v1",
         )
-        session.start(spec)
+        qloop.do(session.start, spec)
         qloop.wait_until(lambda: session.state is not None and len(session.state.text) > 8)
         first_task = session._task
         first_decoder = session.decoder
-        session.start(spec)
+        qloop.do(session.start, spec)
         assert first_task is not None
         qloop.wait_until(lambda: first_task.done(), timeout=1.0)
         assert first_task.cancelled()
         assert session.decoder is not first_decoder
         qloop.wait_until(lambda: server.connections == 2 and server.closed_at is not None, 2.0)
-        assert session.is_running  # the second run goes on
+        assert session.is_running, (session._task, session._task.cancelled(), session.run.t_end)  # the second run goes on
         qloop.run(session.aclose())
         assert not session.is_running
     finally:
@@ -186,8 +186,8 @@ def test_stall_watchdog_reports_without_blocking(qloop: Any, sim: Any) -> None:
     session = StreamSession("chat", stall_seconds=0.5)
     stalls: list[float] = []
     session.stalled.connect(stalls.append)
-    session.start(
-        _spec(sim, "chat", {"X-Sim-Fault": "stall", "X-Sim-Stall-Seconds": "1.5"})
+    qloop.do(
+        session.start, _spec(sim, "chat", {"X-Sim-Fault": "stall", "X-Sim-Stall-Seconds": "1.5"})
     )
     ticks = 0
 

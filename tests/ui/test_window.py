@@ -66,12 +66,13 @@ def test_linked_views_both_ways(window: Any, qloop: Any, send_and_wait: Any) -> 
 def test_escape_stops_within_200_ms(window: Any, qloop: Any) -> None:
     panel = window.show_panel("chat")
     panel.set_pace("realtime")
-    panel.send()
+    qloop.do(panel.send)
     qloop.wait_until(lambda: panel.session.state is not None and len(panel.session.state.text) > 10)
     task = panel.session._task
     t0 = time.perf_counter()
     window.activateWindow()
-    QTest.keyClick(panel.editor.prompt, Qt.Key.Key_Escape)  # works while typing in the editor
+    # Esc works while typing in the editor.
+    qloop.do(QTest.keyClick, panel.editor.prompt, Qt.Key.Key_Escape)
     assert panel.session.state.status == "cancelled"
     qloop.wait_until(lambda: task.done(), timeout=1.0)
     assert time.perf_counter() - t0 < 0.2
@@ -82,11 +83,11 @@ def test_escape_stops_within_200_ms(window: Any, qloop: Any) -> None:
 def test_new_send_cancels_the_running_one(window: Any, qloop: Any) -> None:
     panel = window.show_panel("chat")
     panel.set_pace("realtime")
-    panel.send()
+    qloop.do(panel.send)
     qloop.wait_until(lambda: panel.session.state is not None and len(panel.session.state.text) > 5)
     first = panel.session._task
     panel.set_pace("fast")
-    panel.send()
+    qloop.do(panel.send)
     qloop.wait_until(lambda: first.done(), timeout=1.0)
     assert first.cancelled()
     assert qloop.run(panel.session.wait()) == "complete"
@@ -98,10 +99,10 @@ def test_second_panel_streaming_is_unaffected(window: Any, qloop: Any) -> None:
     chat = window.panels["chat"]
     messages = window.panels["messages"]
     chat.set_pace("realtime")
-    chat.send()
-    messages.send()
+    qloop.do(chat.send)
+    qloop.do(messages.send)
     qloop.wait_until(lambda: chat.session.state is not None and len(chat.session.state.text) > 5)
-    chat.stop()
+    qloop.do(chat.stop)
     assert qloop.run(messages.session.wait()) == "complete"
     assert chat.session.state.status == "cancelled"
 
@@ -193,10 +194,10 @@ def test_closing_with_streams_in_flight_leaves_no_task(
     win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
     win.show()
     for route in ("chat", "responses", "speech"):
-        win.panels[route].send()
+        qloop.do(win.panels[route].send)
     qloop.wait_until(lambda: all(win.panels[r].session.run.t_first_byte for r in ("chat", "responses")))
     caplog.set_level(logging.WARNING, logger="asyncio")
-    win.close()
+    qloop.do(win.close)
     qloop.run(win.shutdown())
     qloop.sleep(0.05)
     current = asyncio.current_task

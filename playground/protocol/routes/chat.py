@@ -6,6 +6,7 @@ from typing import Any, ClassVar, Final
 
 from playground.protocol.errors import payload_error
 from playground.protocol.events import (
+    AudioChunk,
     Finished,
     ReasoningDelta,
     RefusalDelta,
@@ -136,6 +137,14 @@ class ChatDecoder(RouteDecoder):
             elif key == "tool_calls":
                 if type(value) is list:
                     self._tool_calls(ev, index, value, out)
+            elif key == "audio" and type(value) is dict:
+                # Audio output on chat (OpenAI `modalities: ["audio"]`): base64 PCM + transcript.
+                data = value.get("data")
+                if type(data) is str and data:
+                    out.append(AudioChunk(data))
+                transcript = value.get("transcript")
+                if type(transcript) is str and transcript:
+                    out.append(TextDelta(transcript, index))
             elif key == "function_call" and type(value) is dict:
                 name = value.get("name")
                 args = value.get("arguments")

@@ -14,7 +14,9 @@ from playground.protocol.events import (
     TextDelta,
     Usage,
 )
+from playground.protocol.findings import FindingSink
 from playground.protocol.routes.base import RouteDecoder, as_int, as_str
+from playground.protocol.routes.responses import ResponsesDecoder
 from playground.protocol.sse import SSEEvent
 
 __all__ = ["ImagesDecoder"]
@@ -25,6 +27,12 @@ class ImagesDecoder(RouteDecoder):
 
     route: ClassVar[str] = "images"
 
+    def __init__(self, sink: FindingSink) -> None:
+        super().__init__(sink)
+        # Images made by the Responses image_generation tool come as response.* events
+        # (image_generation_call.partial_image, issue 2): the responses grammar reads those.
+        self._responses: ResponsesDecoder | None = None
+
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
         if type(payload) is not dict:
             self.sink.report(
@@ -34,7 +42,12 @@ class ImagesDecoder(RouteDecoder):
         kind = payload.get("type")
         if type(kind) is not str:
             kind = ev.event
-        if kind in ("image_generation.partial_image", "image_edit.partial_image"):
+        if kind.startswith("response."):
+            if self._responses is None:
+                self._responses = ResponsesDecoder(self.sink)
+            self._responses.decode(ev, payload, out)
+            self.errors = self._responses.errors
+        elif kind in ("image_generation.partial_image", "image_edit.partial_image"):
             b64 = as_str(payload.get("b64_json"))
             if b64 is None:
                 self.sink.report(
@@ -75,3 +88,7 @@ class ImagesDecoder(RouteDecoder):
             self.error(ev, payload_error(payload) or StreamError("error"), out)
         else:
             self.unknown(ev, kind)
+
+    def finish(self, *, terminated: bool, failed: bool) -> None:
+        if self._responses is not None:
+            self._responses.finish(terminated=terminated, failed=failed)

@@ -69,6 +69,14 @@ _REASONING_DONES: Final = frozenset(
 )
 
 
+def _part(kind: str, payload: dict[str, Any]) -> tuple[str, str | None, int | None]:
+    """A content part's address; only str/int survive (any other shape cannot be a key)."""
+    index = as_int(payload.get("summary_index")) if kind == "reasoning" else None
+    if index is None:
+        index = as_int(payload.get("content_index"))
+    return (kind, as_str(payload.get("item_id")), index)
+
+
 class ResponsesDecoder(RouteDecoder):
     """Typed events addressed by output_index / item_id / content_index."""
 
@@ -81,9 +89,9 @@ class ResponsesDecoder(RouteDecoder):
         self._items: dict[int | str, str] = {}  # output_index (or item_id) -> item type
         self._ids: dict[str, int | str] = {}  # item_id -> key
         self._open: dict[int | str, int] = {}  # key -> item index that opened it
-        self._parts_with_deltas: set[tuple[str, Any, Any]] = set()
+        self._parts_with_deltas: set[tuple[str, str | None, int | None]] = set()
         self._tools_with_deltas: set[int | str] = set()
-        self._reasoning_key: tuple[Any, Any] | None = None
+        self._reasoning_key: tuple[str | None, int | None] | None = None
         self._reasoning_any = False
 
     # -- helpers ---------------------------------------------------------------------------
@@ -143,7 +151,7 @@ class ResponsesDecoder(RouteDecoder):
 
     def _reasoning(self, payload: dict[str, Any], text: str, out: list[StreamEvent]) -> None:
         # Summary parts (and separate reasoning items) are joined with a blank line.
-        part = (payload.get("item_id"), payload.get("summary_index", payload.get("content_index")))
+        part = _part("reasoning", payload)[1:]
         if self._reasoning_key is not None and part != self._reasoning_key and self._reasoning_any:
             out.append(ReasoningDelta("\n\n"))
         self._reasoning_key = part
@@ -167,20 +175,12 @@ class ResponsesDecoder(RouteDecoder):
         if kind == "response.output_text.delta":
             key = self._key(payload)
             self._check_started(ev, key, "output_text.delta")
-            self._parts_with_deltas.add(
-                ("text", payload.get("item_id"), payload.get("content_index"))
-            )
+            self._parts_with_deltas.add(_part("text", payload))
             if type(delta) is str and delta:
                 out.append(TextDelta(delta))
         elif kind in _REASONING_DELTAS:
             self._check_started(ev, self._key(payload), kind.rsplit(".", 1)[0])
-            self._parts_with_deltas.add(
-                (
-                    "reasoning",
-                    payload.get("item_id"),
-                    payload.get("summary_index", payload.get("content_index")),
-                )
-            )
+            self._parts_with_deltas.add(_part("reasoning", payload))
             if type(delta) is str:
                 self._reasoning(payload, delta, out)
         elif kind == "response.function_call_arguments.delta" or kind == (
@@ -196,37 +196,23 @@ class ResponsesDecoder(RouteDecoder):
         elif kind == "response.output_item.done":
             self._item_done(ev, payload, out)
         elif kind == "response.output_text.done":
-            if (
-                "text",
-                payload.get("item_id"),
-                payload.get("content_index"),
-            ) not in self._parts_with_deltas:
+            if _part("text", payload) not in self._parts_with_deltas:
                 text = as_str(payload.get("text"))
                 if text:
                     out.append(TextDelta(text))
         elif kind in _REASONING_DONES:
-            part = (
-                "reasoning",
-                payload.get("item_id"),
-                payload.get("summary_index", payload.get("content_index")),
-            )
+            part = _part("reasoning", payload)
             if part not in self._parts_with_deltas:
                 self._parts_with_deltas.add(part)
                 text = as_str(payload.get("text"))
                 if text:
                     self._reasoning(payload, text, out)
         elif kind == "response.refusal.delta":
-            self._parts_with_deltas.add(
-                ("refusal", payload.get("item_id"), payload.get("content_index"))
-            )
+            self._parts_with_deltas.add(_part("refusal", payload))
             if type(delta) is str and delta:
                 out.append(RefusalDelta(delta))
         elif kind == "response.refusal.done":
-            if (
-                "refusal",
-                payload.get("item_id"),
-                payload.get("content_index"),
-            ) not in self._parts_with_deltas:
+            if _part("refusal", payload) not in self._parts_with_deltas:
                 text = as_str(payload.get("refusal"))
                 if text:
                     out.append(RefusalDelta(text))

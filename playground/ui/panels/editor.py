@@ -239,6 +239,7 @@ class RequestEditor(QWidget):
             self.system = self._text("System prompt (optional)", 50)
             self.system.setMaximumHeight(80)
             self.prompt = self._text("Type your message, then press Ctrl+Enter to send", 90)
+            self.prompt.setMaximumHeight(260)
             self.prompt.setPlainText(DEFAULT_PROMPTS[r])
             f.addRow("System", self.system)
             f.addRow("Message", self.prompt)
@@ -298,6 +299,7 @@ class RequestEditor(QWidget):
                 f.addRow("Usage", self.include_usage)
         elif r == "images":
             self.prompt = self._text("Describe the picture", 70)
+            self.prompt.setMaximumHeight(220)
             self.prompt.setPlainText(DEFAULT_PROMPTS[r])
             f.addRow("Prompt", self.prompt)
             self.size = self._combo(IMAGE_SIZES)
@@ -313,6 +315,7 @@ class RequestEditor(QWidget):
             f.addRow("Format", self.output_format)
         elif r == "speech":
             self.prompt = self._text("Text to speak", 90)
+            self.prompt.setMaximumHeight(220)
             self.prompt.setPlainText(DEFAULT_PROMPTS[r])
             f.addRow("Text", self.prompt)
             self.voice = self._combo(VOICES)
@@ -350,6 +353,7 @@ class RequestEditor(QWidget):
             f.addRow("", hint)
         elif r == "music":
             self.prompt = self._text("Describe the music", 70)
+            self.prompt.setMaximumHeight(220)
             self.prompt.setPlainText(DEFAULT_PROMPTS[r])
             f.addRow("Prompt", self.prompt)
             self.duration = QDoubleSpinBox()

@@ -483,7 +483,9 @@ class RoutePanel(QWidget):
             http_status=run.status,
             ttfb=run.t_first_byte,
             ttft=run.t_first_token,
-            tokens_per_s=tokens_per_second(state, run.t_first_token, run.t_last_byte),
+            tokens_per_s=tokens_per_second(state, run.t_first_token, run.t_last_byte)
+            if self.route in CHAT_LIKE  # tokens per second means little for audio or images
+            else None,
             elapsed=end,
             usage=state.usage,
         )

@@ -69,7 +69,7 @@ class StatusLine(QWidget):
         super().__init__(parent)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
-        layout.setSpacing(14)
+        layout.setSpacing(12)
         self.status = QLabel("idle")
         self.http = QLabel("")
         self.ttfb = QLabel("")
@@ -79,13 +79,15 @@ class StatusLine(QWidget):
         self.usage = QLabel("")
         for label in (self.status, self.http, self.ttfb, self.ttft, self.rate, self.elapsed):
             layout.addWidget(label)
-        layout.addStretch(1)
-        layout.addWidget(self.usage)
-        self.usage.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.usage, 1)
+        # Usage may be long: it gives way (clipped, full text in the tooltip) rather than pushing.
+        self.usage.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.usage.setMinimumWidth(40)
         self.set_status("idle")
         self.status.setToolTip("Status of the last run")
         self.ttfb.setToolTip("Time to first byte of the body, since the request was sent")
         self.ttft.setToolTip("Time to first token (text or thinking), since the request was sent")
+        self.elapsed.setToolTip("Elapsed time since the request was sent")
         self.rate.setToolTip(
             "Tokens per second since the first token (usage when reported, else deltas)"
         )
@@ -108,8 +110,10 @@ class StatusLine(QWidget):
         self.ttfb.setText(f"TTFB {_ms(ttfb)}" if ttfb is not None else "")
         self.ttft.setText(f"TTFT {_ms(ttft)}" if ttft is not None else "")
         self.rate.setText(f"{tokens_per_s:.1f} tok/s" if tokens_per_s else "")
-        self.elapsed.setText(f"elapsed {elapsed:.2f} s" if elapsed is not None else "")
-        self.usage.setText(format_usage(usage))
+        self.elapsed.setText(f"{elapsed:.2f} s" if elapsed is not None else "")
+        text = format_usage(usage)
+        self.usage.setText(text)
+        self.usage.setToolTip(text)
 
     def clear(self) -> None:
         self.set_status("idle")

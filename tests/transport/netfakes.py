@@ -1,4 +1,4 @@
-"""Raw TCP servers on 127.0.0.1 that misbehave on purpose, and a sink that records calls."""
+"""Test helpers: raw TCP servers on 127.0.0.1 that misbehave on purpose, and a recording sink."""
 
 from __future__ import annotations
 
