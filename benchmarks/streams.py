@@ -7,8 +7,26 @@ import random
 
 # Tokens roughly as a chat model emits them, a few multibyte ones so UTF-8 decoding is exercised.
 _TOKENS = [
-    "Hello", " world", ",", " the", " stream", " of", " tokens", " é", " naïve", " 😀",
-    "\n", " café", " 3", ".", " 14", " is", " π", " —", " done", " and",
+    "Hello",
+    " world",
+    ",",
+    " the",
+    " stream",
+    " of",
+    " tokens",
+    " é",
+    " naïve",
+    " 😀",
+    "\n",
+    " café",
+    " 3",
+    ".",
+    " 14",
+    " is",
+    " π",
+    " —",
+    " done",
+    " and",
 ]
 
 
@@ -33,12 +51,15 @@ def chat_tokens(n_events: int, seed: int = 7) -> list[str]:
 
 def chat_stream(n_events: int, seed: int = 7) -> bytes:
     """``n_events`` chat chunks as SSE (``data: {...}`` + blank line), then ``data: [DONE]``."""
-    parts = [
-        b"data: "
-        + json.dumps(chat_chunk(i, tok), separators=(",", ":"), ensure_ascii=False).encode()
-        + b"\n\n"
-        for i, tok in enumerate(chat_tokens(n_events, seed))
-    ]
+    # Built from one encoded template per distinct token: a million events in about a second.
+    cache: dict[str, bytes] = {}
+    parts: list[bytes] = []
+    for i, tok in enumerate(chat_tokens(n_events, seed)):
+        event = cache.get(tok)
+        if event is None:
+            body = json.dumps(chat_chunk(i, tok), separators=(",", ":"), ensure_ascii=False)
+            event = cache[tok] = b"data: " + body.encode() + b"\n\n"
+        parts.append(event)
     parts.append(b"data: [DONE]\n\n")
     return b"".join(parts)
 

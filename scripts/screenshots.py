@@ -12,11 +12,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # (route, prompt, extra body) — chosen so each panel shows what it is for.
 SHOTS: list[tuple[str, str | None, dict[str, object]]] = [
-    ("chat", "What is the weather like in Paris, and why do streams matter?",
-     {"reasoning_effort": "low"}),
+    (
+        "chat",
+        "What is the weather like in Paris, and why do streams matter?",
+        {"reasoning_effort": "low"},
+    ),
     ("responses", "Write a haiku about streaming tokens.", {"reasoning": {"effort": "low"}}),
-    ("messages", "Plan a picnic for Saturday.",
-     {"thinking": {"type": "enabled", "budget_tokens": 2048}, "max_tokens": 4096}),
+    (
+        "messages",
+        "Plan a picnic for Saturday.",
+        {"thinking": {"type": "enabled", "budget_tokens": 2048}, "max_tokens": 4096},
+    ),
     ("images", "A lighthouse on a rocky coast at sunset", {"partial_images": 2}),
     ("speech", "Hello! This is the playground's built-in simulator speaking.", {}),
     ("transcription", None, {}),
@@ -33,8 +39,20 @@ def main() -> int:
         env["PLAYGROUND_DATA_DIR"] = str(Path(tmp) / "data")
         for route, prompt, body in SHOTS:
             target = out / f"screenshot-{route}.png"
-            args = [sys.executable, "-m", "playground", "--route", route, "--pace", "fast",
-                    "--screenshot", str(target), "--exit-when-done", "--size", "1560x920"]
+            args = [
+                sys.executable,
+                "-m",
+                "playground",
+                "--route",
+                route,
+                "--pace",
+                "fast",
+                "--screenshot",
+                str(target),
+                "--exit-when-done",
+                "--size",
+                "1560x920",
+            ]
             if prompt is not None:
                 args += ["--prompt", prompt]
             if body:

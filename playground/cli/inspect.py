@@ -85,8 +85,7 @@ def decode_file(data: bytes, route: str = "auto", chunk_size: int | None = None)
             status,
             capture.body,
             capture.content_type,
-            capture.response_headers.get("retry-after")
-            or capture.response_headers.get("Retry-After"),
+            capture.header("retry-after"),
         )
         return decoder
     decoder.set_content_type(capture.content_type)

@@ -73,12 +73,17 @@ class Capture:
     def body(self) -> bytes:
         return b"".join(chunk for _, chunk in self.chunks)
 
-    @property
-    def content_type(self) -> str | None:
+    def header(self, name: str) -> str | None:
+        """A response header, looked up case-insensitively."""
+        wanted = name.lower()
         for key, value in self.response_headers.items():
-            if key.lower() == "content-type":
+            if key.lower() == wanted:
                 return value
         return None
+
+    @property
+    def content_type(self) -> str | None:
+        return self.header("content-type")
 
 
 def is_capture(data: bytes) -> bool:

@@ -125,6 +125,7 @@ class BlockStarted:
 
     key: int | str
     kind: str
+    data: dict[str, Any] | None = None  # a block that arrives whole (Anthropic *_tool_result)
 
 
 @dataclass(frozen=True, slots=True)

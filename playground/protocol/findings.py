@@ -23,6 +23,7 @@ CODES: Final[dict[str, str]] = {
     "null_in_delta": "a delta field set to null",
     "event_after_terminator": "an event after the route's terminator",
     "error_mid_stream": "an error arrived after the stream started",
+    "done_mismatch": "a .done event restates the whole value differently from the deltas",
     "unterminated_event": "bytes at end of stream without the blank line that dispatches them",
     "json_body": "a JSON body where a stream was asked for",
     "http_error": "the request failed before the stream started",

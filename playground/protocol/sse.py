@@ -198,10 +198,37 @@ class SSEParser:
         data = b"".join(parts)
         base = self._base
         out: list[SSEItem] = []
-        pos = self._cut_lf(data, base, t, out)
+        stop = data.find(b"\n")
+        after = stop + 2
+        if data[stop + 1 : after] == b"\n" and data[:6] == b"data: " and self._ev_start is None:
+            # Inlined for tokens in small chunks: the line begun earlier is a whole `data:` event.
+            pos = after
+            index = self._index
+            end = base + pos
+            out.append(
+                SSEEvent(
+                    index,
+                    "message",
+                    data[6:stop].decode("utf-8", "replace"),
+                    self._last_id,
+                    None,
+                    data[:pos],
+                    base,
+                    end,
+                    self._line_t,
+                    t,
+                )
+            )
+            self._index = index + 1
+            if data.find(b"\n", pos) >= 0:
+                pos = self._cut_lf(data, base, t, out, pos, t)
+                end = base + pos
+        else:
+            pos = self._cut_lf(data, base, t, out, 0, self._line_t)
+            end = base + pos
         self._line_t = t  # what is left starts after a line end in this chunk
         self._parts = [data[pos:]] if pos < len(data) else []
-        self._base = base + pos
+        self._base = end
         return out
 
     def _feed_rare(self, chunk: bytes, t: float) -> list[SSEItem]:
@@ -249,28 +276,33 @@ class SSEParser:
                     self._line_t = t
                 return out
         else:
-            consumed = self._cut_lf(data, base, t, out)
+            consumed = self._cut_lf(data, base, t, out, 0, self._line_t)
         if consumed:
             self._line_t = t  # what is left starts after a line end in this chunk
         self._parts = [data[consumed:]] if consumed < len(data) else []
         self._base = base + consumed
         return out
 
-    def _cut_lf(self, data: bytes, base: int, t: float, out: list[SSEItem]) -> int:
-        """LF-only bytes: process every complete line; return the bytes consumed."""
-        pos = 0
-        t_line = self._line_t
+    def _cut_lf(
+        self, data: bytes, base: int, t: float, out: list[SSEItem], pos: int, t_line: float
+    ) -> int:
+        """LF-only bytes from ``pos`` (a line start): process every complete line; return the
+        offset after the last one. ``t_line`` is when the byte at ``pos`` arrived."""
         find = data.find
-        stop = find(b"\n")
+        stop = find(b"\n", pos)
         if self._ev_start is None:
             # The common case, back to back: an event that is one `data: ` line and a blank line.
             size = len(data)
             index = self._index
             last_id = self._last_id
+            start = base + pos
             while stop >= 0:
                 after = stop + 2
                 if after > size or data[stop + 1] != 10 or not data.startswith(b"data: ", pos):
                     break
+                # One int object is both this event's end and the next one's start (memory:
+                # a million events keep two offsets each).
+                end = base + after
                 out.append(
                     SSEEvent(
                         index,
@@ -279,14 +311,15 @@ class SSEParser:
                         last_id,
                         None,
                         data[pos:after],
-                        base + pos,
-                        base + after,
+                        start,
+                        end,
                         t_line,
                         t,
                     )
                 )
                 index += 1
                 pos = after
+                start = end
                 t_line = t
                 stop = find(b"\n", pos)
             self._index = index

@@ -240,6 +240,7 @@ class StreamState:
     comments: int = 0  # comment lines
     blocks: dict[int | str, str] = field(default_factory=dict)  # open/closed blocks: key -> kind
     open_blocks: set[int | str] = field(default_factory=set)
+    block_data: dict[int | str, dict[str, Any]] = field(default_factory=dict)  # whole blocks
     audio_format_hint: str | None = None  # the request's response_format, when known
     bad_data: list[int] = field(default_factory=list)  # items whose base64 did not decode
     _tool_index: dict[tuple[int, int | str], ToolCallState] = field(default_factory=dict)
@@ -309,9 +310,11 @@ class StreamState:
             case StreamError(message=message, type=etype, code=code, status=status):
                 if self.error is None:  # the first error is the cause; later ones restate it
                     self.error = ErrorInfo(message, etype, code, status, item=item)
-            case BlockStarted(key=key, kind=kind):
+            case BlockStarted(key=key, kind=kind, data=data):
                 self.blocks[key] = kind
                 self.open_blocks.add(key)
+                if data is not None:
+                    self.block_data[key] = data
             case BlockStopped(key=key):
                 self.open_blocks.discard(key)
             case Finished(reason=reason, terminal=terminal, incomplete=incomplete, choice=index):
@@ -338,10 +341,10 @@ class StreamState:
         if event.name and not call.name:
             call.name = event.name
         if event.replace:
-            if event.arguments != call.arguments.value:
-                fresh = TextBuffer()
-                fresh.append(event.arguments, item)
-                call.arguments = fresh
+            # The whole final string: it fills in arguments that never streamed; text only grows,
+            # so it never overwrites streamed ones (the decoder reports a disagreement).
+            if not call.arguments:
+                call.arguments.append(event.arguments, item)
             call.done = True
         else:
             call.arguments.append(event.arguments, item)

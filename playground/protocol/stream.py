@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 import orjson
@@ -51,11 +52,14 @@ class StreamDecoder:
         self.items: list[SSEItem] = []
         self._sink = FindingSink(self.state.findings)
         self._parser = SSEParser()
-        self._decoder: RouteDecoder | None = (
-            None if route == "auto" else make_decoder(route, self._sink)
-        )
-        # Music's stream_url answers with WAV: without a content type, the first bytes decide.
-        self._mode = "sniff" if route == "music" else "sse"
+        self._decoder: RouteDecoder | None = None
+        self._fast: Callable[[SSEEvent, Any], str | None] | None = None
+        if route != "auto":
+            self._use(make_decoder(route, self._sink))
+        # Until a content type says otherwise, the first bytes decide: a JSON body (an error or a
+        # whole answer where a stream was asked for), raw audio (music's stream_url sends WAV),
+        # or, as almost always, SSE.
+        self._mode = "sniff"
         self._body = bytearray()
         self._body_t: tuple[float, float] | None = None
         self._stream_requested = stream_requested
@@ -63,7 +67,6 @@ class StreamDecoder:
         self._out: list[StreamEvent] = []
         self._bytes = 0
         self._finished = False
-        self._terminal_item: int | None = None
 
     # -- the pipeline API ------------------------------------------------------------------
 
@@ -103,11 +106,7 @@ class StreamDecoder:
         self._bytes += len(chunk)
         mode = self._mode
         if mode == "sniff":
-            head = chunk[:4]
-            audio = guess_audio_format(head) is not None or (
-                len(head) < 4 and (b"RIFF".startswith(head) or b"ID3".startswith(head[:3]))
-            )
-            mode = self._mode = "audio" if audio else "sse"
+            mode = self._sniff(chunk)
         if mode == "sse":
             items = self._parser.feed(chunk, t)
             if items:
@@ -122,6 +121,23 @@ class StreamDecoder:
             return []
         return [self._audio(chunk, t)]
 
+    def _sniff(self, chunk: bytes) -> str:
+        head = chunk.lstrip(b" \t\r\n")
+        if head.startswith(b"\xef\xbb\xbf"):
+            head = head[3:].lstrip(b" \t\r\n")
+        if not head:
+            return "sse"  # blank lines are valid SSE; decide on the next bytes
+        if head[:1] in (b"{", b"["):
+            mode = "json"
+        elif guess_audio_format(head[:16]) is not None or (
+            len(head) < 4 and self.route in ("music", "speech") and b"RIFF".startswith(head)
+        ):
+            mode = "audio"
+        else:
+            mode = "sse"
+        self._mode = mode
+        return mode
+
     def finish(self, t: float) -> list[SSEItem]:
         """The bytes ended: flush what is left, report what never closed, settle the status."""
         if self._finished:
@@ -129,7 +145,7 @@ class StreamDecoder:
         self._finished = True
         out: list[SSEItem] = []
         state = self.state
-        if self._mode == "sse":
+        if self._mode in ("sse", "sniff"):
             out = self._parser.finish(t)
             if out:
                 self._take(out)
@@ -241,6 +257,7 @@ class StreamDecoder:
         loads = _loads
         out = self._out
         apply = state.apply
+        fast = self._fast
         for item in items:
             if type(item) is not SSEEvent:
                 self._other(item)
@@ -256,12 +273,22 @@ class StreamDecoder:
                 self._sink.report("error", "invalid_json", f"data is not JSON: {exc}", item.index)
                 continue
             # Payloads are not kept: payload() re-parses on demand (memory stays per raw byte).
+            if fast is not None and not state.terminated:
+                text = fast(item, payload)
+                if text is not None:
+                    if text:
+                        found = state.choices.get(0)
+                        if found is None:
+                            found = state.choice(0)
+                        found.text.append(text, item.index)
+                    continue
             decoder = self._decoder
             if decoder is None:
                 decoder = self._detect(item, payload)
                 if decoder is None:
                     self._undecided(item, payload)
                     continue
+                fast = self._fast
             if state.terminated:
                 self._check_after_terminal(decoder, item, payload)
             out.clear()
@@ -326,7 +353,12 @@ class StreamDecoder:
             return None
         self.route = route
         self.state.route = route
-        decoder = self._decoder = make_decoder(route, self._sink)
+        return self._use(make_decoder(route, self._sink))
+
+    def _use(self, decoder: RouteDecoder) -> RouteDecoder:
+        self._decoder = decoder
+        # Chat's plain-text chunks skip the event allocation (see ChatDecoder.plain_text).
+        self._fast = getattr(decoder, "plain_text", None)
         return decoder
 
     def _undecided(self, ev: SSEEvent, payload: Any) -> None:

@@ -232,6 +232,22 @@ def _typed(kind: str, p: dict[str, Any]) -> str:
             return f"{verb} [{p.get('output_index')}] {item.get('type')}" + (
                 f" {name}" if name else ""
             )
+    if kind.startswith("response.content_part.") or kind.startswith(
+        "response.reasoning_summary_part."
+    ):
+        part = p.get("part")
+        verb = "added" if kind.endswith("added") else "done"
+        where = p.get("content_index", p.get("summary_index"))
+        shown = part.get("type") if isinstance(part, dict) else "part"
+        return f"part {verb} [{p.get('output_index')}:{where}] {shown}"
+    if kind == "message_stop":
+        return "end of message"
+    if kind == "ping":
+        return "keep-alive"
+    if kind in ("response.created", "response.in_progress", "response.queued"):
+        resp = p.get("response")
+        model = resp.get("model") if isinstance(resp, dict) else None
+        return f"{kind.split('.', 1)[1].replace('_', ' ')}" + (f" ({model})" if model else "")
     if kind in ("response.completed", "response.incomplete", "response.failed"):
         resp = p.get("response")
         if isinstance(resp, dict):

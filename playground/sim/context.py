@@ -58,7 +58,8 @@ class SimRequest:
             raw = await request.body()
             if raw:
                 try:
-                    loaded = json.loads(raw)
+                    # NaN/Infinity literals become null: they could not be echoed back as JSON.
+                    loaded = json.loads(raw, parse_constant=lambda _: None)
                 except ValueError:
                     loaded = {}
                 body = loaded if isinstance(loaded, dict) else {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +26,10 @@ class Frame:
 
 
 def dumps(obj: Any) -> str:
-    return orjson.dumps(obj).decode()
+    try:
+        return orjson.dumps(obj).decode()
+    except TypeError:  # e.g. an integer wider than 64 bits echoed from the request
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def encode(frame: Frame) -> bytes:

@@ -117,7 +117,10 @@ def make_plan(
     calls: list[ToolCall] = []
     if after_tool_result is None:
         for tool in fitting_tools(tools, prompt, tool_choice):
-            args = value_for(tool.schema or {"type": "object"}, rng)
+            schema = tool.schema if isinstance(tool.schema, dict) else {}
+            args = value_for(schema or {"type": "object"}, rng)
+            if not isinstance(args, dict):  # tool arguments are always a JSON object
+                args = {}
             calls.append(ToolCall(tool.name, json.dumps(args), new_id(call_prefix)[:29]))
     if calls:
         names = ", ".join(f"`{c.name}`" for c in calls)
@@ -143,7 +146,17 @@ def make_plan(
     return plan
 
 
+def as_list(value: Any) -> list[Any]:
+    """A request field that should be a list; anything else counts as empty."""
+    return value if isinstance(value, list) else []
+
+
+def dicts(value: Any) -> list[dict[str, Any]]:
+    """The dict entries of a list field (messages, tools, input items)."""
+    return [v for v in as_list(value) if isinstance(v, dict)]
+
+
 def int_or_none(value: Any) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
         return None
-    return max(1, int(value))
+    return max(1, int(min(value, 10_000_000)))

@@ -89,9 +89,9 @@ _CODE = [
     "For a concrete start, run `{code}` and see what changes.",
 ]
 _CLOSERS = [
-    "In short, {topic} rewards patience and a clear plan.",
-    "That should be enough to get going with {topic}.",
-    "Start there, and {topic} will make more sense with every step.",
+    "In short, {kw} rewards patience and a clear plan.",
+    "That should be enough to get going with {kw} and {kw2}.",
+    "Start there, and {kw} will make more sense with every step.",
 ]
 _THINK = [
     "The user is asking about {topic}.",
@@ -160,7 +160,7 @@ class _Writer:
 def answer(prompt: str) -> str:
     """A Markdown answer of ~60-150 words that mentions the prompt: a heading, a list, `code`."""
     w = _Writer(prompt, "answer")
-    title = " ".join(k.capitalize() for k in w.kws[:2])
+    title = " & ".join(k.capitalize() for k in w.kws[:2])
     picks = w.rng.sample(_BULLETS, 3)
     bullets = "\n".join("- " + w.fill(t, kw) for t, kw in zip(picks, w.kws))
     return (

@@ -1,4 +1,4 @@
-"""The window's entry point: QApplication + qasync, the theme, and the headless contract (issue 4, 6)."""
+"""The window's entry point: QApplication + qasync, the theme, the headless contract (issue 4)."""
 
 from __future__ import annotations
 
@@ -65,7 +65,10 @@ def _parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=120.0, help="give up a headless run after N seconds"
     )
     p.add_argument(
-        "--quit-after", type=float, metavar="S", help="close the window after S seconds (demos, tests)"
+        "--quit-after",
+        type=float,
+        metavar="S",
+        help="close the window after S seconds (demos, tests)",
     )
     p.add_argument("--size", default="1560x920", help="window size WxH (headless screenshots)")
     return p
@@ -150,7 +153,8 @@ def _app() -> QApplication:
         app.setWindowIcon(QIcon(str(ICON_PATH)))
     from playground.ui.theme import apply_theme
 
-    apply_theme(app)
+    # PLAYGROUND_THEME=dark|light overrides the system scheme (docs, screenshots).
+    apply_theme(app, {"dark": True, "light": False}.get(os.environ.get("PLAYGROUND_THEME", "")))
     app.setQuitOnLastWindowClosed(False)  # the asyncio side decides when to stop (clean shutdown)
     return app
 
@@ -169,7 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     asyncio.set_event_loop(loop)
     try:
         with loop:
-            return loop.run_until_complete(_amain(args))
+            code: int = loop.run_until_complete(_amain(args))
+            return code
     finally:
         asyncio.set_event_loop(None)
 
@@ -188,7 +193,12 @@ async def _amain(args: argparse.Namespace) -> int:
     if warning:
         window.statusBar().showMessage(warning, 15000)
     closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-    window.closed.connect(lambda: closed.done() or closed.set_result(None))
+
+    def on_closed() -> None:
+        if not closed.done():
+            closed.set_result(None)
+
+    window.closed.connect(on_closed)
     window.show()
     if args.quit_after is not None:
         asyncio.get_running_loop().call_later(max(0.0, args.quit_after), window.close)
@@ -212,7 +222,7 @@ async def _amain(args: argparse.Namespace) -> int:
 
 
 async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
-    """Send (or replay) on one panel, wait for the end, then screenshot / dump / save (issue 4, 6)."""
+    """Send (or replay) on one panel, wait for the end, then screenshot and dump (issue 4, 6)."""
     from PySide6.QtWidgets import QApplication
 
     if args.replay:
@@ -265,7 +275,7 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
 
 
 async def _settle_widgets(panel: Any) -> None:
-    """Images decode off the UI thread; give them a moment to reach the screen before a screenshot."""
+    """Images decode off the UI thread: give them a moment to reach the screen before a grab."""
     from PySide6.QtWidgets import QApplication
 
     deadline = time.perf_counter() + 2.0

@@ -1,4 +1,4 @@
-"""MainWindow: the provider bar, a tab per route panel, and the inspector following the current panel."""
+"""MainWindow: the provider bar, a tab per route panel, the inspector following the current one."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QLabel,
@@ -43,7 +43,7 @@ _TAB_ICONS = {
 
 
 class MainWindow(QMainWindow):
-    """The playground window (issue 4); ``closed`` fires once when it closes, for the app's cleanup."""
+    """The playground window (issue 4); ``closed`` fires once when it closes (the app cleans up)."""
 
     closed = Signal()
 
@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
         self.simulator: SimServer | None = None
         self._start_simulator = start_simulator
         self._closing = False
+        self._deferring = False
         self.setWindowTitle("Playground")
         self.setAcceptDrops(True)
         self.resize(1560, 920)
@@ -99,6 +100,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
         self.inspector.itemSelected.connect(self._inspector_selected)
         self._followed: RoutePanel | None = None
+        self._rows = 0  # timeline rows the inspector shows for the followed panel
         self._request_shown = False
         self._response_shown = False
         self.tabs.currentChanged.connect(self._follow_current)
@@ -111,11 +113,13 @@ class MainWindow(QMainWindow):
 
         if simulator_url:
             self.provider_bar.set_simulator_url(simulator_url)
-        elif self.provider_bar.provider().builtin and start_simulator:
-            self.ensure_simulator()
+        # The simulator (starlette + uvicorn imports, a thread) starts right after the first
+        # frame rather than before it (issue 7: startup); a Send before then starts it at once.
+        self._deferring = True
         self._provider_changed()
+        self._deferring = False
         self._follow_current()
-        self.provider_bar.load_models()
+        QTimer.singleShot(0, self._after_first_frame)
         if self.history is not None and self.history.messages:
             self.statusBar().showMessage(" ".join(self.history.messages), 15000)
         else:
@@ -209,9 +213,9 @@ class MainWindow(QMainWindow):
             "widgets beside the raw server-sent events that carried it.",
         )
 
-    # ---- provider and requests --------------------------------------------------------------------
+    # ---- provider and requests ---
     def ensure_simulator(self) -> str:
-        """Start the built-in simulator in-process (127.0.0.1, a free port) unless it runs already."""
+        """Start the built-in simulator in-process (127.0.0.1, a free port) unless it runs."""
         if self.simulator is None and not self.provider_bar.simulator_url:
             from playground.sim.server import SimServer
 
@@ -219,9 +223,16 @@ class MainWindow(QMainWindow):
             self.provider_bar.set_simulator_url(self.simulator.base_url)
         return self.provider_bar.simulator_url
 
+    def _after_first_frame(self) -> None:
+        if self._closing:
+            return
+        if self.provider_bar.provider().builtin and self._start_simulator:
+            self.ensure_simulator()
+        self.provider_bar.load_models()
+
     def _provider_changed(self) -> None:
         provider = self.provider_bar.provider()
-        if provider.builtin and self._start_simulator:
+        if provider.builtin and self._start_simulator and not self._deferring:
             self.ensure_simulator()
         for route, panel in self.panels.items():
             panel.set_on_simulator(provider.builtin)
@@ -310,12 +321,14 @@ class MainWindow(QMainWindow):
         self._followed = panel
         self.inspector.reset()
         self._request_shown = self._response_shown = False
+        self._rows = 0
         decoder = panel.session.decoder
         if decoder is not None:
             self.inspector.attach(decoder)
             self._show_run(panel)
             if decoder.items:
                 self.inspector.append(list(decoder.items))
+            self._rows = len(decoder.items)
 
     def _show_run(self, panel: RoutePanel) -> None:
         run = panel.session.run
@@ -331,6 +344,7 @@ class MainWindow(QMainWindow):
         if panel is self._followed and panel.session.decoder is not None:
             self.inspector.reset()
             self._request_shown = self._response_shown = False
+            self._rows = 0
             self.inspector.attach(panel.session.decoder)
 
     def _session_updated(self, panel: RoutePanel) -> None:
@@ -338,7 +352,11 @@ class MainWindow(QMainWindow):
             return
         self._show_run(panel)
         # An empty batch still picks up findings added to earlier rows.
-        self.inspector.append(panel.session.new_items())
+        # Rows already shown when the inspector switched to this panel mid-stream are skipped.
+        items = [i for i in panel.session.new_items() if i.index >= self._rows]
+        if items:
+            self._rows = items[-1].index + 1
+        self.inspector.append(items)
 
     def _session_finished(self, panel: RoutePanel) -> None:
         if panel is self._followed:
@@ -363,7 +381,7 @@ class MainWindow(QMainWindow):
                 with contextlib.suppress(Exception):
                     highlight(item)
 
-    # ---- captures ---------------------------------------------------------------------------------
+    # ---- captures ---
     def _open_dialog(self) -> None:
         from PySide6.QtWidgets import QFileDialog
 
@@ -429,7 +447,7 @@ class MainWindow(QMainWindow):
             total = max(self.splitter.width(), 800)
             self.splitter.setSizes([int(total * 0.58), total - int(total * 0.58)])
 
-    # ---- closing ----------------------------------------------------------------------------------
+    # ---- closing ---
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closing:
             self._closing = True

@@ -1,4 +1,4 @@
-"""The provider bar: profile, base URL, model picker (GET /v1/models) and settings; remembered in QSettings."""
+"""The provider bar: profile, base URL, model picker (GET /v1/models); remembered in QSettings."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ class ProviderBar(QWidget):
         self.refresh_button.clicked.connect(self.load_models)
         self.settings_button.clicked.connect(self.settingsRequested.emit)
 
-    # ---- what the window reads ---------------------------------------------------------------------
+    # ---- what the window reads ---
     def provider(self) -> Provider:
         return provider_by_id(self.provider_combo.currentData() or "simulator")
 
@@ -158,7 +158,7 @@ class ProviderBar(QWidget):
         if self.provider().builtin:
             self.base_url_edit.setText(url)
 
-    # ---- persistence (QSettings: provider, model, base URL — never a key; issue 4/5) -------------
+    # ---- persistence (QSettings: provider, model, base URL — never a key; issue 4/5) ---
     def _restore(self) -> None:
         provider_id = str(self.settings.value("provider", "simulator") or "simulator")
         try:
@@ -178,9 +178,7 @@ class ProviderBar(QWidget):
         else:
             self.base_url_edit.setText(saved_url or provider.base_url)
             self.base_url_edit.setToolTip("Base URL ending in /v1")
-        model = str(
-            self.model_for(self.route)
-        )
+        model = str(self.model_for(self.route))
         self.model_combo.blockSignals(True)
         self.model_combo.clear()
         if model:
@@ -219,7 +217,7 @@ class ProviderBar(QWidget):
         self.settings.setValue(f"model/{self.provider().id}/{self.route}", text.strip())
         self.changed.emit()
 
-    # ---- GET /v1/models ----------------------------------------------------------------------------
+    # ---- GET /v1/models ---
     def load_models(self) -> None:
         """Fill the model picker from GET {base}/models in the background (the UI never waits)."""
         if self._models_task is not None and not self._models_task.done():

@@ -1,4 +1,4 @@
-"""StreamSession: the one Qt seam per panel — owns the asyncio task, feeds the decoder, batches updates."""
+"""StreamSession: the Qt seam per panel; owns the asyncio task, feeds the decoder, batches."""
 
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ class StreamSession(QObject):
         self._task = asyncio.ensure_future(self._guard(coro, sink.generation))
 
     def add_sink_for_next_run(self, factory: Callable[[RequestSpec], Any]) -> None:
-        """One more RunSink for the next live run only (e.g. the headless --save-capture journal)."""
+        """One more RunSink for the next live run only (e.g. the --save-capture journal)."""
         self._next_sinks.append(factory)
 
     async def _stream(self, spec: RequestSpec, sink: Any, allow_insecure_key: bool) -> None:
@@ -296,7 +296,7 @@ class StreamSession(QObject):
         return control
 
     def stop(self) -> None:
-        """The user stopped it: cancel the task (its finally closes the connection) and say so now."""
+        """The user stopped it: cancel the task (its finally closes the connection); say so now."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
         if self.decoder is not None and not self._final_emitted:
@@ -348,14 +348,14 @@ class StreamSession(QObject):
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug below us must not take the window down
-            if self._generation == generation and self.decoder is not None:
-                if not self._final_emitted:
-                    self.decoder.state.error = ErrorInfo(
-                        message=f"The run failed unexpectedly ({type(exc).__name__}).",
-                        type="internal",
-                    )
-                    self.decoder.state.status = "failed"
-                    self._finalize()
+            current = self._generation == generation and self.decoder is not None
+            if current and self.decoder is not None and not self._final_emitted:
+                self.decoder.state.error = ErrorInfo(
+                    message=f"The run failed unexpectedly ({type(exc).__name__}).",
+                    type="internal",
+                )
+                self.decoder.state.status = "failed"
+                self._finalize()
 
     # ---- RunSink (through _RunSink) -------------------------------------------------------------
     def _on_request(
@@ -411,7 +411,9 @@ class StreamSession(QObject):
             ctype = run.header("content-type")
             run.retry_after = run.header("retry-after")
             body = bytes(self._error_body)
+            shown = len(decoder.items)
             decoder.fail_before_stream(run.status, body, ctype, run.retry_after)
+            self._pending.extend(decoder.items[shown:])  # the error body's own timeline row
             run.http_error = describe_http_error(run.status, body, ctype, run.retry_after)
         else:
             self._pending.extend(decoder.finish(t))
@@ -469,7 +471,7 @@ class StreamSession(QObject):
 
 
 class _Collector:
-    """A RunSink that keeps a whole small answer (the music job), then can replay it into another."""
+    """A RunSink keeping a whole small answer (the music job), then replaying it into another."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, tuple[Any, ...]]] = []

@@ -1,4 +1,4 @@
-"""Settings: API keys per provider (to the OS keyring, never to QSettings) and the stream timeouts."""
+"""Settings: API keys per provider (to the OS keyring, never QSettings) and stream timeouts."""
 
 from __future__ import annotations
 

@@ -69,6 +69,8 @@ def test_capture_matches_sidecar(path: Path) -> None:
         assert state.segments == expected["segments"]
     if "content_block_types" in expected:
         assert list(state.blocks.values()) == expected["content_block_types"]
+        results = [k for k in expected["content_block_types"] if k.endswith("_tool_result")]
+        assert [d["type"] for d in state.block_data.values()] == results
     if "blocks_without_content_block_stop" in expected:
         assert sorted(state.open_blocks) == expected["blocks_without_content_block_stop"]  # type: ignore[type-var]
         assert "block_not_stopped" in {f.code for f in state.findings}

@@ -172,3 +172,47 @@ def test_music_without_content_type_sniffs_the_body() -> None:
     events.finish(0.0)
     assert events.state.audio is None
     assert events.state.error is not None and events.state.error.message == "job failed"
+
+
+@pytest.mark.parametrize("cut", [0, 1, 3, 10])
+def test_json_error_body_without_content_type_is_sniffed(cut: int) -> None:
+    # e.g. `playground inspect` on a saved error body, or a server that forgot its content type.
+    body = b'\n{"error": {"message": "model not found", "code": 404}}'
+    decoder = StreamDecoder()
+    if cut:
+        decoder.feed(body[:cut], 0.0)
+    decoder.feed(body[cut:], 0.0)
+    decoder.finish(0.0)
+    state = decoder.state
+    assert state.status == "failed"
+    assert state.error is not None and (state.error.message, state.error.code) == (
+        "model not found",
+        404,
+    )
+    assert [f.code for f in state.findings] == ["json_body"]
+
+
+@pytest.mark.parametrize("body", [b"", b"\n\n", b"   "])
+def test_empty_or_blank_body_is_truncated(body: bytes) -> None:
+    decoder = StreamDecoder()
+    decoder.feed(body, 0.0)
+    decoder.finish(0.0)
+    assert decoder.state.status == "truncated"
+    codes = {f.code for f in decoder.state.findings}
+    assert "no_terminator" in codes
+    assert ("empty_stream" in codes) == (body == b"")
+
+
+def test_chat_fast_path_folds_exactly_like_decode_and_apply(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from protocol_helpers import CAPTURES, decode, snapshot
+
+    from playground.protocol.routes.chat import ChatDecoder
+
+    paths = sorted((CAPTURES / "chat").glob("*.sse"))
+    fast = [snapshot(decode(p.read_bytes())) for p in paths]
+    monkeypatch.setattr(ChatDecoder, "plain_text", lambda self, ev, payload: None)
+    slow = [snapshot(decode(p.read_bytes())) for p in paths]
+    assert len(paths) >= 16
+    assert fast == slow

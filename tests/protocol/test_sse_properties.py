@@ -264,6 +264,10 @@ def _capture_files() -> list[Path]:
 CAPTURE_FILES = _capture_files()
 
 
+def test_the_captures_are_there(captures_dir: Path) -> None:
+    assert len(CAPTURE_FILES) >= 30, f"expected the recorded streams in {captures_dir}"
+
+
 @pytest.mark.parametrize("path", CAPTURE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_capture_reference_and_fixed_chunkings(path: Path) -> None:
     stream = path.read_bytes()

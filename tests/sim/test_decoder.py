@@ -167,3 +167,40 @@ def test_faults_read_without_crashing(base_url: str, path: str, fault: str) -> N
 def test_huge_line_is_read(base_url: str) -> None:
     d = _decode(base_url, "/chat/completions", BODIES["/chat/completions"], "huge-line")
     assert d.state.status == "complete" and d.state.text
+
+
+@pytest.mark.parametrize(
+    ("fault", "status"),
+    [
+        ("none", "complete"),
+        ("midstream-error", "failed"),
+        ("drop", "truncated"),
+        ("http-500", "failed"),
+        ("unknown-events", "complete"),
+        ("after-terminator", "complete"),
+    ],
+)
+def test_transcription_faults(base_url: str, fault: str, status: str) -> None:
+    decoder = stream_mod.StreamDecoder("transcription")
+    try:
+        with httpx.stream(
+            "POST",
+            base_url + "/audio/transcriptions",
+            headers=INSTANT | {"X-Sim-Fault": fault},
+            files={"file": ("a.mp3", b"\xff\xfb" * 500, "audio/mpeg")},
+            data={"stream": "true"},
+        ) as r:
+            if r.status_code != 200:
+                r.read()
+                decoder.fail_before_stream(r.status_code, r.content, r.headers.get("content-type"))
+            else:
+                decoder.set_content_type(r.headers.get("content-type"))
+                for chunk in r.iter_raw():
+                    decoder.feed(chunk, 0.0)
+    except httpx.RemoteProtocolError:
+        pass
+    decoder.finish(0.0)
+    assert decoder.state.status == status
+    assert bool(decoder.findings) == (fault != "none")
+    if fault == "none":
+        assert decoder.state.text and decoder.state.usage

@@ -309,3 +309,14 @@ def test_no_key_is_accepted(base_url: str) -> None:
         json={"model": "m", "messages": [{"role": "user", "content": "hi"}]},
     )
     assert r.status_code == 200 and r.json()["choices"][0]["message"]["content"]
+
+
+def test_responses_reasoning_summary(client: openai.OpenAI) -> None:
+    with client.responses.stream(
+        model="sim-reasoner", input="Explain tides", reasoning={"effort": "low", "summary": "auto"}
+    ) as s:
+        types = [e.type for e in s]
+        final = s.get_final_response()
+    assert "response.reasoning_summary_text.delta" in types
+    assert "response.reasoning_text.delta" not in types
+    assert final.output[0].type == "reasoning" and final.output[0].summary[0].text

@@ -41,7 +41,7 @@ def sim() -> Iterator[Any]:
 
 
 class Loop:
-    """A qasync loop (asyncio on Qt's loop) and a helper to run a coroutine on it with a deadline."""
+    """A qasync loop (asyncio on Qt's loop) and helpers to run coroutines on it with a deadline."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -82,6 +82,7 @@ def qloop(qapp: Any) -> Iterator[Loop]:
     """pytest-qt has no qasync integration: one QEventLoop per test, set current, closed cleanly."""
     import qasync
 
+    qapp.setQuitOnLastWindowClosed(False)  # as the app does: asyncio decides when to stop
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
     helper = Loop(loop)
@@ -127,9 +128,17 @@ def send_and_wait(qloop: Loop) -> Callable[..., str]:
     """Press Send on a panel and wait until its stream ended; returns the final status."""
 
     def run(panel: Any, timeout: float = 30.0) -> str:
-        qloop.do(panel.send)
         t0 = time.perf_counter()
-        status = qloop.run(panel.session.wait(), timeout)
+
+        async def send_then_wait() -> str:
+            # Send and wait in one loop run, as in the app: stopping a qasync loop while httpx
+            # (anyio) is mid-connect would run its cancel-scope callbacks outside the loop.
+            panel.send()
+            await asyncio.sleep(0)
+            result: str = await panel.session.wait()
+            return result
+
+        status = qloop.run(send_then_wait(), timeout)
         # The last frame's coalesced update and the finish() calls land on the next loop turns.
         qloop.sleep(0.05)
         assert time.perf_counter() - t0 < timeout

@@ -157,3 +157,14 @@ def test_storage_is_compact_and_shares_the_items(qtbot: QtBot) -> None:
     assert model.rowCount() == n
     assert model.items_list is decoder.items  # referenced, not copied
     assert (after - before) / n < 64  # a few array slots per row (issue 7 budget: 250 B)
+
+
+def test_rows_stay_aligned_with_item_indexes(qtbot: QtBot) -> None:
+    decoder = StreamDecoder()
+    items = decoder.feed(CHUNK * 6, 0.0)
+    model = TimelineModel()
+    model.append_items(items[:2], decoder)
+    model.append_items(items[1:3], decoder)  # a repeated row is not shown twice
+    model.append_items(items[4:], decoder)  # a gap is filled from the decoder
+    assert model.rowCount() == 6
+    assert all(model.item(r).index == r for r in range(6))

@@ -1,4 +1,4 @@
-"""Each route's panel against the real simulator: what the widgets show equals what the stream carried."""
+"""Each route's panel on the real simulator: the widgets show what the stream carried."""
 
 from __future__ import annotations
 
@@ -19,8 +19,13 @@ def _panel(route: str, sim: Any, model: str = "sim-reasoner") -> Any:
 
     def factory(route: str, body: dict[str, Any], files: Any, headers: dict[str, str]) -> Any:
         return build_spec(
-            provider_by_id("simulator"), route, body, None,
-            base_url=sim.base_url, files=files, extra_headers=headers,
+            provider_by_id("simulator"),
+            route,
+            body,
+            None,
+            base_url=sim.base_url,
+            files=files,
+            extra_headers=headers,
         )
 
     panel = RoutePanel(route, factory)
@@ -92,7 +97,7 @@ def test_images_panel_shows_every_partial_and_the_final(
 ) -> None:
     panel = _panel("images", sim, "sim-image")
     panel.editor.partial_images.setValue(2)
-    panel.editor.size.setCurrentIndex(panel.editor.size.findData("256x256"))
+    panel.editor.image_size.setCurrentIndex(panel.editor.image_size.findData("256x256"))
     assert send_and_wait(panel) == "complete"
     truth = carried(panel).state
     assert len(truth.images) == 3 and truth.images[-1].final
@@ -180,3 +185,60 @@ def test_retry_after_countdown_enables_retry(qloop: Any, sim: Any, send_and_wait
     panel.set_fault("none")
     qloop.do(panel.banner.retry.click)  # the retry resends the same request (still the faulty one)
     assert qloop.run(panel.session.wait()) == "failed"
+
+
+@pytest.mark.parametrize(
+    ("route", "model"),
+    [
+        ("responses", "sim-chat"),
+        ("messages", "sim-chat"),
+        ("images", "sim-image"),
+        ("speech", "sim-tts"),
+        ("transcription", "sim-transcribe"),
+    ],
+)
+def test_midstream_error_on_every_route_keeps_the_partial_output(
+    route: str, model: str, qloop: Any, sim: Any, send_and_wait: Any
+) -> None:
+    panel = _panel(route, sim, model)
+    panel.set_fault("midstream-error")
+    if route == "images":
+        panel.editor.image_size.setCurrentIndex(panel.editor.image_size.findData("256x256"))
+    assert send_and_wait(panel) == "failed"
+    state = panel.session.state
+    assert state.error is not None and state.error.message
+    assert "failed after it started" in panel.banner.text
+    assert state.error.message.rstrip(".") in panel.banner.text
+    assert panel.dump_state()["error"]["message"] == state.error.message
+
+
+def test_http_error_shows_the_envelope_before_the_stream(
+    qloop: Any, sim: Any, send_and_wait: Any
+) -> None:
+    panel = _panel("messages", sim, "sim-chat")
+    panel.set_fault("http-401")
+    assert send_and_wait(panel) == "failed"
+    dump = panel.dump_state()
+    assert dump["error"]["status"] == 401
+    assert dump["error"]["message"] in panel.banner.text
+    assert not panel.banner.retry.isVisibleTo(panel)  # a wrong key is not fixed by retrying
+    assert not panel.widgets["answer"].has_content()
+
+
+def test_stall_shows_a_banner_with_stop_and_clears_when_bytes_resume(
+    qloop: Any, sim: Any, send_and_wait: Any
+) -> None:
+    panel = _panel("chat", sim, "sim-chat")
+    panel.session.stall_seconds = 0.5
+    panel.set_fault("stall")  # the simulator goes quiet for a few seconds, then goes on
+    seen: list[str] = []
+
+    def watch() -> None:
+        if panel.banner.kind == "stall" and not panel.banner.isHidden():
+            seen.append(panel.banner.text)
+
+    panel.session.stalled.connect(lambda _s: watch())
+    assert send_and_wait(panel) == "complete"
+    assert seen and "stalled" in seen[0]
+    assert panel.banner.stop.isVisibleTo(panel) or panel.banner.isHidden()
+    assert panel.banner.kind != "stall"  # bytes came back: the stall banner went away

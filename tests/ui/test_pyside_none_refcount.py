@@ -1,4 +1,4 @@
-"""PySide6 regression: void Qt calls must not leak references to None (6.12.0 aborted in none_dealloc)."""
+"""PySide6 regression: void Qt calls must not leak references to None (6.12.0: none_dealloc)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""StreamSession against the real simulator and a raw local server: batching, stop, new send, errors."""
+"""StreamSession on the real simulator and a raw local server: batching, stop, new send, errors."""
 
 from __future__ import annotations
 
@@ -163,19 +163,31 @@ def test_new_start_cancels_the_running_one(qloop: Any) -> None:
             None,
             base_url=f"http://127.0.0.1:{server.port}/v1",
         )
-        qloop.do(session.start, spec)
-        qloop.wait_until(lambda: session.state is not None and len(session.state.text) > 8)
-        first_task = session._task
-        first_decoder = session.decoder
-        qloop.do(session.start, spec)
-        assert first_task is not None
-        qloop.wait_until(lambda: first_task.done(), timeout=1.0)
-        assert first_task.cancelled()
-        assert session.decoder is not first_decoder
-        qloop.wait_until(lambda: server.connections == 2 and server.closed_at is not None, 2.0)
-        assert session.is_running, (session._task, session._task.cancelled(), session.run.t_end)  # the second run goes on
-        qloop.run(session.aclose())
-        assert not session.is_running
+
+        async def scenario() -> None:
+            # One continuous loop run, as in the app: a qasync loop stopped and restarted while a
+            # cancelled stream winds down would run anyio's callbacks outside the loop.
+            session.start(spec)
+            while session.state is None or len(session.state.text) <= 8:
+                await asyncio.sleep(0.01)
+            first_task = session._task
+            first_decoder = session.decoder
+            session.start(spec)
+            assert first_task is not None
+            async with asyncio.timeout(1.0):
+                while not first_task.done():
+                    await asyncio.sleep(0.005)
+            assert first_task.cancelled()
+            assert session.decoder is not first_decoder
+            async with asyncio.timeout(2.0):
+                while not (server.connections == 2 and server.closed_at is not None):
+                    await asyncio.sleep(0.01)
+            await asyncio.sleep(0.1)
+            assert session.is_running  # the second run goes on
+            await session.aclose()
+            assert not session.is_running
+
+        qloop.run(scenario())
     finally:
         qloop.run(server.stop())
 

@@ -227,6 +227,7 @@ def test_envelope_is_incremental() -> None:
     env.flush()
     assert list(env.maxs) == [3, 5]
     assert env.columns(1) == [(-1, 5)]
+    assert env.columns(4) == [(-1, 3), (-1, 3), (5, 5), (5, 5)]  # stretched
 
 
 def test_music_status_progress_and_audio(qtbot: QtBot) -> None:
@@ -245,3 +246,14 @@ def test_music_status_progress_and_audio(qtbot: QtBot) -> None:
     view.finish(state)
     assert "completed" in view.status_label.text() and view.progress.value() == 100
     assert view.has_content()
+
+
+def test_pending_while_decoding(qtbot: QtBot) -> None:
+    view = ImagesView()
+    qtbot.addWidget(view)
+    state = StreamState(route="images")
+    state.images.append(_image(0, False, png_bytes(256, 256), 1, 0.1))
+    view.refresh(state)
+    assert view.pending
+    qtbot.waitUntil(lambda: not view.pending, timeout=5000)
+    assert view.decoded(0) is not None

@@ -243,3 +243,33 @@ def test_transcript_text_deltas(qtbot: QtBot) -> None:
     assert view.segments.isHidden()
     view.finish(decoder.state)
     assert view.shown_text.strip() == decoder.state.text.strip()
+
+
+def test_endless_paragraph_is_broken_but_offsets_still_line_up(qtbot: QtBot) -> None:
+    from playground.ui.widgets.live_text import PARAGRAPH_LIMIT
+
+    view = AnswerView()
+    qtbot.addWidget(view)
+    state = StreamState()
+    words = ["word "] * (3 * PARAGRAPH_LIMIT // 5)
+    buffer = state.choice(0).text
+    for start in range(0, len(words), 50):  # a frame's worth of tokens per refresh
+        append_text(buffer, words[start : start + 50], first_item=start)
+        view.refresh(state)
+    text = view.pane(0).text  # type: ignore[union-attr]
+    doc = text.document()
+    assert doc.blockCount() >= 2  # laid out in bounded paragraphs while streaming
+    assert len(text.toPlainText()) == len(state.text)
+    assert text.toPlainText().replace("\n", " ") == state.text
+    last = len(state.text) - 2
+    assert text.item_at_position(last) == len(words) - 1
+    view.highlight_item(len(words) - 1)
+    assert [s.cursor.selectedText() for s in text.extraSelections()] == ["word "]
+
+
+def test_a_new_state_without_reset_starts_over(qtbot: QtBot) -> None:
+    view = AnswerView()
+    qtbot.addWidget(view)
+    view.refresh(chat_state("first run, long text"))
+    view.refresh(chat_state("second"))
+    assert view.pane(0).text.toPlainText() == "second"  # type: ignore[union-attr]

@@ -1,4 +1,4 @@
-"""The whole window on the simulator: inspector rows, linked views, stop, keys, settings, closing."""
+"""The whole window on the simulator: inspector rows, linked views, stop, keys, settings, close."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_inspector_follows_the_current_panel(window: Any, send_and_wait: Any) ->
     send_and_wait(chat)
     chat_rows = window.inspector.model.rowCount()
     images = window.show_panel("images")
-    images.editor.size.setCurrentIndex(images.editor.size.findData("256x256"))
+    images.editor.image_size.setCurrentIndex(images.editor.image_size.findData("256x256"))
     send_and_wait(images)
     assert window.inspector.model.rowCount() == len(images.session.decoder.items)
     window.show_panel("chat")
@@ -66,16 +66,22 @@ def test_linked_views_both_ways(window: Any, qloop: Any, send_and_wait: Any) -> 
 def test_escape_stops_within_200_ms(window: Any, qloop: Any) -> None:
     panel = window.show_panel("chat")
     panel.set_pace("realtime")
-    qloop.do(panel.send)
-    qloop.wait_until(lambda: panel.session.state is not None and len(panel.session.state.text) > 10)
-    task = panel.session._task
-    t0 = time.perf_counter()
-    window.activateWindow()
-    # Esc works while typing in the editor.
-    qloop.do(QTest.keyClick, panel.editor.prompt, Qt.Key.Key_Escape)
-    assert panel.session.state.status == "cancelled"
-    qloop.wait_until(lambda: task.done(), timeout=1.0)
-    assert time.perf_counter() - t0 < 0.2
+
+    async def scenario() -> None:
+        panel.send()
+        while panel.session.state is None or len(panel.session.state.text) <= 10:
+            await asyncio.sleep(0.01)
+        task = panel.session._task
+        t0 = time.perf_counter()
+        window.activateWindow()
+        QTest.keyClick(panel.editor.prompt, Qt.Key.Key_Escape)  # works while typing, too
+        assert panel.session.state.status == "cancelled"
+        async with asyncio.timeout(1.0):
+            while not task.done():
+                await asyncio.sleep(0.002)
+        assert time.perf_counter() - t0 < 0.2
+
+    qloop.run(scenario())
     assert "Cancelled" in panel.banner.text
     assert panel.widgets["answer"].incomplete_marked
 
@@ -83,14 +89,22 @@ def test_escape_stops_within_200_ms(window: Any, qloop: Any) -> None:
 def test_new_send_cancels_the_running_one(window: Any, qloop: Any) -> None:
     panel = window.show_panel("chat")
     panel.set_pace("realtime")
-    qloop.do(panel.send)
-    qloop.wait_until(lambda: panel.session.state is not None and len(panel.session.state.text) > 5)
-    first = panel.session._task
-    panel.set_pace("fast")
-    qloop.do(panel.send)
-    qloop.wait_until(lambda: first.done(), timeout=1.0)
-    assert first.cancelled()
-    assert qloop.run(panel.session.wait()) == "complete"
+
+    async def scenario() -> str:
+        panel.send()
+        while panel.session.state is None or len(panel.session.state.text) <= 5:
+            await asyncio.sleep(0.01)
+        first = panel.session._task
+        panel.set_pace("fast")
+        panel.send()
+        async with asyncio.timeout(1.0):
+            while not first.done():
+                await asyncio.sleep(0.005)
+        assert first.cancelled()
+        return await panel.session.wait()
+
+    assert qloop.run(scenario()) == "complete"
+    qloop.sleep(0.05)
     # The inspector shows the second run only.
     assert window.inspector.model.rowCount() == len(panel.session.decoder.items)
 
@@ -99,11 +113,16 @@ def test_second_panel_streaming_is_unaffected(window: Any, qloop: Any) -> None:
     chat = window.panels["chat"]
     messages = window.panels["messages"]
     chat.set_pace("realtime")
-    qloop.do(chat.send)
-    qloop.do(messages.send)
-    qloop.wait_until(lambda: chat.session.state is not None and len(chat.session.state.text) > 5)
-    qloop.do(chat.stop)
-    assert qloop.run(messages.session.wait()) == "complete"
+
+    async def scenario() -> str:
+        chat.send()
+        messages.send()
+        while chat.session.state is None or len(chat.session.state.text) <= 5:
+            await asyncio.sleep(0.01)
+        chat.stop()
+        return await messages.session.wait()
+
+    assert qloop.run(scenario()) == "complete"
     assert chat.session.state.status == "cancelled"
 
 
@@ -148,7 +167,9 @@ def test_provider_and_model_are_remembered_not_the_key(
     qloop.run(win.shutdown())
     win.deleteLater()
     settings.sync()
-    again = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
+    again = MainWindow(
+        settings, simulator_url=sim.base_url, start_simulator=False, interactive=False
+    )
     assert again.provider_bar.provider().id == "openai"
     assert again.provider_bar.model() == "gpt-test-model"
     assert SECRET.encode() not in Path(settings.fileName()).read_bytes()
@@ -193,15 +214,168 @@ def test_closing_with_streams_in_flight_leaves_no_task(
 
     win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
     win.show()
-    for route in ("chat", "responses", "speech"):
-        qloop.do(win.panels[route].send)
-    qloop.wait_until(lambda: all(win.panels[r].session.run.t_first_byte for r in ("chat", "responses")))
+
+    async def scenario() -> None:
+        for route in ("chat", "responses", "speech"):
+            win.panels[route].send()
+        while not all(win.panels[r].session.run.t_first_byte for r in ("chat", "responses")):
+            await asyncio.sleep(0.01)
+        win.close()
+        await win.shutdown()
+
     caplog.set_level(logging.WARNING, logger="asyncio")
-    qloop.do(win.close)
-    qloop.run(win.shutdown())
+    qloop.run(scenario())
     qloop.sleep(0.05)
     current = asyncio.current_task
     pending = [t for t in asyncio.all_tasks(qloop.loop) if not t.done() and t is not current]
     assert pending == []
     assert not any("destroyed" in r.getMessage() for r in caplog.records)
     win.deleteLater()
+
+
+def test_open_capture_replays_into_the_right_panel(
+    window: Any, qloop: Any, captures_dir: Path
+) -> None:
+    sse = captures_dir / "chat" / "openai-gpt4o-n3-choices.sse"
+    expected = json.loads(sse.with_suffix(".json").read_text())["expected"]
+    window.show_panel("images")
+    qloop.do(window.open_capture, str(sse))
+    panel = window.current_panel()
+    assert panel.route == "chat"
+    qloop.run(panel.session.wait())
+    qloop.sleep(0.05)
+    assert panel.session.state.text == expected["text"]
+    assert panel.widgets["answer"].tabs.count() == 3  # a tab per choice
+    assert window.inspector.model.rowCount() == len(panel.session.decoder.items)
+
+
+def test_open_capture_of_garbage_says_so_without_a_dialog(
+    window: Any, qloop: Any, tmp_path: Path
+) -> None:
+    bad = tmp_path / "nothing.sse"
+    bad.write_bytes(b"\x00\xff garbage \x00")
+    qloop.do(window.open_capture, str(bad))  # opens as raw bytes or says why; never raises
+    qloop.sleep(0.1)
+
+
+def test_settings_dialog_keeps_keys_out_of_settings(settings: Any, qtbot: Any) -> None:
+    from playground.ui.settings_dialog import SettingsDialog, stall_seconds
+
+    dialog = SettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    row = dialog.rows["openai"]
+    row.edit.setText(SECRET)
+    row.save.click()  # the tests' null keyring keeps nothing: the row says so
+    assert row.edit.text() == ""
+    assert "keyring" in row.note.text().lower() or "OPENAI_API_KEY" in row.note.text()
+    assert SECRET not in row.note.text()
+    dialog.stall.setValue(3.0)
+    dialog.accept()
+    settings.sync()
+    assert stall_seconds(settings) == 3.0
+    assert SECRET.encode() not in Path(settings.fileName()).read_bytes()
+
+
+def test_dropping_an_audio_file_on_transcription_picks_it(window: Any, tmp_path: Path) -> None:
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    panel = window.show_panel("transcription")
+    audio = tmp_path / "clip.wav"
+    audio.write_bytes(b"RIFF0000WAVE")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(audio))])
+    event = QDropEvent(
+        QPointF(5, 5),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    panel.editor.dropEvent(event)
+    assert panel.editor.file_path() == str(audio)
+
+
+def test_key_over_plain_http_to_another_host_is_not_sent(
+    window: Any, send_and_wait: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setenv("PLAYGROUND_API_KEY", SECRET)
+    window.provider_bar.set_provider("custom")
+    window.provider_bar.base_url_edit.setText("http://gateway.invalid:9/v1")
+    window.provider_bar.base_url_edit.editingFinished.emit()
+    panel = window.show_panel("chat")
+    # Headless (non-interactive): the transport refuses, nothing leaves the machine.
+    assert send_and_wait(panel) == "failed"
+    assert "unencrypted" in panel.banner.text and SECRET not in panel.banner.text
+    assert panel.session.run.status is None
+    # Interactive: the window asks first; "No" sends nothing at all.
+    window.interactive = True
+    asked: list[str] = []
+
+    def answer_no(*args: Any, **kwargs: Any) -> Any:
+        asked.append(str(args[1]))
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "warning", answer_no)
+    before = panel.session.run
+    panel.send()
+    assert asked and panel.session.run is before and not panel.session.is_running
+
+
+def test_connection_refused_is_said_in_one_sentence(window: Any, send_and_wait: Any) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    window.provider_bar.set_provider("custom")
+    window.provider_bar.base_url_edit.setText(f"http://127.0.0.1:{port}/v1")
+    window.provider_bar.base_url_edit.editingFinished.emit()
+    panel = window.show_panel("chat")
+    assert send_and_wait(panel) == "failed"
+    assert "refused" in panel.banner.text and "Traceback" not in panel.banner.text
+    assert panel.banner.retry.isVisibleTo(panel)
+
+
+def test_each_run_is_journaled_in_the_history(window: Any, send_and_wait: Any) -> None:
+    assert window.history is not None
+    panel = window.show_panel("chat")
+    before = len(window.history.list_runs("chat"))
+    assert send_and_wait(panel) == "complete"
+    runs = window.history.list_runs("chat")
+    assert len(runs) == before + 1 and runs[0].status == "complete"
+
+
+def test_switching_panels_mid_stream_keeps_one_row_per_item(window: Any, qloop: Any) -> None:
+    chat = window.show_panel("chat")
+    chat.set_pace("realtime")
+
+    async def scenario() -> None:
+        chat.send()
+        while chat.session.state is None or len(chat.session.state.text) <= 5:
+            await asyncio.sleep(0.01)
+        window.show_panel("images")
+        await asyncio.sleep(0.1)
+        window.show_panel("chat")  # back while the stream still runs
+        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)
+        chat.stop()
+        await chat.session.wait()
+        await asyncio.sleep(0.05)
+
+    qloop.run(scenario())
+    model = window.inspector.model
+    assert model.rowCount() == len(chat.session.decoder.items)
+    assert [int(model.index(r, 0).data()) for r in range(model.rowCount())] == list(
+        range(model.rowCount())
+    )
+
+
+def test_an_http_error_gets_its_timeline_row(window: Any, send_and_wait: Any) -> None:
+    panel = window.show_panel("chat")
+    panel.set_fault("http-500")
+    assert send_and_wait(panel) == "failed"
+    assert window.inspector.model.rowCount() == len(panel.session.decoder.items) == 1
+    assert "500" in window.inspector.response_view.toPlainText()

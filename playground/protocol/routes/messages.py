@@ -101,7 +101,9 @@ class MessagesDecoder(RouteDecoder):
         kind = as_str(block.get("type")) or "?"
         self._blocks[index] = kind
         self._open[index] = ev.index
-        out.append(BlockStarted(index, kind))
+        # Server tool results arrive whole in the start event (§4): keep them for the widgets.
+        whole = kind.endswith("_tool_result") or kind == "container_upload"
+        out.append(BlockStarted(index, kind, block if whole else None))
         if kind == "text":
             text = as_str(block.get("text"))
             if text:

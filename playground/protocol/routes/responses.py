@@ -90,7 +90,7 @@ class ResponsesDecoder(RouteDecoder):
         self._ids: dict[str, int | str] = {}  # item_id -> key
         self._open: dict[int | str, int] = {}  # key -> item index that opened it
         self._parts_with_deltas: set[tuple[str, str | None, int | None]] = set()
-        self._tools_with_deltas: set[int | str] = set()
+        self._tool_args: dict[int | str, list[str]] = {}  # streamed arguments per call
         self._reasoning_key: tuple[str | None, int | None] | None = None
         self._reasoning_any = False
 
@@ -188,8 +188,8 @@ class ResponsesDecoder(RouteDecoder):
         ):
             key = self._key(payload)
             self._check_started(ev, key, "arguments delta")
-            self._tools_with_deltas.add(key)
             if type(delta) is str:
+                self._tool_args.setdefault(key, []).append(delta)
                 out.append(ToolCallDelta(key=key, arguments=delta))
         elif kind == "response.output_item.added":
             self._item_added(ev, payload, out)
@@ -224,11 +224,7 @@ class ResponsesDecoder(RouteDecoder):
             args = as_str(payload.get("arguments"))
             if args is None:
                 args = as_str(payload.get("input"))
-            name = as_str(payload.get("name"))
-            if key not in self._tools_with_deltas and args:
-                out.append(ToolCallDelta(key=key, name=name, arguments=args, replace=True))
-            elif name:
-                out.append(ToolCallDelta(key=key, name=name))
+            self._tool_whole(ev, key, args, as_str(payload.get("name")), None, out)
         elif kind == "response.image_generation_call.partial_image":
             b64 = as_str(payload.get("partial_image_b64"))
             if b64 is not None:
@@ -284,7 +280,34 @@ class ResponsesDecoder(RouteDecoder):
                 )
             )
             if args:
-                self._tools_with_deltas.add(key)
+                self._tool_args.setdefault(key, []).append(args)
+
+    def _tool_whole(
+        self,
+        ev: SSEEvent,
+        key: int | str,
+        args: str | None,
+        name: str | None,
+        call_id: str | None,
+        out: list[StreamEvent],
+    ) -> None:
+        """A ``.done`` restating a call's whole arguments: fills them in if none streamed;
+        text only grows, so a disagreement keeps the streamed text and becomes a finding."""
+        streamed = "".join(self._tool_args.get(key, ()))
+        if args and not streamed:
+            self._tool_args[key] = [args]
+            out.append(ToolCallDelta(key=key, id=call_id, name=name, arguments=args, replace=True))
+            return
+        if args is not None and args != streamed:
+            self.sink.report(
+                "warning",
+                "done_mismatch",
+                f"the final arguments of call {key!r} differ from the streamed ones "
+                "(the streamed text is kept)",
+                ev.index,
+            )
+        if name or call_id:
+            out.append(ToolCallDelta(key=key, id=call_id, name=name))
 
     def _item_done(self, ev: SSEEvent, payload: dict[str, Any], out: list[StreamEvent]) -> None:
         item = payload.get("item")
@@ -308,18 +331,11 @@ class ResponsesDecoder(RouteDecoder):
         out.append(BlockStopped(key))
         kind = item.get("type")
         if kind in ("function_call", "custom_tool_call"):
-            args = as_str(item.get("arguments")) or as_str(item.get("input"))
-            if key not in self._tools_with_deltas and args:
-                self._tools_with_deltas.add(key)
-                out.append(
-                    ToolCallDelta(
-                        key=key,
-                        id=as_str(item.get("call_id")) or item_id,
-                        name=as_str(item.get("name")),
-                        arguments=args,
-                        replace=True,
-                    )
-                )
+            args = as_str(item.get("arguments"))
+            if args is None:
+                args = as_str(item.get("input"))
+            call_id = as_str(item.get("call_id")) or item_id
+            self._tool_whole(ev, key, args, as_str(item.get("name")), call_id, out)
         elif kind == "image_generation_call":
             result = as_str(item.get("result"))
             if result:

@@ -13,15 +13,15 @@ from playground.sim import prose
 from playground.sim.context import SimRequest
 from playground.sim.faults import MIDSTREAM_MESSAGE, RouteFaults
 from playground.sim.framing import COMMENT, CONTENT, HEAD, TAIL, TERMINATOR, Frame
-from playground.sim.plan import Plan, Tool, int_or_none, make_plan, text_of
+from playground.sim.plan import Plan, Tool, dicts, int_or_none, make_plan, text_of
 
 KEEPALIVE = "keep-alive"
 
 
 def _tools(body: dict[str, Any]) -> list[Tool]:
     out = []
-    for tool in body.get("tools") or []:
-        fn = tool.get("function") if isinstance(tool, dict) else None
+    for tool in dicts(body.get("tools")):
+        fn = tool.get("function")
         if isinstance(fn, dict) and isinstance(fn.get("name"), str):
             params = fn.get("parameters")
             out.append(Tool(fn["name"], str(fn.get("description") or ""), params or {}))
@@ -40,7 +40,7 @@ def wants_reasoning(body: dict[str, Any], model: str) -> bool:
 
 def plan_for(req: SimRequest) -> Plan:
     body = req.body
-    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    messages = dicts(body.get("messages"))
     users = [text_of(m.get("content")) for m in messages if m.get("role") == "user"]
     prompt = users[-1] if users else ""
     after = (

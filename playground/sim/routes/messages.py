@@ -15,7 +15,7 @@ from playground.sim import prose
 from playground.sim.context import SimRequest
 from playground.sim.faults import MIDSTREAM_MESSAGE, RouteFaults
 from playground.sim.framing import CONTENT, HEAD, TAIL, TERMINATOR, Frame
-from playground.sim.plan import Plan, Tool, int_or_none, make_plan, text_of
+from playground.sim.plan import Plan, Tool, dicts, int_or_none, make_plan, text_of
 
 PING_EVERY = 25  # a ping "now and then" (seeds: ping events can appear anywhere)
 _STOP = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use"}
@@ -23,8 +23,8 @@ _STOP = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use"}
 
 def _tools(body: dict[str, Any]) -> list[Tool]:
     out = []
-    for tool in body.get("tools") or []:
-        if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+    for tool in dicts(body.get("tools")):
+        if isinstance(tool.get("name"), str):
             schema = tool.get("input_schema") or {}
             out.append(Tool(tool["name"], str(tool.get("description") or ""), schema))
     return out
@@ -43,7 +43,7 @@ def _tool_result(message: dict[str, Any]) -> str | None:
 
 def plan_for(req: SimRequest) -> Plan:
     body = req.body
-    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    messages = dicts(body.get("messages"))
     users = [text_of(m.get("content")) for m in messages if m.get("role") == "user"]
     prompts = [u for u in users if u]
     prompt = prompts[-1] if prompts else ""

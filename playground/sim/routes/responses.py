@@ -14,13 +14,28 @@ from playground.sim import prose
 from playground.sim.context import SimRequest, new_id
 from playground.sim.faults import MIDSTREAM_MESSAGE, RouteFaults
 from playground.sim.framing import CONTENT, HEAD, TAIL, TERMINATOR, Frame
-from playground.sim.plan import Plan, Tool, int_or_none, make_plan, text_of
+from playground.sim.plan import Plan, Tool, dicts, int_or_none, make_plan, text_of
+
+SUMMARY_MODES = ("auto", "concise", "detailed")
+# (part added, delta, text done, part done) for the two ways of streaming reasoning.
+_TEXT = (
+    "response.content_part.added",
+    "response.reasoning_text.delta",
+    "response.reasoning_text.done",
+    "response.content_part.done",
+)
+_SUMMARY = (
+    "response.reasoning_summary_part.added",
+    "response.reasoning_summary_text.delta",
+    "response.reasoning_summary_text.done",
+    "response.reasoning_summary_part.done",
+)
 
 
 def _tools(body: dict[str, Any]) -> list[Tool]:
     out = []
-    for tool in body.get("tools") or []:
-        if isinstance(tool, dict) and tool.get("type", "function") == "function":
+    for tool in dicts(body.get("tools")):
+        if tool.get("type", "function") == "function":
             name = tool.get("name")
             if isinstance(name, str):
                 params = tool.get("parameters") or {}
@@ -31,8 +46,8 @@ def _tools(body: dict[str, Any]) -> list[Tool]:
 def plan_for(req: SimRequest) -> Plan:
     body = req.body
     raw = body.get("input")
-    items: list[Any] = raw if isinstance(raw, list) else [{"role": "user", "content": raw or ""}]
-    items = [i for i in items if isinstance(i, dict)]
+    text = raw if isinstance(raw, str) else ""
+    items = dicts(raw) if isinstance(raw, list) else [{"role": "user", "content": text}]
     users = [text_of(i.get("content")) for i in items if i.get("role") == "user"]
     prompt = users[-1] if users else ""
     last = items[-1] if items else {}
@@ -108,15 +123,20 @@ class _Builder:
             return "response.incomplete", resp
         return "response.completed", self.response("completed", usage=self.usage())
 
+    @property
+    def summary(self) -> bool:
+        """`reasoning.summary` asks for a summary of the thinking instead of its text."""
+        reasoning = self.req.body.get("reasoning")
+        return isinstance(reasoning, dict) and reasoning.get("summary") in SUMMARY_MODES
+
     def reasoning_item(self, text: str, status: str) -> dict[str, Any]:
-        content = [{"type": "reasoning_text", "text": text}] if status != "in_progress" else []
-        return {
-            "id": self.reasoning_id,
-            "type": "reasoning",
-            "summary": [],
-            "content": content,
-            "status": status,
-        }
+        done = status != "in_progress"
+        item: dict[str, Any] = {"id": self.reasoning_id, "type": "reasoning", "summary": []}
+        if self.summary:
+            item["summary"] = [{"type": "summary_text", "text": text}] if done else []
+        else:
+            item["content"] = [{"type": "reasoning_text", "text": text}] if done else []
+        return item | {"status": status}
 
     def message_item(self, text: str, status: str) -> dict[str, Any]:
         content = (
@@ -169,17 +189,18 @@ async def frames(req: SimRequest, plan: Plan) -> AsyncIterator[Frame]:
         idx = len(b.output)
         item = b.reasoning_item("", "in_progress")
         yield _ev(HEAD, {"type": "response.output_item.added", "output_index": idx, "item": item})
-        part: dict[str, Any] = {"type": "reasoning_text", "text": ""}
-        addr: dict[str, Any] = {"item_id": b.reasoning_id, "output_index": idx, "content_index": 0}
-        yield _ev(HEAD, {"type": "response.content_part.added", **addr, "part": part})
+        # The thinking itself (reasoning_text, the seeds' name) or, when `reasoning.summary` is
+        # set, a summary part (reasoning_summary_*), as OpenAI's reasoning models send it.
+        kind, names = ("summary_text", _SUMMARY) if b.summary else ("reasoning_text", _TEXT)
+        index_key = "summary_index" if b.summary else "content_index"
+        addr: dict[str, Any] = {"item_id": b.reasoning_id, "output_index": idx, index_key: 0}
+        part: dict[str, Any] = {"type": kind, "text": ""}
+        yield _ev(HEAD, {"type": names[0], **addr, "part": part})
         for tok in plan.reasoning:
-            yield _ev(
-                CONTENT, {"type": "response.reasoning_text.delta", **addr, "delta": tok}, step
-            )
+            yield _ev(CONTENT, {"type": names[1], **addr, "delta": tok}, step)
         text = plan.reasoning_text
-        yield _ev(TAIL, {"type": "response.reasoning_text.done", **addr, "text": text})
-        part = {"type": "reasoning_text", "text": text}
-        yield _ev(TAIL, {"type": "response.content_part.done", **addr, "part": part})
+        yield _ev(TAIL, {"type": names[2], **addr, "text": text})
+        yield _ev(TAIL, {"type": names[3], **addr, "part": {"type": kind, "text": text}})
         b.output.append(b.reasoning_item(text, "completed"))
         yield _ev(
             TAIL, {"type": "response.output_item.done", "output_index": idx, "item": b.output[-1]}

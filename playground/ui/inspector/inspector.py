@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -38,6 +39,20 @@ from .timeline_model import (
 __all__ = ["Inspector"]
 
 ALL_TYPES = "All types"
+SUMMARY_MIN = 220
+
+
+class TimelineView(QTableView):
+    """The table; the summary column takes the width the others leave (never below SUMMARY_MIN)."""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_summary()
+
+    def fit_summary(self) -> None:
+        header = self.horizontalHeader()
+        others = sum(header.sectionSize(c) for c in range(header.count()) if c != COL_SUMMARY)
+        self.setColumnWidth(COL_SUMMARY, max(SUMMARY_MIN, self.viewport().width() - others))
 
 
 class Inspector(QWidget):
@@ -93,13 +108,14 @@ class Inspector(QWidget):
         events_layout.addLayout(bar)
 
         split = QSplitter(Qt.Orientation.Vertical, events)
-        self.view = QTableView(split)
+        self.view = TimelineView(split)
         self._setup_view()
         self.detail = DetailPane(self.model, split)
         split.addWidget(self.view)
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setSizes([600, 400])
         events_layout.addWidget(split, 1)
         self.count_label = QLabel(events)
         self.count_label.setStyleSheet("color: gray;")
@@ -134,11 +150,15 @@ class Inspector(QWidget):
         header = view.horizontalHeader()
         header.setHighlightSections(False)
         header.setStretchLastSection(False)
-        widths = {COL_INDEX: 56, COL_TIME: 80, COL_TYPE: 200, COL_SIZE: 70, COL_FINDINGS: 64}
+        # Fixed starting widths (never ResizeToContents: that measures every row); the user may
+        # drag them, and the summary takes what is left.
+        widths = {COL_INDEX: 52, COL_TIME: 72, COL_TYPE: 170, COL_SIZE: 68, COL_FINDINGS: 60}
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for col, width in widths.items():
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             view.setColumnWidth(col, width)
-        header.setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
+        header.sectionResized.connect(
+            lambda col, _old, _new: col != COL_SUMMARY and self.view.fit_summary()
+        )
         view.selectionModel().currentRowChanged.connect(self._current_changed)
         bar = view.verticalScrollBar()
         bar.actionTriggered.connect(self._user_scrolled)

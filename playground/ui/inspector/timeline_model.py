@@ -76,8 +76,10 @@ class TimelineModel(QAbstractTableModel):
 
     def append_items(self, items: list[SSEItem], decoder: StreamDecoder | None) -> None:
         """Add a batch of rows with one beginInsertRows; then pick up any new findings."""
+        first = len(self._times)
+        if items and items[0].index != first:
+            items = self._align(items, decoder, first)
         if items:
-            first = len(self._times)
             self._bind(items, decoder, first)
             last = first + len(items) - 1
             self.beginInsertRows(QModelIndex(), first, last)
@@ -279,6 +281,17 @@ class TimelineModel(QAbstractTableModel):
             self._own = list(self._items[:first])
             self._items = self._own
         self._own.extend(items)
+
+    def _align(
+        self, items: list[SSEItem], decoder: StreamDecoder | None, first: int
+    ) -> list[SSEItem]:
+        """Keep row == item index: drop rows already shown, fill a gap from the decoder."""
+        items = [item for item in items if item.index >= first]
+        if items and items[0].index > first:
+            source = decoder.items if decoder is not None else None
+            if source is not None and len(source) > items[-1].index:
+                items = source[first : items[-1].index + 1]
+        return items
 
     def _type_of(self, item: SSEItem) -> int:
         name: str

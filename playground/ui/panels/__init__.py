@@ -1,1 +1,1 @@
-"""The route panels: one RoutePanel class configured per route, with its editor, status line and banner."""
+"""The route panels: one RoutePanel class configured per route, with editor, status and banner."""

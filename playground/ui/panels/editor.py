@@ -1,4 +1,4 @@
-"""A route's request editor: the fields people set, and a raw JSON body view kept in sync both ways."""
+"""A route's request editor: the fields people set and a raw JSON body view, synced both ways."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def _first_user_text(turns: Any) -> tuple[str | None, list[dict[str, Any]]]:
 
 
 def params_from_body(route: str, body: dict[str, Any]) -> RequestParams:
-    """The inverse of build_body, best effort: fields the form shows, and the rest kept in ``extra``.
+    """The inverse of build_body, best effort: the form's fields, and the rest kept in ``extra``.
 
     Whatever build_body(params) would not reproduce exactly goes to ``extra`` (merged last), so a
     body typed in the raw view survives a later edit of the form unchanged.
@@ -302,8 +302,8 @@ class RequestEditor(QWidget):
             self.prompt.setMaximumHeight(220)
             self.prompt.setPlainText(DEFAULT_PROMPTS[r])
             f.addRow("Prompt", self.prompt)
-            self.size = self._combo(IMAGE_SIZES)
-            f.addRow("Size", self.size)
+            self.image_size = self._combo(IMAGE_SIZES)
+            f.addRow("Size", self.image_size)
             self.quality = self._combo(IMAGE_QUALITY)
             f.addRow("Quality", self.quality)
             self.partial_images = QSpinBox()
@@ -433,7 +433,7 @@ class RequestEditor(QWidget):
                 p.include_usage = self.include_usage.isChecked() or None
         elif r == "images":
             p.prompt = self.prompt.toPlainText()
-            p.size = self.size.currentData() or None
+            p.size = self.image_size.currentData() or None
             p.quality = self.quality.currentData() or None
             p.partial_images = self.partial_images.value()
             p.output_format = self.output_format.currentData() or None
@@ -497,7 +497,7 @@ class RequestEditor(QWidget):
                 self.include_usage.setChecked(bool(p.include_usage))
         elif r == "images":
             self.prompt.setPlainText(p.prompt or "")
-            self._select(self.size, p.size or "")
+            self._select(self.image_size, p.size or "")
             self._select(self.quality, p.quality or "")
             self.partial_images.setValue(p.partial_images or 0)
             self._select(self.output_format, p.output_format or "png")

@@ -1,4 +1,4 @@
-"""The panel's banner: an error before or during a stream, a Retry-After countdown, a stall with Stop."""
+"""The panel's banner: an error before or during a stream, Retry-After countdown, stall + Stop."""
 
 from __future__ import annotations
 
@@ -76,11 +76,12 @@ class ErrorBanner(QFrame):
         retry_after: float | None = None,
         stop: bool = False,
     ) -> None:
-        """kind: error | warning | info. retry_after: seconds to count down before Retry is enabled."""
+        """kind: error | warning | info; retry_after: seconds before Retry is enabled."""
         self.kind = kind
         dark, light = _KIND_COLORS.get(kind, _KIND_COLORS["info"])
+        background = dark if is_dark() else light
         self.setStyleSheet(
-            f"QFrame#errorBanner {{ background: {dark if is_dark() else light}; border-radius: 4px; }}"
+            f"QFrame#errorBanner {{ background: {background}; border-radius: 4px; }}"
         )
         pixmap = {
             "error": QStyle.StandardPixmap.SP_MessageBoxCritical,

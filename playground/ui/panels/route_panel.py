@@ -69,15 +69,17 @@ SIM_FAULTS = _faults()
 _EMPTY_TEXT = {
     "chat": "Type a message on the left and press <b>Send</b> (Ctrl+Enter).<br>"
     "The answer streams in here; the events that carried it scroll past in the inspector.",
-    "responses": "Type a message and press <b>Send</b> (Ctrl+Enter) to stream a Responses API answer.",
-    "messages": "Type a message and press <b>Send</b> (Ctrl+Enter) to stream Anthropic Messages events."
-    "<br>Set a thinking budget to watch the thinking block and its signature arrive.",
-    "images": "Describe a picture and press <b>Send</b>.<br>Each partial image appears the moment it "
-    "arrives, then the final one.",
-    "speech": "Type some text and press <b>Send</b>.<br>The audio plays as it arrives and its waveform "
-    "is drawn live.",
-    "transcription": "Pick or drop an audio file (a sample is preselected) and press <b>Send</b>.<br>"
-    "The transcript streams in here.",
+    "responses": "Type a message and press <b>Send</b> (Ctrl+Enter) "
+    "to stream a Responses API answer.",
+    "messages": "Type a message and press <b>Send</b> (Ctrl+Enter) "
+    "to stream Anthropic Messages events.<br>"
+    "Set a thinking budget to watch the thinking block and its signature arrive.",
+    "images": "Describe a picture and press <b>Send</b>.<br>"
+    "Each partial image appears the moment it arrives, then the final one.",
+    "speech": "Type some text and press <b>Send</b>.<br>"
+    "The audio plays as it arrives and its waveform is drawn live.",
+    "transcription": "Pick or drop an audio file (a sample is preselected) "
+    "and press <b>Send</b>.<br>The transcript streams in here.",
     "music": "Describe the music and press <b>Send</b>.<br>The song plays while it renders.",
 }
 
@@ -202,7 +204,9 @@ class RoutePanel(QWidget):
             roles = list(self.widgets)
             output.setStretchFactor(roles.index("answer"), 3)
             # Thinking and tool calls get a modest share; the answer is what people read.
-            output.setSizes([{"thinking": 130, "answer": 420, "tools": 200}.get(r, 200) for r in roles])
+            output.setSizes(
+                [{"thinking": 130, "answer": 420, "tools": 200}.get(r, 200) for r in roles]
+            )
         self.output = output
         self.stack.addWidget(output)
         right_layout.addWidget(self.stack, 1)
@@ -319,7 +323,7 @@ class RoutePanel(QWidget):
     def stop(self) -> None:
         self.session.stop()
 
-    # ---- session signals --------------------------------------------------------------------------
+    # ---- session signals ---
     def _on_started(self) -> None:
         self._ever_ran = True
         self.stack.setCurrentIndex(1)
@@ -339,7 +343,8 @@ class RoutePanel(QWidget):
         state = self.session.state
         if state is None:
             return
-        if self.session.run.status is not None and self.session.run.status < 400:
+        status = self.session.run.status
+        if status is None or status < 400:  # an error body is the banner's, not the widgets'
             for widget in self.widgets.values():
                 try:
                     widget.refresh(state)  # type: ignore[attr-defined]
@@ -391,7 +396,8 @@ class RoutePanel(QWidget):
         if self.banner.kind in ("", "stall"):
             self.banner.show_message(
                 "warning",
-                f"No bytes for {seconds:.0f} s: the server may have stalled. The stream is still open.",
+                f"No bytes for {seconds:.0f} s: the server may have stalled. "
+                "The stream is still open.",
                 stop=True,
             )
             self.banner.kind = "stall"
@@ -434,7 +440,8 @@ class RoutePanel(QWidget):
             )
             self.banner.show_message(
                 "warning",
-                f"Truncated: the stream ended before its terminator{why}. The output is incomplete.",
+                f"Truncated: the stream ended before its terminator{why}. "
+                "The output is incomplete.",
                 retry=True,
             )
         elif status == "cancelled":
@@ -447,14 +454,19 @@ class RoutePanel(QWidget):
         else:
             self.banner.clear()
         # The answer view marks itself incomplete; the other routes' widgets get this note.
-        marks_itself = self.route in CHAT_LIKE
-        if status in ("failed", "truncated", "cancelled", "incomplete") and got_output and not marks_itself:
+        answer = self.widgets.get("answer")
+        marks_itself = answer is not None and answer.has_content()  # type: ignore[attr-defined]
+        if (
+            status in ("failed", "truncated", "cancelled", "incomplete")
+            and got_output
+            and not marks_itself
+        ):
             self.incomplete_note.setText(
                 f"Output {status}: what arrived before the end is shown above."
             )
             self.incomplete_note.show()
 
-    # ---- status ------------------------------------------------------------------------------------
+    # ---- status ---
     def _refresh_visibility(self) -> None:
         """Chat-like panels hide the thinking and tool views until something arrives for them."""
         running_or_ran = self._ever_ran
@@ -490,7 +502,7 @@ class RoutePanel(QWidget):
             usage=state.usage,
         )
 
-    # ---- headless dump ---------------------------------------------------------------------------
+    # ---- headless dump ---
     def dump_state(self) -> dict[str, Any]:
         """What this panel's widgets show (the headless contract's JSON; issue 4)."""
         session = self.session

@@ -53,7 +53,7 @@ def format_usage(usage: dict[str, Any] | None) -> str:
         parts.append(f"{total} total")
     if not parts:  # an unfamiliar shape: show its scalar fields as they came
         parts = [f"{k} {v}" for k, v in usage.items() if isinstance(v, int | float | str)][:4]
-    return "usage " + " / ".join(parts)
+    return " · ".join(parts)
 
 
 def _ms(seconds: float | None) -> str:
@@ -88,6 +88,7 @@ class StatusLine(QWidget):
         self.ttfb.setToolTip("Time to first byte of the body, since the request was sent")
         self.ttft.setToolTip("Time to first token (text or thinking), since the request was sent")
         self.elapsed.setToolTip("Elapsed time since the request was sent")
+        self.usage.setToolTip("Usage as the server reported it")
         self.rate.setToolTip(
             "Tokens per second since the first token (usage when reported, else deltas)"
         )
@@ -113,7 +114,7 @@ class StatusLine(QWidget):
         self.elapsed.setText(f"{elapsed:.2f} s" if elapsed is not None else "")
         text = format_usage(usage)
         self.usage.setText(text)
-        self.usage.setToolTip(text)
+        self.usage.setToolTip(f"Usage as the server reported it: {text}" if text else "")
 
     def clear(self) -> None:
         self.set_status("idle")

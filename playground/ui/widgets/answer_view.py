@@ -106,10 +106,15 @@ class AnswerView(QWidget):
             pane.deleteLater()
         self.panes = {}
         self.marker.hide()
+        self._choices: dict[int, ChoiceState] | None = None
         self._pane(0)
         self.tabs.tabBar().hide()
 
     def refresh(self, state: StreamState) -> None:
+        if state.choices is not self._choices:
+            if self._choices is not None:
+                self.reset()  # a new run's state: start over even if nobody called reset()
+            self._choices = state.choices
         for index in sorted(state.choices):
             choice = state.choices[index]
             self._pane(index).sync(choice)

@@ -34,7 +34,7 @@ class AudioView(QWidget):
         layout.setSpacing(4)
         self.waveform = WaveformWidget(self)
         self.waveform.mouseReleaseEvent = self._wave_clicked  # type: ignore[method-assign]
-        layout.addWidget(self.waveform, 1)
+        layout.addWidget(self.waveform)
         row = QHBoxLayout()
         self.play_button = QPushButton("▶ Play", self)
         self.play_button.clicked.connect(self.play_from_start)
@@ -53,6 +53,7 @@ class AudioView(QWidget):
         self.note.setStyleSheet("color: #8a5a00;")
         self.note.hide()
         layout.addWidget(self.note)
+        layout.addStretch(1)
         self._player: PcmPlayer | None = None
         self._media: Any = None  # QMediaPlayer for whole-body formats
         self._media_out: Any = None
@@ -85,7 +86,8 @@ class AudioView(QWidget):
             return
         if self.is_pcm:
             new = bytes(data[self._fed :])
-            self.waveform.add(new)
+            if audio.sample_width == 2:  # the envelope reads s16le (interleaved channels pooled)
+                self.waveform.add(new)
             if self.autoplay:
                 self._play_live(new)
         self._fed = len(data)

@@ -63,12 +63,15 @@ class Envelope:
         return count
 
     def columns(self, width: int) -> list[tuple[int, int]]:
-        """(min, max) per display column when the envelope is drawn ``width`` columns wide."""
+        """(min, max) per display column when the envelope is drawn ``width`` columns wide.
+
+        Fewer buckets than columns are stretched (each bucket covers several columns)."""
         n = len(self.mins)
         if n == 0 or width <= 0:
             return []
         if n <= width:
-            return list(zip(self.mins, self.maxs))
+            mins, maxs = self.mins, self.maxs
+            return [(mins[c * n // width], maxs[c * n // width]) for c in range(width)]
         out: list[tuple[int, int]] = []
         mins, maxs = self.mins, self.maxs
         for c in range(width):

@@ -82,6 +82,7 @@ class ImagesView(QWidget):
     def reset(self) -> None:
         self.decoder.cancel_all()
         self._images = []
+        self._source: list[ImageState] | None = None
         self._decoded_images = {}
         self._shown = None
         self._pinned = False
@@ -93,6 +94,10 @@ class ImagesView(QWidget):
         self.save_button.setEnabled(False)
 
     def refresh(self, state: StreamState) -> None:
+        if state.images is not self._source:
+            if self._source is not None:
+                self.reset()  # a new run's state
+            self._source = state.images
         for position in range(len(self._images), len(state.images)):
             image = state.images[position]
             self._images.append(image)
@@ -123,6 +128,11 @@ class ImagesView(QWidget):
         return bool(self._images)
 
     # -- queries and actions -------------------------------------------------------------------
+
+    @property
+    def pending(self) -> bool:
+        """Images still decoding (the headless screenshot waits for them)."""
+        return self.decoder.busy or len(self._decoded_images) < len(self._images)
 
     @property
     def shown_position(self) -> int | None:

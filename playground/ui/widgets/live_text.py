@@ -11,6 +11,7 @@ from playground.protocol.state import TextBuffer
 __all__ = ["LiveText", "utf16_len"]
 
 HIGHLIGHT = QColor(255, 200, 0, 110)
+PARAGRAPH_LIMIT = 2000  # characters of one paragraph laid out while streaming (see _insert)
 
 
 def utf16_len(text: str) -> int:
@@ -44,6 +45,7 @@ class LiveText(QTextEdit):
             self.setPlaceholderText(placeholder)
         self._buffer: TextBuffer | None = None
         self._shown = 0  # code points of the buffer already in the document
+        self._block_len = 0  # characters in the last paragraph shown
         self._rendered = False
         self._source = ""  # the text that was rendered as Markdown
         self._press: tuple[int, int] | None = None
@@ -54,6 +56,7 @@ class LiveText(QTextEdit):
     def reset(self) -> None:
         self._buffer = None
         self._shown = 0
+        self._block_len = 0
         self._rendered = False
         self._source = ""
         self.setExtraSelections([])
@@ -81,14 +84,47 @@ class LiveText(QTextEdit):
         at_bottom = bar.value() >= bar.maximum() - 4
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
-        if self.char_format is not None:
-            cursor.insertText(new, self.char_format)
-        else:
-            cursor.insertText(new)
+        self._insert(cursor, new)
         self._shown += len(new)
         if at_bottom:
             bar.setValue(bar.maximum())
         return True
+
+    def _insert(self, cursor: QTextCursor, text: str) -> None:
+        # Qt lays a paragraph out whole on every change, so one endless paragraph makes each
+        # append cost more than the last (issue 7, render_growth). While streaming, a paragraph
+        # longer than PARAGRAPH_LIMIT is broken at a space: the space becomes the block break
+        # (one position for one character, so offsets and linked views still line up).
+        fmt = self.char_format
+        rest = text
+        block = self._block_len
+        while block + len(rest) > PARAGRAPH_LIMIT:
+            newline = rest.rfind("\n")
+            if newline >= 0 and block + newline <= PARAGRAPH_LIMIT:
+                # A real line end is near: the paragraph stays short without help.
+                self._put(cursor, rest[: newline + 1], fmt)
+                rest = rest[newline + 1 :]
+                block = 0
+                continue
+            space = rest.find(" ", max(0, PARAGRAPH_LIMIT - block))
+            if space < 0:
+                break
+            self._put(cursor, rest[:space], fmt)
+            cursor.insertBlock()
+            rest = rest[space + 1 :]
+            block = 0
+        self._put(cursor, rest, fmt)
+        newline = rest.rfind("\n")
+        self._block_len = len(rest) - newline - 1 if newline >= 0 else block + len(rest)
+
+    @staticmethod
+    def _put(cursor: QTextCursor, text: str, fmt: QTextCharFormat | None) -> None:
+        if not text:
+            return
+        if fmt is not None:
+            cursor.insertText(text, fmt)
+        else:
+            cursor.insertText(text)
 
     def render_markdown(self) -> None:
         """Swap the plain text for rendered Markdown (once, at the end of the stream)."""

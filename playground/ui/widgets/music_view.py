@@ -53,6 +53,8 @@ class MusicView(QWidget):
     def set_job(self, status: str | None, progress: float | None = None) -> None:
         """The job's status word (queued / rendering / completed / failed) and progress 0–1."""
         self._job_status = status
+        if progress is not None and progress > 1:
+            progress = progress / 100  # a percentage
         self._job_progress = progress
         self._show()
 

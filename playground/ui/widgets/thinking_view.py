@@ -108,7 +108,7 @@ class ThinkingView(QWidget):
             f" ({sizes[kind]:,} chars)"
             for kind, n in counts.items()
         ]
-        return "Signed reasoning: " + ", ".join(parts) + " — opaque, kept for the next turn, not shown"
+        return "Signed reasoning: " + ", ".join(parts) + " — opaque, kept for the next turn"
 
     def _update_title(self) -> None:
         n = self.text.shown

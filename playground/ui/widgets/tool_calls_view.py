@@ -204,16 +204,22 @@ class ToolCallsView(QWidget):
         self._layout.addStretch(1)
         self.area.setWidget(self._body)
         self.cards: list[ToolCallCard] = []
+        self._calls: list[ToolCallState] | None = None
 
     def reset(self) -> None:
         for card in self.cards:
             self._layout.removeWidget(card)
             card.deleteLater()
         self.cards = []
+        self._calls = None
         self.empty.show()
 
     def refresh(self, state: StreamState) -> None:
         calls = state.tool_calls
+        if calls is not self._calls:
+            if self._calls is not None:
+                self.reset()  # a new run's state
+            self._calls = calls
         while len(self.cards) < len(calls):
             card = ToolCallCard(self._body)
             card.activated.connect(self.itemActivated)

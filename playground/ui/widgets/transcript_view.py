@@ -53,8 +53,13 @@ class TranscriptView(QWidget):
         self.segments.setRowCount(0)
         self.segments.hide()
         self._final = None
+        self._segments: list[dict[str, Any]] | None = None
 
     def refresh(self, state: StreamState) -> None:
+        if state.segments is not self._segments:
+            if self._segments is not None:
+                self.reset()  # a new run's state
+            self._segments = state.segments
         choice = state.choices.get(0)
         if choice is not None:
             self.text.sync(choice.text)

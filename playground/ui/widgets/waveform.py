@@ -16,8 +16,10 @@ class WaveformWidget(QWidget):
         super().__init__(parent)
         self.envelope = Envelope()
         self.setMinimumHeight(64)
+        self.setMaximumHeight(240)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.color = QColor(52, 152, 219)
+        self.min_buckets = 200  # 2 s of 10 ms buckets
 
     def clear(self) -> None:
         self.envelope.clear()
@@ -40,7 +42,11 @@ class WaveformWidget(QWidget):
         try:
             rect = self.rect()
             mid = rect.height() / 2
-            columns = self.envelope.columns(rect.width())
+            # Stretch to the width, but a short clip (under min_buckets) fills only its share, so
+            # the first chunks do not look like a few giant blobs.
+            n = len(self.envelope)
+            width = rect.width() if n >= self.min_buckets else rect.width() * n // self.min_buckets
+            columns = self.envelope.columns(max(1, width)) if n else []
             if not columns:
                 painter.setPen(self.palette().placeholderText().color())
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "waveform")

@@ -1,0 +1,137 @@
+"""Partial images: a 1024x1024 partial from arrival to pixels on screen, and UI-thread stalls."""
+
+from __future__ import annotations
+
+import base64
+import io
+import itertools
+import json
+import random
+from typing import Any
+
+from benchmarks.timing import percentile
+
+Value = float | str
+_TICK_MS = 1  # the probe timer: how late its ticks come is how long the UI thread was blocked
+
+
+def _picture(seed: int) -> bytes:
+    """A 1024x1024 PNG that compresses like a photo (gradients plus grain): about 1-2 MB."""
+    from PIL import Image
+
+    rng = random.Random(seed)
+    small = Image.new("RGB", (32, 32))
+    colours = [(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(1024)]
+    small.putdata(colours)
+    base = small.resize((1024, 1024), Image.Resampling.BICUBIC)
+    grain = Image.effect_noise((1024, 1024), 24).convert("RGB")
+    img = Image.blend(base, grain, 0.25)
+    out = io.BytesIO()
+    img.save(out, "PNG")
+    return out.getvalue()
+
+
+def _event(index: int, png: bytes) -> bytes:
+    payload = {
+        "type": "image_generation.partial_image",
+        "b64_json": base64.b64encode(png).decode(),
+        "partial_image_index": index,
+        "size": "1024x1024",
+        "quality": "high",
+        "background": "opaque",
+        "output_format": "png",
+        "created_at": 1_700_000_000,
+    }
+    body = json.dumps(payload, separators=(",", ":")).encode()
+    return b"event: image_generation.partial_image\ndata: " + body + b"\n\n"
+
+
+def _app() -> Any:
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance() or QApplication([])
+
+
+def image_figures(n_partials: int) -> dict[str, Value]:
+    """Feed partial-image events (64 KiB network reads) into ``StreamDecoder("images")`` and the
+    images view, as the images panel does. ``image_partial_ms``: median time from the read that
+    completes an event to its pixels painted; ``image_ui_block_ms``: per partial, the longest gap
+    in a 1 ms UI-thread timer beyond its interval (median over partials; the max is reported too).
+    """
+    from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
+
+    from playground.protocol.stream import StreamDecoder
+    from playground.ui.widgets.images_view import ImagesView
+
+    app = _app()
+    view = ImagesView()
+    view.resize(1100, 1000)
+    view.show()
+    app.processEvents()
+    decoder = StreamDecoder("images")
+    decoder.set_content_type("text/event-stream")
+    events = [_event(i, _picture(i)) for i in range(max(1, n_partials))]
+
+    clock = QElapsedTimer()
+    clock.start()
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.setInterval(_TICK_MS)
+    timer.timeout.connect(lambda: ticks.append(clock.nsecsElapsed()))
+    shown: list[int] = []
+    loop = QEventLoop()
+
+    def on_shown(position: int) -> None:
+        view.canvas.repaint()  # pixels on screen now, not at the next frame
+        shown.append(clock.nsecsElapsed())
+        loop.quit()
+
+    view.imageShown.connect(on_shown)
+    latencies: list[float] = []
+    blocks: list[float] = []
+    t = 0.0
+    timer.start()
+    try:
+        for number, event in enumerate(events):
+            reads = [event[i : i + 65536] for i in range(0, len(event), 65536)]
+            for chunk in reads[:-1]:
+                t += 0.001
+                decoder.feed(chunk, t)
+                app.processEvents()
+            ticks.clear()
+            before = len(shown)
+            arrived = clock.nsecsElapsed()
+            ticks.append(arrived)
+            t += 0.001
+            decoder.feed(reads[-1], t)
+            view.refresh(decoder.state)
+            guard = QTimer()
+            guard.setSingleShot(True)
+            guard.timeout.connect(loop.quit)
+            guard.start(10_000)
+            if len(shown) == before:
+                loop.exec()
+            guard.stop()
+            if len(shown) == before:
+                raise RuntimeError(f"partial {number} was never shown")
+            done = shown[-1]
+            ticks.append(done)
+            latencies.append((done - arrived) / 1e6)
+            gaps = [(b - a) / 1e6 - _TICK_MS for a, b in itertools.pairwise(ticks)]
+            blocks.append(max(0.0, *gaps))
+            # Let the strip and caption settle between partials, as the real stream's gaps do.
+            settle = QTimer()
+            settle.setSingleShot(True)
+            settle.timeout.connect(loop.quit)
+            settle.start(50)
+            loop.exec()
+    finally:
+        timer.stop()
+        view.close()
+    return {
+        "image_partial_ms": percentile(latencies, 0.5),
+        "image_ui_block_ms": percentile(blocks, 0.5),
+        "image_ui_block_max_ms": max(blocks),
+        "image_partials": float(len(latencies)),
+        "image_event_bytes": float(len(events[0])),
+    }

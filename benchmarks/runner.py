@@ -1,0 +1,301 @@
+"""`playground bench`: the issue-7 benchmarks, one `name: value` line per figure, then a table.
+
+Every peer is measured in the same run on the same bytes. Benchmarks that need Qt run in a child
+process each (``python -m benchmarks.runner --child GROUP``), so a crash or a missing piece there
+becomes an ``n/a (reason)`` figure instead of ending the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+Value = float | str  # a number, or "n/a (reason)"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One headline figure: its goal (issue 7) and the group that measures it."""
+
+    name: str
+    group: str
+    goal: float
+    higher_is_better: bool
+    unit: str = "x"
+
+    def goal_text(self) -> str:
+        sign = ">=" if self.higher_is_better else "<="
+        return f"{sign} {self.goal:g}{'' if self.unit == 'x' else ' ' + self.unit}"
+
+    def met(self, value: Value) -> str:
+        if isinstance(value, str):
+            return "n/a"
+        ok = value >= self.goal if self.higher_is_better else value <= self.goal
+        return "yes" if ok else "NO"
+
+
+FIGURES: tuple[Figure, ...] = (
+    Figure("parser_vs_httpx_sse_4k", "parser", 3.0, True),
+    Figure("parser_vs_openai_4k", "parser", 8.0, True),
+    Figure("parser_vs_httpx_sse_30b", "parser", 2.5, True),
+    Figure("parser_vs_sseclient_30b", "parser", 1.8, True),
+    Figure("decode_vs_openai_sdk", "decode", 4.0, True),
+    Figure("ui_vs_raw_client", "ui", 0.5, True),
+    Figure("ui_stall_p99_ms", "ui", 50.0, False, "ms"),
+    Figure("render_growth", "render", 2.0, False),
+    Figure("timeline_bytes_per_event", "timeline", 250.0, False, "B"),
+    Figure("image_partial_ms", "image", 30.0, False, "ms"),
+    Figure("image_ui_block_ms", "image", 16.0, False, "ms"),
+    Figure("startup_vs_bare_qt", "startup", 2.0, False),
+)
+
+GROUPS: tuple[str, ...] = ("parser", "decode", "timeline", "render", "image", "startup", "ui")
+QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "image", "ui"})
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How big each benchmark runs: full, ``--quick`` (about two minutes) or ``--tiny`` (tests)."""
+
+    parser_events: int
+    parser_repeat: int
+    decode_events: int
+    decode_repeat: int
+    timeline_events: int
+    render_tokens: int
+    image_partials: int
+    startup_repeat: int
+    ui_chunks: int
+    child_timeout: float
+
+
+FULL = Sizes(200_000, 7, 200_000, 5, 1_000_000, 50_000, 12, 5, 100_000, 600.0)
+QUICK = Sizes(50_000, 5, 30_000, 3, 1_000_000, 50_000, 6, 3, 100_000, 150.0)
+TINY = Sizes(300, 1, 200, 1, 2_000, 1_200, 1, 1, 300, 120.0)
+
+
+def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
+    """Measure one group in this process (the child side for Qt groups)."""
+    if group == "parser":
+        from benchmarks.parsers import parser_figures
+
+        return dict(parser_figures(sizes.parser_events, sizes.parser_repeat))
+    if group == "decode":
+        from benchmarks.decode import decode_figures
+
+        return dict(decode_figures(sizes.decode_events, sizes.decode_repeat))
+    if group == "timeline":
+        from benchmarks.timeline import timeline_figures
+
+        return timeline_figures(sizes.timeline_events)
+    if group == "render":
+        from benchmarks.render import render_figures
+
+        return render_figures(sizes.render_tokens)
+    if group == "image":
+        from benchmarks.image import image_figures
+
+        return image_figures(sizes.image_partials)
+    if group == "startup":
+        from benchmarks.startup import startup_figures
+
+        return startup_figures(sizes.startup_repeat)
+    if group == "ui":
+        from benchmarks.ui import ui_figures
+
+        return ui_figures(sizes.ui_chunks)
+    raise ValueError(f"unknown group {group!r}")
+
+
+def _na(reason: str) -> str:
+    reason = " ".join(reason.split())[:160] or "failed"
+    return f"n/a ({reason})"
+
+
+def _group_names(group: str) -> list[str]:
+    return [f.name for f in FIGURES if f.group == group]
+
+
+def _in_child(group: str, sizes_name: str, timeout: float) -> dict[str, Value]:
+    """Run a Qt group in a fresh interpreter (offscreen); its last stdout line is JSON."""
+    env = dict(os.environ)
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    env.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    cmd = [sys.executable, "-m", "benchmarks.runner", "--child", group, "--sizes", sizes_name]
+    with tempfile.TemporaryDirectory(prefix="playground-bench-") as home:
+        # A first run's settings and history, never the user's own.
+        for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+            env[var] = os.path.join(home, var.lower())
+        try:
+            proc = subprocess.run(
+                cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=root, check=False
+            )
+        except subprocess.TimeoutExpired:
+            return {name: _na(f"timed out after {timeout:.0f} s") for name in _group_names(group)}
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode == 0 and lines:
+        try:
+            result = json.loads(lines[-1])
+            if isinstance(result, dict):
+                return {str(k): v for k, v in result.items() if isinstance(v, float | int | str)}
+        except ValueError:
+            pass
+    tail = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
+    return {name: _na(tail) for name in _group_names(group)}
+
+
+def measure(
+    groups: Sequence[str],
+    sizes_name: str,
+    progress: Callable[[str], None] | None = None,
+    *,
+    isolate: bool = True,
+) -> dict[str, Value]:
+    """Every figure of the chosen groups (and their supporting numbers), never raising."""
+    sizes = _SIZES[sizes_name]
+    results: dict[str, Value] = {}
+    for group in groups:
+        if progress:
+            progress(group)
+        if isolate and group in QT_GROUPS:
+            got = _in_child(group, sizes_name, sizes.child_timeout)
+        else:
+            try:
+                got = _run_group(group, sizes)
+            except Exception as exc:  # a missing piece or a peer that broke: report, go on
+                got = {name: _na(f"{type(exc).__name__}: {exc}") for name in _group_names(group)}
+        for name in _group_names(group):
+            got.setdefault(name, _na("not measured"))
+        results.update(got)
+    return results
+
+
+_SIZES: dict[str, Sizes] = {"full": FULL, "quick": QUICK, "tiny": TINY}
+
+
+def format_value(value: Value) -> str:
+    if isinstance(value, str):
+        return value
+    if value == int(value) and abs(value) >= 1000:
+        return f"{int(value)}"
+    if abs(value) >= 100:
+        return f"{value:.1f}"
+    return f"{value:.3g}" if abs(value) < 1 else f"{value:.2f}"
+
+
+def lines_of(results: dict[str, Value]) -> list[str]:
+    """The machine-readable part: one ``name: value`` line per figure, headline figures first."""
+    heads = [f.name for f in FIGURES if f.name in results]
+    rest = sorted(k for k in results if k not in heads)
+    return [f"{name}: {format_value(results[name])}" for name in heads + rest]
+
+
+def table_of(results: dict[str, Value]) -> str:
+    """The readable part: headline figures with their goals."""
+    rows = [("figure", "value", "goal", "met")]
+    for fig in FIGURES:
+        if fig.name in results:
+            value = results[fig.name]
+            rows.append((fig.name, format_value(value), fig.goal_text(), fig.met(value)))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    out = []
+    for n, row in enumerate(rows):
+        out.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+        if n == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return "\n".join(out)
+
+
+def machine() -> dict[str, str]:
+    """Where the figures came from."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    versions = {}
+    for dist in ("PySide6", "httpx", "httpx-sse", "openai", "sseclient-py", "orjson"):
+        try:
+            from importlib.metadata import version
+
+            versions[dist] = version(dist)
+        except Exception:
+            versions[dist] = "?"
+    return {
+        "cpu": cpu,
+        "nproc": str(os.cpu_count() or "?"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        **versions,
+    }
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="playground bench",
+        description="Measure the playground against its peers (issue 7); prints `name: value`.",
+    )
+    p.add_argument("--quick", action="store_true", help="smaller sizes, about two minutes")
+    p.add_argument("--tiny", action="store_true", help="smallest sizes (a smoke test)")
+    p.add_argument(
+        "--only", default="", help=f"comma-separated groups: {', '.join(GROUPS)} (default: all)"
+    )
+    p.add_argument("--json", metavar="FILE", help="also write the figures and machine as JSON")
+    p.add_argument("--child", help=argparse.SUPPRESS)
+    p.add_argument("--sizes", default="full", help=argparse.SUPPRESS)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `playground bench`; 0 when it ran (whether or not goals were met), 2 on
+    bad arguments."""
+    args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.child:
+        # Child side: measure one group, print its figures as one JSON line.
+        if args.sizes not in _SIZES:
+            return 2
+        result = _run_group(args.child, _SIZES[args.sizes])
+        print(json.dumps(result), flush=True)
+        return 0
+    groups = [g.strip() for g in args.only.split(",") if g.strip()] or list(GROUPS)
+    unknown = [g for g in groups if g not in GROUPS]
+    if unknown:
+        print(f"playground bench: unknown group(s) {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    sizes_name = "tiny" if args.tiny else "quick" if args.quick else "full"
+    started = time.monotonic()
+
+    def progress(group: str) -> None:
+        print(f"# measuring {group} ...", file=sys.stderr, flush=True)
+
+    results = measure(groups, sizes_name, progress)
+    elapsed = time.monotonic() - started
+    for line in lines_of(results):
+        print(line)
+    print()
+    print(table_of(results))
+    info = machine()
+    print()
+    print(f"# {sizes_name} run, {elapsed:.0f} s; " + ", ".join(f"{k} {v}" for k, v in info.items()))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump({"figures": results, "machine": info, "sizes": sizes_name}, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Startup: time until the playground's window is on screen, over a bare PySide6 window's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+Value = float | str
+
+# Both children install the same probe: the first paint of a top-level main window prints a
+# marker and ends the process at once (teardown is not startup). The parent times spawn -> marker.
+_PROBE = """
+import os, sys
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+class _Probe(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint and isinstance(obj, QMainWindow):
+            sys.stdout.write("SHOWN\\n")
+            sys.stdout.flush()
+            os._exit(0)
+        return False
+
+app = QApplication.instance() or QApplication([sys.argv[0]])
+_probe = _Probe()
+app.installEventFilter(_probe)
+"""
+
+_BARE = (
+    _PROBE
+    + """
+window = QMainWindow()
+window.resize(1560, 920)
+window.show()
+app.exec()
+"""
+)
+
+_OURS = (
+    _PROBE
+    + """
+from playground.ui.app import main
+main([])
+"""
+)
+
+
+def _time_to_shown(script: str, env: dict[str, str], timeout: float) -> float:
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        elapsed = time.perf_counter() - started
+        if line.strip() != "SHOWN":
+            proc.kill()
+            _, err = proc.communicate(timeout=timeout)
+            tail = (err.strip().splitlines() or ["no window"])[-1]
+            raise RuntimeError(f"the window never showed: {tail}")
+        proc.wait(timeout=timeout)
+        return elapsed
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def startup_figures(repeat: int) -> dict[str, Value]:
+    """``startup_vs_bare_qt``: best-of-``repeat`` time to the first painted window, ours over a
+    bare ``QMainWindow``'s, alternating the two so machine load hits both alike."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory(prefix="playground-bench-") as home:
+        env = dict(os.environ)
+        env["QT_QPA_PLATFORM"] = env.get("QT_QPA_PLATFORM", "offscreen")
+        env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+        env["XDG_CONFIG_HOME"] = os.path.join(home, "config")  # a first run: fresh settings
+        env["XDG_DATA_HOME"] = os.path.join(home, "data")
+        env["XDG_CACHE_HOME"] = os.path.join(home, "cache")
+        env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+        _time_to_shown(_BARE, env, 60.0)  # warm the OS file cache for both
+        _time_to_shown(_OURS, env, 60.0)
+        bare: list[float] = []
+        ours: list[float] = []
+        for _ in range(max(1, repeat)):
+            bare.append(_time_to_shown(_BARE, env, 60.0))
+            ours.append(_time_to_shown(_OURS, env, 60.0))
+    return {
+        "startup_vs_bare_qt": min(ours) / min(bare),
+        "startup_ours_s": min(ours),
+        "startup_bare_qt_s": min(bare),
+    }

@@ -1,0 +1,179 @@
+"""The real window at full loopback speed: events shown per second against a bare httpx client."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+from benchmarks.timing import percentile
+
+Value = float | str
+_TICK_MS = 5  # the probe timer of ui_stall_p99_ms
+_PROMPT = "Tell me a long story about a lighthouse keeper."
+
+
+def _start_sim() -> tuple[subprocess.Popen[str], str]:
+    """The simulator in its own process, so it never competes with the client for the GIL."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "playground", "sim", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout is not None
+    url = proc.stdout.readline().strip()
+    if not url.startswith("http"):
+        proc.kill()
+        raise RuntimeError("the simulator did not start")
+    return proc, url
+
+
+def _request(url: str, n_chunks: int) -> tuple[str, dict[str, Any], dict[str, str]]:
+    body = {
+        "model": "sim-fast",
+        "stream": True,
+        "messages": [{"role": "user", "content": _PROMPT}],
+        "max_tokens": n_chunks * 2,
+    }
+    headers = {"X-Sim-Pace": "instant", "X-Sim-Tokens": str(n_chunks)}
+    return url.rstrip("/") + "/chat/completions", body, headers
+
+
+def raw_client(url: str, n_chunks: int) -> tuple[float, bytes]:
+    """A bare httpx client reading the same stream as fast as it can: (seconds, body)."""
+    import httpx
+
+    target, body, headers = _request(url, n_chunks)
+    pieces: list[bytes] = []
+    with httpx.Client(timeout=120.0) as client:
+        started = time.perf_counter()
+        with client.stream("POST", target, json=body, headers=headers) as response:
+            response.raise_for_status()
+            for chunk in response.iter_raw():
+                pieces.append(chunk)
+        elapsed = time.perf_counter() - started
+    return elapsed, b"".join(pieces)
+
+
+def _stream_text(body: bytes) -> tuple[int, str]:
+    """Events and answer text of a chat stream, read with our parser (after the timing)."""
+    import orjson
+
+    from playground.protocol.sse import SSEEvent, parse_all
+
+    events = 0
+    text: list[str] = []
+    for item in parse_all(body):
+        if type(item) is not SSEEvent:
+            continue
+        events += 1
+        if item.data.startswith("[DONE]"):
+            continue
+        payload = orjson.loads(item.data)
+        for choice in payload.get("choices") or []:
+            content = (choice.get("delta") or {}).get("content")
+            if content and choice.get("index", 0) == 0:
+                text.append(content)
+    return events, "".join(text)
+
+
+async def _window_run(url: str, n_chunks: int) -> dict[str, Any]:
+    from PySide6.QtCore import QElapsedTimer, QSettings, Qt, QTimer
+
+    from playground.ui.main_window import MainWindow
+    from playground.ui.widgets.answer_view import AnswerView
+
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.getcwd(), ".bench-config")
+    settings = QSettings(os.path.join(config, "bench.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings, simulator_url=url, start_simulator=False, interactive=False)
+    window.show()
+    await asyncio.sleep(0.2)  # the first frames and the model list (the loop runs Qt's events)
+    panel = window.show_panel("chat")
+    panel.editor.set_prompt(_PROMPT)
+    _, body, headers = _request(url, n_chunks)
+    panel.editor.set_body({**panel.editor.body(), "max_tokens": body["max_tokens"]})
+    panel.set_pace("instant")
+    base_headers = panel.sim_headers
+    panel.sim_headers = lambda: {**base_headers(), **headers}  # type: ignore[method-assign]
+
+    clock = QElapsedTimer()
+    clock.start()
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setInterval(_TICK_MS)
+    timer.timeout.connect(lambda: ticks.append(clock.nsecsElapsed()))
+    timer.start()
+    started = time.perf_counter()
+    panel.send()
+    status = await panel.session.wait()
+    # Shown, not only received: let the last coalesced frame reach the widgets.
+    await asyncio.sleep(0.05)
+    elapsed = time.perf_counter() - started
+    timer.stop()
+    state = panel.session.state
+    shown = 0
+    for widget in panel.widgets.values():
+        if isinstance(widget, AnswerView):
+            pane = widget.pane(0)
+            shown = pane.text.shown if pane is not None else 0
+    result = {
+        "seconds": elapsed,
+        "status": status,
+        "events": state.events if state is not None else 0,
+        "text": state.text if state is not None else "",
+        "shown": shown,
+        "lateness_ms": [(b - a) / 1e6 - _TICK_MS for a, b in itertools.pairwise(ticks)],
+    }
+    window._closing = True
+    for p in window.panels.values():
+        await p.session.aclose()
+    window.close()
+    return result
+
+
+def ui_figures(n_chunks: int) -> dict[str, Value]:
+    """``ui_vs_raw_client``: chat chunks per second received and shown by the real window
+    (offscreen) over what a bare httpx client reads of the same stream from the same simulator;
+    ``ui_stall_p99_ms``: p99 lateness of a 5 ms UI timer while the window streams."""
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    sim, url = _start_sim()
+    try:
+        raw_client(url, 200)  # warm up the server and the connection code
+        raw_s, raw_body = raw_client(url, n_chunks)
+        raw_events, raw_text = _stream_text(raw_body)
+        app = QApplication.instance() or QApplication([])
+        loop = qasync.QEventLoop(app)
+        asyncio.set_event_loop(loop)
+        with loop:
+            run = loop.run_until_complete(_window_run(url, n_chunks))
+    finally:
+        sim.terminate()
+        try:
+            sim.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            sim.kill()
+    if run["text"] != raw_text:
+        raise RuntimeError("the window's final text differs from the streamed text")
+    if run["shown"] != len(raw_text):
+        raise RuntimeError(f"the window shows {run['shown']} of {len(raw_text)} characters")
+    ui_rate = run["events"] / run["seconds"]
+    raw_rate = raw_events / raw_s
+    return {
+        "ui_vs_raw_client": ui_rate / raw_rate,
+        "ui_stall_p99_ms": max(0.0, percentile(run["lateness_ms"], 0.99)),
+        "ui_events_s": ui_rate,
+        "raw_client_events_s": raw_rate,
+        "ui_events": float(run["events"]),
+    }
