@@ -151,7 +151,9 @@ def ui_figures(n_chunks: int) -> dict[str, Value]:
     sim, url = _start_sim()
     try:
         raw_client(url, 200)  # warm up the server and the connection code
-        raw_s, raw_body = raw_client(url, n_chunks)
+        # Best of three for the bare client (cheap), one run of the window (not): the ratio errs
+        # against us when another job steals the CPU.
+        raw_s, raw_body = min(raw_client(url, n_chunks) for _ in range(3))
         raw_events, raw_text = _stream_text(raw_body)
         app = QApplication.instance() or QApplication([])
         loop = qasync.QEventLoop(app)

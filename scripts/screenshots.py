@@ -20,8 +20,22 @@ SHOTS: list[tuple[str, str | None, dict[str, object]]] = [
     ("responses", "Write a haiku about streaming tokens.", {"reasoning": {"effort": "low"}}),
     (
         "messages",
-        "Plan a picnic for Saturday.",
-        {"thinking": {"type": "enabled", "budget_tokens": 2048}, "max_tokens": 4096},
+        "What is the weather like in Paris today?",
+        {
+            "thinking": {"type": "enabled", "budget_tokens": 2048},
+            "max_tokens": 4096,
+            "tools": [
+                {
+                    "name": "get_weather",
+                    "description": "Get the current weather in a city.",
+                    "input_schema": {
+                        "type": "object",
+                        "properties": {"city": {"type": "string"}},
+                        "required": ["city"],
+                    },
+                }
+            ],
+        },
     ),
     ("images", "A lighthouse on a rocky coast at sunset", {"partial_images": 2}),
     ("speech", "Hello! This is the playground's built-in simulator speaking.", {}),

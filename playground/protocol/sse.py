@@ -164,6 +164,8 @@ class SSEParser:
             self._base += consumed
         tail = self._held + b"".join(self._parts)
         self._held, self._parts = b"", []
+        base = self._base
+        self._base = base + len(tail)  # offset stays the number of bytes received
         start = self._ev_start
         if start is None and not tail:
             return out
@@ -175,8 +177,8 @@ class SSEParser:
                 event_type.decode("utf-8", "replace") if event_type else None,
                 b"\n".join(data_list).decode("utf-8", "replace") if data_list else None,
                 lines + tail,
-                self._base if start is None else start,
-                self._base + len(tail),
+                base if start is None else start,
+                self._base,
                 self._line_t if start is None else self._ev_t,
                 t,
                 _field_names(lines),

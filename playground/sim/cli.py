@@ -9,6 +9,8 @@ import sys
 import threading
 from collections.abc import Sequence
 
+from playground.sim.faults import FAULTS
+
 
 def is_loopback(host: str) -> bool:
     if host == "localhost":
@@ -26,6 +28,18 @@ def main(argv: Sequence[str]) -> int:
     )
     parser.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    parser.add_argument(
+        "--pace",
+        default=None,
+        help="default pace when a request sends no X-Sim-Pace: realtime, fast, instant or ms/token",
+    )
+    parser.add_argument(
+        "--fault",
+        default=None,
+        choices=FAULTS,
+        metavar="FAULT",
+        help="default fault when a request sends no X-Sim-Fault (see docs/simulator.md)",
+    )
     args = parser.parse_args(list(argv))
     if not 0 <= args.port <= 65535:
         parser.error("--port must be 0-65535")
@@ -38,7 +52,7 @@ def main(argv: Sequence[str]) -> int:
     from playground.sim.server import SimServer
 
     try:
-        server = SimServer(args.host, args.port).start()
+        server = SimServer(args.host, args.port, pace=args.pace, fault=args.fault).start()
     except OSError as exc:
         print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2

@@ -44,6 +44,7 @@ class SimRequest:
     @classmethod
     async def read(cls, request: Request, *, multipart: bool = False) -> SimRequest:
         headers = request.headers
+        state = request.app.state  # server-wide defaults (`playground sim --pace/--fault`)
         body: dict[str, Any] = {}
         form: dict[str, Any] = {}
         if multipart:
@@ -73,8 +74,8 @@ class SimRequest:
             tokens = max(1, min(int(raw_tokens), MAX_TOKENS_HEADER))
         return cls(
             body=body,
-            fault=parse_fault(headers.get("x-sim-fault")),
-            pace=parse_pace(headers.get("x-sim-pace")),
+            fault=parse_fault(headers.get("x-sim-fault", getattr(state, "default_fault", None))),
+            pace=parse_pace(headers.get("x-sim-pace", getattr(state, "default_pace", None))),
             stall_seconds=max(0.0, min(stall, 600.0)),
             tokens=tokens,
             form=form,

@@ -110,6 +110,7 @@ def make_plan(
     incomplete: bool,
     preface: bool = False,
     call_prefix: str = "call_",
+    variant: int = 0,
 ) -> Plan:
     """Decide the whole answer deterministically from the prompt and the request's options."""
     rng = random.Random(seed_of("plan", prompt))
@@ -128,7 +129,7 @@ def make_plan(
         plan = Plan(think, [], calls, "tool_calls", prompt_tokens, pre)
     else:
         source = prompt if after_tool_result is None else f"{prompt} {after_tool_result}"
-        text = prose.answer_tokens(source, tokens)
+        text = prose.answer_tokens(source, tokens, variant)
         if after_tool_result is not None and tokens is None:
             lead = f"The tool answered: {after_tool_result.strip()[:200]}\n\n"
             text = prose.tokens(lead) + text

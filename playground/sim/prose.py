@@ -157,9 +157,9 @@ class _Writer:
         return " ".join(self.fill(t) for t in self.rng.sample(pool, min(n, len(pool))))
 
 
-def answer(prompt: str) -> str:
+def answer(prompt: str, variant: int = 0) -> str:
     """A Markdown answer of ~60-150 words that mentions the prompt: a heading, a list, `code`."""
-    w = _Writer(prompt, "answer")
+    w = _Writer(prompt, f"answer{variant}" if variant else "answer")
     title = " & ".join(k.capitalize() for k in w.kws[:2])
     picks = w.rng.sample(_BULLETS, 3)
     bullets = "\n".join("- " + w.fill(t, kw) for t, kw in zip(picks, w.kws))
@@ -211,9 +211,9 @@ def tokens(text: str) -> list[str]:
     return pieces
 
 
-def answer_tokens(prompt: str, n: int | None) -> list[str]:
+def answer_tokens(prompt: str, n: int | None, variant: int = 0) -> list[str]:
     """The answer's tokens, extended or cut to exactly n when asked (X-Sim-Tokens)."""
-    toks = tokens(answer(prompt))
+    toks = tokens(answer(prompt, variant))
     if n is None:
         return toks
     part = 2

@@ -31,8 +31,11 @@ async def _not_found(request: Request, exc: Exception) -> Response:
     return JSONResponse(body, status_code=404)
 
 
-def create_app() -> Starlette:
-    """The simulator as an ASGI app: every route under /v1 (and the same without the prefix)."""
+def create_app(*, pace: str | None = None, fault: str | None = None) -> Starlette:
+    """The simulator as an ASGI app: every route under /v1 (and the same without the prefix).
+
+    `pace` and `fault` are server-wide defaults for requests that send no X-Sim-Pace/X-Sim-Fault.
+    """
     table = [
         ("/models", models.handle, ["GET"]),
         ("/chat/completions", chat.handle, ["POST"]),
@@ -51,6 +54,8 @@ def create_app() -> Starlette:
     routes += [Route(path, fn, methods=m) for path, fn, m in table]
     app = Starlette(routes=routes, exception_handlers={404: _not_found})
     app.state.music_jobs = {}
+    app.state.default_pace = pace
+    app.state.default_fault = fault
     return app
 
 
@@ -78,9 +83,18 @@ logging.getLogger("uvicorn.error").addFilter(_QuietDrops())
 class SimServer:
     """Runs the simulator with uvicorn in a daemon thread; `start()` returns once it listens."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        pace: str | None = None,
+        fault: str | None = None,
+    ) -> None:
         self.host = host
         self.port = port
+        self.pace = pace  # defaults for requests without X-Sim-Pace / X-Sim-Fault
+        self.fault = fault
         self.base_url = ""
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -98,7 +112,7 @@ class SimServer:
         host = f"[{self.host}]" if ":" in self.host else self.host
         self.base_url = f"http://{host}:{self.port}/v1"
         config = uvicorn.Config(
-            create_app(),
+            create_app(pace=self.pace, fault=self.fault),
             log_level="warning",
             access_log=False,
             lifespan="off",

@@ -138,6 +138,23 @@ def _settings() -> tuple[QSettings, str | None]:
     return settings, None
 
 
+def _scratch_copy(settings: QSettings) -> QSettings:
+    """A throw-away copy of ``settings`` (a temp ini file, deleted with the process's temp dir)."""
+    import tempfile
+
+    from PySide6.QtCore import QSettings
+
+    folder = tempfile.mkdtemp(prefix="playground-settings-")
+    copy = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
+    for key in settings.allKeys():
+        copy.setValue(key, settings.value(key))
+    _scratch_dirs.append(folder)
+    return copy
+
+
+_scratch_dirs: list[str] = []
+
+
 def _app() -> QApplication:
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
@@ -177,17 +194,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return code
     finally:
         asyncio.set_event_loop(None)
+        import shutil
+
+        for folder in _scratch_dirs:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 async def _amain(args: argparse.Namespace) -> int:
     from playground.ui.main_window import MainWindow
 
     settings, warning = _settings()
-    if args.provider:
-        settings.setValue("provider", args.provider)
     headless = bool(args.route or args.replay) and (
         args.exit_when_done or args.dump_state or args.screenshot
     )
+    if headless or args.provider:
+        # A scripted run reads the remembered provider and models but never changes them.
+        settings = _scratch_copy(settings)
+    if args.provider:
+        settings.setValue("provider", args.provider)
     window = MainWindow(settings, interactive=not headless)
     window.resize(*args.size)
     if warning:

@@ -509,3 +509,21 @@ def test_transcription_without_done_keeps_deltas() -> None:
     body = sse(json.dumps({"type": "transcript.text.delta", "delta": "Hel"}))
     state = decode(body).state
     assert (state.text, state.status) == ("Hel", "truncated")
+
+
+def test_responses_error_event_alone_is_the_final_event() -> None:
+    # PROTOCOL.md §3: the stream ends with a terminal event "... or error".
+    body = _responses_flow(_resp("error", 4, code="server_error", message="gone"))
+    state = decode(body).state
+    assert (state.status, state.finish) == ("failed", "error")
+    assert not {"no_terminator", "event_after_terminator"} & {f.code for f in state.findings}
+
+
+def test_images_error_event_is_the_final_event() -> None:
+    body = sse('error|{"type":"error","error":{"message":"nope"}}', "[DONE]")
+    state = decode(body, route="images").state
+    assert (state.status, state.finish, state.error and state.error.message) == (
+        "failed",
+        "error",
+        "nope",
+    )

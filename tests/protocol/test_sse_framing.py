@@ -1,4 +1,4 @@
-"""WHATWG event-stream framing, case by case (PROTOCOL.md §1): line ends, BOM, fields, dispatch, EOF."""
+"""WHATWG event-stream framing case by case (PROTOCOL.md §1): line ends, BOM, fields, dispatch."""
 
 from __future__ import annotations
 
@@ -260,9 +260,14 @@ def test_clean_eof_has_no_unterminated_item() -> None:
 def test_feed_after_finish_and_finish_twice_are_ignored() -> None:
     parser = SSEParser()
     parser.feed(b"data: a\n", 1.0)
+    parser.feed(b"data: b", 1.5)
+    assert parser.offset == 15
     assert len(parser.finish(2.0)) == 1
+    assert parser.offset == 15
     assert parser.finish(3.0) == []
     assert parser.feed(b"\n", 4.0) == []
+    assert parser.feed(b"more", 5.0) == []
+    assert parser.offset == 15
 
 
 # -- raw bytes, offsets and times ------------------------------------------------------------
@@ -334,7 +339,7 @@ def test_a_10_mb_line_in_4k_pieces_is_never_rescanned() -> None:
     piece = b"x" * 4096
     for i in range(2560):  # 10 MiB
         assert parser.feed(piece, float(i)) == []
-        assert len(parser._parts) == i + 2  # noqa: SLF001 - the invariant under test
+        assert len(parser._parts) == i + 2  # the invariant under test
     assert parser.offset == 6 + 2560 * 4096
     (ev,) = parser.feed(b"\n\n", 1.0)
     assert isinstance(ev, SSEEvent)

@@ -204,3 +204,10 @@ def test_transcription_faults(base_url: str, fault: str, status: str) -> None:
     assert bool(decoder.findings) == (fault != "none")
     if fault == "none":
         assert decoder.state.text and decoder.state.usage
+
+
+def test_n_choices_have_no_findings(base_url: str) -> None:
+    d = _decode(base_url, "/chat/completions", BODIES["/chat/completions"] | {"n": 3})
+    assert d.state.status == "complete" and not d.findings
+    assert sorted(d.state.choices) == [0, 1, 2]
+    assert all(c.text.value.startswith("## ") for c in d.state.choices.values())

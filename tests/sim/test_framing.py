@@ -153,3 +153,13 @@ def test_stop_cuts_open_streams_quickly() -> None:
     assert time.monotonic() - start < 3
     reader.join(5)
     assert not reader.is_alive() and errors
+
+
+def test_server_wide_defaults_and_header_override() -> None:
+    from playground.sim.server import SimServer
+
+    with SimServer(pace="instant", fault="http-503") as server:
+        url = server.base_url + "/chat/completions"
+        assert httpx.post(url, json=CHAT).status_code == 503
+        r = httpx.post(url, json=CHAT, headers={"X-Sim-Fault": "none"})
+        assert r.status_code == 200 and r.text.endswith("data: [DONE]\n\n")

@@ -320,3 +320,21 @@ def test_responses_reasoning_summary(client: openai.OpenAI) -> None:
     assert "response.reasoning_summary_text.delta" in types
     assert "response.reasoning_text.delta" not in types
     assert final.output[0].type == "reasoning" and final.output[0].summary[0].text
+
+
+def test_chat_n_choices_stream_interleaved(client: openai.OpenAI) -> None:
+    chunks = _chat(client, n=3, stream_options={"include_usage": True})
+    texts = {0: "", 1: "", 2: ""}
+    order = []
+    for c in chunks:
+        for choice in c.choices:
+            texts[choice.index] += choice.delta.content or ""
+            if choice.delta.content:
+                order.append(choice.index)
+    assert len(set(texts.values())) == 3 and all(t.startswith("## ") for t in texts.values())
+    assert order[:3] == [0, 1, 2]  # interleaved, as providers send n choices
+    single = "".join(c.choices[0].delta.content or "" for c in _chat(client) if c.choices)
+    assert texts[0] == single  # choice 0 is the same answer as with n=1
+    assert chunks[-1].usage.completion_tokens == sum(
+        1 for c in chunks for ch in c.choices if ch.delta.content
+    )

@@ -89,7 +89,7 @@ def test_cli_warns_for_non_loopback_and_prints_url(
     from playground.sim import server
 
     class Fake:
-        def __init__(self, host: str, port: int) -> None:
+        def __init__(self, host: str, port: int, **defaults: str | None) -> None:
             self.base_url = f"http://{host}:{port or 1234}/v1"
             self.stopped = False
 

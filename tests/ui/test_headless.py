@@ -178,3 +178,17 @@ def test_closing_with_a_stream_in_flight_exits_cleanly(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     for bad in ("Task was destroyed", "Unclosed", "never awaited", "Traceback", "Exception"):
         assert bad not in proc.stderr, proc.stderr[-2000:]
+
+
+def test_a_headless_run_leaves_the_remembered_settings_alone(tmp_path: Path) -> None:
+    from PySide6.QtCore import QSettings
+
+    ini = tmp_path / "settings.ini"
+    before = QSettings(str(ini), QSettings.Format.IniFormat)
+    before.setValue("provider", "simulator")
+    before.setValue("model/simulator/chat", "sim-chat")
+    before.sync()
+    _, dump = _run(tmp_path, "--route", "chat", "--prompt", "hi", "--model", "other-model")
+    assert dump["status"] == "complete"
+    after = QSettings(str(ini), QSettings.Format.IniFormat)
+    assert after.value("model/simulator/chat") == "sim-chat"

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 from widgets_fixtures import CHUNK, capture_bytes, decode
 
-from playground.protocol.sse import parse_all
+from playground.protocol.sse import SSEParser, parse_all
 from playground.protocol.stream import StreamDecoder
 from playground.ui.inspector import TimelineFilter, TimelineModel
 from playground.ui.inspector.timeline_model import COL_FINDINGS, COL_SUMMARY, COL_TYPE, ITEM_ROLE
@@ -155,7 +155,7 @@ def test_storage_is_compact_and_shares_the_items(qtbot: QtBot) -> None:
     finally:
         tracemalloc.stop()
     assert model.rowCount() == n
-    assert model.items_list is decoder.items  # referenced, not copied
+    assert model.shares_decoder_items  # the decoder's list is referenced, not copied
     assert (after - before) / n < 64  # a few array slots per row (issue 7 budget: 250 B)
 
 
@@ -168,3 +168,44 @@ def test_rows_stay_aligned_with_item_indexes(qtbot: QtBot) -> None:
     model.append_items(items[4:], decoder)  # a gap is filled from the decoder
     assert model.rowCount() == 6
     assert all(model.item(r).index == r for r in range(6))
+
+
+def test_without_decoder_only_raw_bytes_are_kept(qtbot: QtBot) -> None:
+    data = b": hello\n" + CHUNK + b"event: ping\ndata: {}\n: inside\n\n" + CHUNK + b"data: tail"
+    items = parse_all(data, chunk_size=7)
+    originals = [(type(i), i.index, i.raw, i.start, i.end, getattr(i, "data", None)) for i in items]
+    model = TimelineModel()
+    model.append_items(items[:3], None)
+    model.append_items(items[3:], None)
+    assert not model.shares_decoder_items
+    del items
+    rebuilt = [model.item(r) for r in range(model.rowCount())]
+    got = [(type(i), i.index, i.raw, i.start, i.end, getattr(i, "data", None)) for i in rebuilt]
+    assert got == originals
+    assert [model.type_name(r) for r in range(model.rowCount())] == [
+        "comment",
+        "chunk",
+        "comment",
+        "ping",
+        "chunk",
+        "unterminated",
+    ]
+    assert model.payload(3) == {}
+
+
+def test_without_decoder_memory_per_row_is_small(qtbot: QtBot) -> None:
+    n = 20_000
+    data = CHUNK * n
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        model = TimelineModel()
+        parser = SSEParser()
+        for i in range(0, len(data), 4096):
+            model.append_items(parser.feed(data[i : i + 4096], 0.0), None)
+        del parser
+        held = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    assert model.rowCount() == n
+    assert (held - len(data)) / n < 120  # issue 7 budget: 250 B per event over its raw bytes

@@ -233,3 +233,17 @@ def test_reset_clears_everything(qtbot: QtBot) -> None:
     assert inspector.model.rowCount() == 0
     assert inspector.request_view.toPlainText() == ""
     assert inspector.type_combo.count() == 1
+
+
+def test_scrolling_by_hand_toggles_follow(qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QAbstractSlider
+
+    inspector = _inspector(qtbot)
+    decoder = StreamDecoder()
+    inspector.attach(decoder)
+    inspector.append(decoder.feed(CHUNK * 300, 0.0))
+    bar = inspector.view.verticalScrollBar()
+    bar.triggerAction(QAbstractSlider.SliderAction.SliderToMinimum)
+    assert not inspector.following
+    bar.triggerAction(QAbstractSlider.SliderAction.SliderToMaximum)
+    assert inspector.following

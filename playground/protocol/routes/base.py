@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from playground.protocol.events import StreamError, StreamEvent
+from playground.protocol.events import Finished, StreamError, StreamEvent
 from playground.protocol.findings import FindingSink
 from playground.protocol.sse import SSEEvent
 
@@ -44,13 +44,21 @@ class RouteDecoder:
     def finish(self, *, terminated: bool, failed: bool) -> None:
         """End of stream: report what was left open (blocks never stopped, ...)."""
 
-    def error(self, ev: SSEEvent, err: StreamError, out: list[StreamEvent]) -> None:
-        """Emit an in-stream error with its ``error_mid_stream`` finding."""
+    def error(
+        self, ev: SSEEvent, err: StreamError, out: list[StreamEvent], *, final: str | None = None
+    ) -> None:
+        """Emit an in-stream error with its ``error_mid_stream`` finding.
+
+        ``final``: on routes whose ``finish`` is "the type of the final event" (responses, images,
+        speech, transcription), an error event ends the stream (§3, §8), so it is that type.
+        """
         self.errors += 1
         out.append(err)
         self.sink.report(
             "error", "error_mid_stream", f"error in the stream: {err.message}", ev.index
         )
+        if final is not None:
+            out.append(Finished(final, terminal=True))
 
     def unknown(self, ev: SSEEvent, name: str) -> None:
         self.sink.once(

@@ -85,7 +85,7 @@ class ImagesDecoder(RouteDecoder):
                 else:
                     out.append(TextDelta(text))
         elif kind == "error" or "error" in payload:
-            self.error(ev, payload_error(payload) or StreamError("error"), out)
+            self.error(ev, payload_error(payload) or StreamError("error"), out, final=kind)
         else:
             self.unknown(ev, kind)
 

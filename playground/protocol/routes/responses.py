@@ -93,6 +93,7 @@ class ResponsesDecoder(RouteDecoder):
         self._tool_args: dict[int | str, list[str]] = {}  # streamed arguments per call
         self._reasoning_key: tuple[str | None, int | None] | None = None
         self._reasoning_any = False
+        self._error_ended = False  # an `error` event ended it; response.failed may still follow
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -241,7 +242,8 @@ class ResponsesDecoder(RouteDecoder):
             self._terminal(ev, kind, payload, out)
         elif kind == "error" or kind == "response.error":
             err = payload_error(payload) or error_from_object(payload) or StreamError("error")
-            self.error(ev, err, out)
+            self.error(ev, err, out, final=kind)
+            self._error_ended = True
         elif kind == "response.audio.delta":
             if type(delta) is str:
                 out.append(AudioChunk(delta))
@@ -389,6 +391,10 @@ class ResponsesDecoder(RouteDecoder):
             else:
                 out.append(err)
         out.append(Finished(kind, terminal=True, incomplete=kind == "response.incomplete"))
+
+    def after_terminal_ok(self, ev: SSEEvent, payload: Any) -> bool:
+        # Seeds ("When a stream fails"): an `error` event, then response.failed.
+        return self._error_ended and isinstance(payload, dict) and payload.get("type") in _TERMINAL
 
     def finish(self, *, terminated: bool, failed: bool) -> None:
         if failed:

@@ -40,6 +40,6 @@ class SpeechDecoder(RouteDecoder):
                 out.append(Usage(usage))
             out.append(Finished(kind, terminal=True))
         elif kind == "error" or "error" in payload:
-            self.error(ev, payload_error(payload) or StreamError("error"), out)
+            self.error(ev, payload_error(payload) or StreamError("error"), out, final=kind)
         else:
             self.unknown(ev, kind)

@@ -38,7 +38,15 @@ def wants_reasoning(body: dict[str, Any], model: str) -> bool:
     return "reason" in model or "think" in model
 
 
-def plan_for(req: SimRequest) -> Plan:
+MAX_CHOICES = 8
+
+
+def choice_count(body: dict[str, Any]) -> int:
+    n = body.get("n", 1)
+    return max(1, min(MAX_CHOICES, n)) if isinstance(n, int) and not isinstance(n, bool) else 1
+
+
+def plan_for(req: SimRequest, variant: int = 0) -> Plan:
     body = req.body
     messages = dicts(body.get("messages"))
     users = [text_of(m.get("content")) for m in messages if m.get("role") == "user"]
@@ -60,16 +68,18 @@ def plan_for(req: SimRequest) -> Plan:
         limit=limit,
         tokens=req.tokens,
         incomplete=req.fault == "incomplete",
+        variant=variant,
     )
 
 
-def usage(plan: Plan) -> dict[str, Any]:
-    out = plan.completion_tokens
+def usage(plans: list[Plan]) -> dict[str, Any]:
+    out = sum(p.completion_tokens for p in plans)
+    prompt = plans[0].prompt_tokens
     return {
-        "prompt_tokens": plan.prompt_tokens,
+        "prompt_tokens": prompt,
         "completion_tokens": out,
-        "total_tokens": plan.prompt_tokens + out,
-        "completion_tokens_details": {"reasoning_tokens": len(plan.reasoning)},
+        "total_tokens": prompt + out,
+        "completion_tokens_details": {"reasoning_tokens": sum(len(p.reasoning) for p in plans)},
     }
 
 
@@ -85,46 +95,57 @@ class _Chunks:
         }
 
     def chunk(
-        self, delta: dict[str, Any], finish: str | None = None, **extra: Any
+        self, delta: dict[str, Any], finish: str | None = None, index: int = 0, **extra: Any
     ) -> dict[str, Any]:
-        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        choice = {"index": index, "delta": delta, "finish_reason": finish}
         return self.base | {"choices": [choice]} | extra
 
 
-async def frames(req: SimRequest, plan: Plan) -> AsyncIterator[Frame]:
+def _interleave(runs: list[list[Any]]) -> list[tuple[int, Any]]:
+    """(choice, piece) taking one piece of each choice in turn, as `n` choices stream."""
+    out = []
+    for step in range(max((len(r) for r in runs), default=0)):
+        out += [(i, run[step]) for i, run in enumerate(runs) if step < len(run)]
+    return out
+
+
+async def frames(req: SimRequest, plans: list[Plan]) -> AsyncIterator[Frame]:
     c = _Chunks(req)
     step = req.pace.token_seconds
-    yield Frame(HEAD, c.chunk({"role": "assistant", "content": ""}))
-    if plan.reasoning:
+    for i in range(len(plans)):
+        yield Frame(HEAD, c.chunk({"role": "assistant", "content": ""}, index=i))
+    if any(p.reasoning for p in plans):
         # The model "thinks" before its first token: keep-alive comments hold the line open.
         for _ in range(3):
             yield Frame(COMMENT, comment=KEEPALIVE, delay=req.pace.scaled(0.3))
-        for i, tok in enumerate(plan.reasoning):
-            if i and i % 16 == 0:
+        for k, (i, tok) in enumerate(_interleave([p.reasoning for p in plans])):
+            if k and k % 16 == 0:
                 yield Frame(COMMENT, comment=KEEPALIVE)
-            yield Frame(CONTENT, c.chunk({"reasoning": tok}), delay=step)
-    for tok in plan.text:
-        yield Frame(CONTENT, c.chunk({"content": tok}), delay=step)
-    for index, call in enumerate(plan.tool_calls):
-        # id, type and name first; then the arguments in several pieces, matched by index.
-        head = {
-            "index": index,
-            "id": call.call_id,
-            "type": "function",
-            "function": {"name": call.name, "arguments": ""},
-        }
-        yield Frame(CONTENT, c.chunk({"tool_calls": [head]}), delay=step)
-        for piece in call.pieces():
-            part = {"index": index, "function": {"arguments": piece}}
-            yield Frame(CONTENT, c.chunk({"tool_calls": [part]}), delay=step)
-    yield Frame(TAIL, c.chunk({}, plan.finish))
+            yield Frame(CONTENT, c.chunk({"reasoning": tok}, index=i), delay=step)
+    for i, tok in _interleave([p.text for p in plans]):
+        yield Frame(CONTENT, c.chunk({"content": tok}, index=i), delay=step)
+    for i, plan in enumerate(plans):
+        for index, call in enumerate(plan.tool_calls):
+            # id, type and name first; then the arguments in several pieces, matched by index.
+            head = {
+                "index": index,
+                "id": call.call_id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": ""},
+            }
+            yield Frame(CONTENT, c.chunk({"tool_calls": [head]}, index=i), delay=step)
+            for piece in call.pieces():
+                part = {"index": index, "function": {"arguments": piece}}
+                yield Frame(CONTENT, c.chunk({"tool_calls": [part]}, index=i), delay=step)
+    for i, plan in enumerate(plans):
+        yield Frame(TAIL, c.chunk({}, plan.finish, index=i))
     # The last chunk before [DONE] always carries usage (seeds): choices [] with include_usage,
     # otherwise one choice with an empty delta so `chunk.choices[0]` keeps working.
     opts = req.body.get("stream_options")
     if isinstance(opts, dict) and opts.get("include_usage"):
-        yield Frame(TAIL, c.base | {"choices": [], "usage": usage(plan)})
+        yield Frame(TAIL, c.base | {"choices": [], "usage": usage(plans)})
     else:
-        yield Frame(TAIL, c.chunk({}, plan.finish, usage=usage(plan)))
+        yield Frame(TAIL, c.chunk({}, plans[0].finish, usage=usage(plans)))
     yield Frame(TERMINATOR, "[DONE]")
 
 
@@ -151,7 +172,7 @@ def route_faults(req: SimRequest) -> RouteFaults:
     return RouteFaults(error_tail, unknown)
 
 
-def whole(req: SimRequest, plan: Plan) -> dict[str, Any]:
+def _message(plan: Plan) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": plan.answer_text or None}
     if plan.reasoning:
         message["reasoning"] = plan.reasoning_text
@@ -164,13 +185,20 @@ def whole(req: SimRequest, plan: Plan) -> dict[str, Any]:
             }
             for c in plan.tool_calls
         ]
+    return message
+
+
+def whole(req: SimRequest, plans: list[Plan]) -> dict[str, Any]:
+    choices = [
+        {"index": i, "message": _message(p), "finish_reason": p.finish} for i, p in enumerate(plans)
+    ]
     return {
         "id": req.generation_id,
         "object": "chat.completion",
         "created": int(time.time()),
         "model": req.model,
-        "choices": [{"index": 0, "message": message, "finish_reason": plan.finish}],
-        "usage": usage(plan),
+        "choices": choices,
+        "usage": usage(plans),
     }
 
 
@@ -178,7 +206,8 @@ async def handle(request: Request) -> Response:
     req = await SimRequest.read(request)
     if (early := req.early()) is not None:
         return early
-    plan = plan_for(req)
+    # `n` choices: the same question answered n ways, streamed interleaved by choice index.
+    plans = [plan_for(req, variant) for variant in range(choice_count(req.body))]
     if not req.stream or req.wants_json_instead:
-        return req.json(whole(req, plan))
-    return req.sse(frames(req, plan), route_faults(req))
+        return req.json(whole(req, plans))
+    return req.sse(frames(req, plans), route_faults(req))

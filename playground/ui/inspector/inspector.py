@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -39,20 +38,6 @@ from .timeline_model import (
 __all__ = ["Inspector"]
 
 ALL_TYPES = "All types"
-SUMMARY_MIN = 220
-
-
-class TimelineView(QTableView):
-    """The table; the summary column takes the width the others leave (never below SUMMARY_MIN)."""
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self.fit_summary()
-
-    def fit_summary(self) -> None:
-        header = self.horizontalHeader()
-        others = sum(header.sectionSize(c) for c in range(header.count()) if c != COL_SUMMARY)
-        self.setColumnWidth(COL_SUMMARY, max(SUMMARY_MIN, self.viewport().width() - others))
 
 
 class Inspector(QWidget):
@@ -108,7 +93,7 @@ class Inspector(QWidget):
         events_layout.addLayout(bar)
 
         split = QSplitter(Qt.Orientation.Vertical, events)
-        self.view = TimelineView(split)
+        self.view = QTableView(split)
         self._setup_view()
         self.detail = DetailPane(self.model, split)
         split.addWidget(self.view)
@@ -149,16 +134,16 @@ class Inspector(QWidget):
         vertical.setDefaultSectionSize(view.fontMetrics().height() + 6)
         header = view.horizontalHeader()
         header.setHighlightSections(False)
-        header.setStretchLastSection(False)
         # Fixed starting widths (never ResizeToContents: that measures every row); the user may
         # drag them, and the summary takes what is left.
-        widths = {COL_INDEX: 52, COL_TIME: 72, COL_TYPE: 170, COL_SIZE: 68, COL_FINDINGS: 60}
+        widths = {COL_INDEX: 52, COL_TIME: 72, COL_TYPE: 160, COL_SIZE: 68, COL_FINDINGS: 52}
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for col, width in widths.items():
             view.setColumnWidth(col, width)
-        header.sectionResized.connect(
-            lambda col, _old, _new: col != COL_SUMMARY and self.view.fit_summary()
-        )
+        # Shown with the findings badge before the summary, so the summary is the elastic last
+        # column and a narrow inspector never pushes the badge out of sight (model order kept).
+        header.moveSection(header.visualIndex(COL_FINDINGS), header.visualIndex(COL_SUMMARY))
+        header.setStretchLastSection(True)
         view.selectionModel().currentRowChanged.connect(self._current_changed)
         bar = view.verticalScrollBar()
         bar.actionTriggered.connect(self._user_scrolled)
@@ -319,10 +304,11 @@ class Inspector(QWidget):
             self.view.scrollToBottom()
 
     def _user_scrolled(self, action: int) -> None:
-        # Scrolling up by hand means "let me read": stop following until the user turns it back on.
+        # Scrolling up by hand means "let me read": stop following; back at the end, follow again.
         bar = self.view.verticalScrollBar()
-        if self.follow.isChecked() and bar.sliderPosition() < bar.maximum():
-            self.follow.setChecked(False)
+        at_end = bar.sliderPosition() >= bar.maximum()
+        if self.follow.isChecked() != at_end:
+            self.follow.setChecked(at_end)
 
     def _update_count(self) -> None:
         total = self.model.rowCount()

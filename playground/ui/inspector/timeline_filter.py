@@ -118,9 +118,9 @@ class TimelineFilter(QAbstractTableModel):
                 hit_types = {
                     i for i, name in enumerate(source.type_names) if lowered in name.lower()
                 }
-                items = source.items_list
+                raw_of = source.raw_of
                 search = pattern.search
-                added = [r for r in candidates if types[r] in hit_types or search(items[r].raw)]
+                added = [r for r in candidates if types[r] in hit_types or search(raw_of(r))]
             else:
                 added = list(candidates)
         rows.extend(added)

@@ -11,7 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor, QFontDatabase, QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
-from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
+from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated, parse_all
 from playground.protocol.state import Finding
 from playground.protocol.stream import StreamDecoder, is_done
 from playground.protocol.summary import event_type, summarize
@@ -38,6 +38,16 @@ def _size_text(n: int) -> str:
     return f"{n} B"
 
 
+def _parse(item: SSEItem) -> object | None:
+    if type(item) is not SSEEvent or is_done(item.data):
+        return None
+    try:
+        value: object = orjson.loads(item.data)
+    except orjson.JSONDecodeError:
+        return None
+    return value
+
+
 class TimelineModel(QAbstractTableModel):
     """One row per timeline item (events, comments, unterminated tails), in arrival order.
 
@@ -61,8 +71,13 @@ class TimelineModel(QAbstractTableModel):
     def clear(self) -> None:
         self.beginResetModel()
         self._decoder: StreamDecoder | None = None
-        self._items: list[SSEItem] = []
-        self._own: list[SSEItem] | None = None  # used only when there is no decoder list to share
+        # Either the decoder's own item list (shared, never copied) or, with no decoder, only each
+        # item's raw bytes (referenced, not copied): items are rebuilt from them on demand, so the
+        # parsed ``data`` strings are not kept alive twice over (issue 7 memory budget).
+        self._shared: list[SSEItem] | None = None
+        self._raws: list[bytes | SSEItem] | None = None
+        self._rebuilt: OrderedDict[int, SSEItem] = OrderedDict()
+        self._starts = array("q")  # stream offset of each item's first byte
         self._times = array("d")  # t_last in seconds since the request
         self._sizes = array("q")
         self._types = array("H")  # ids into _type_names
@@ -84,8 +99,10 @@ class TimelineModel(QAbstractTableModel):
             last = first + len(items) - 1
             self.beginInsertRows(QModelIndex(), first, last)
             times, sizes, types, worst = self._times, self._sizes, self._types, self._worst
+            starts = self._starts
             type_of = self._type_of
             for item in items:
+                starts.append(item.start)
                 times.append(item.t_last)
                 sizes.append(item.end - item.start)
                 types.append(type_of(item))
@@ -127,7 +144,30 @@ class TimelineModel(QAbstractTableModel):
         return self._decoder
 
     def item(self, row: int) -> SSEItem:
-        return self._items[row]
+        """The timeline item of ``row`` (rebuilt from its raw bytes when they are all we keep)."""
+        if self._shared is not None:
+            return self._shared[row]
+        assert self._raws is not None
+        kept = self._raws[row]
+        if not isinstance(kept, bytes):
+            return kept
+        cache = self._rebuilt
+        item = cache.get(row)
+        if item is not None:
+            cache.move_to_end(row)
+            return item
+        item = self._rebuild(row, kept)
+        cache[row] = item
+        if len(cache) > _SUMMARY_CACHE:
+            cache.popitem(last=False)
+        return item
+
+    def raw_of(self, row: int) -> bytes:
+        if self._shared is not None:
+            return self._shared[row].raw
+        assert self._raws is not None
+        kept = self._raws[row]
+        return kept if isinstance(kept, bytes) else kept.raw
 
     def type_name(self, row: int) -> str:
         return self._type_names[self._types[row]]
@@ -151,8 +191,8 @@ class TimelineModel(QAbstractTableModel):
         return self._worst
 
     @property
-    def items_list(self) -> list[SSEItem]:
-        return self._items
+    def shares_decoder_items(self) -> bool:
+        return self._shared is not None
 
     def time_of(self, row: int) -> float:
         return self._times[row]
@@ -173,14 +213,7 @@ class TimelineModel(QAbstractTableModel):
         """The parsed JSON of the row's data (the decoder's cache when there is one)."""
         if self._decoder is not None:
             return self._decoder.payload(row)
-        item = self._items[row]
-        if type(item) is not SSEEvent or is_done(item.data):
-            return None
-        try:
-            value: object = orjson.loads(item.data)
-        except orjson.JSONDecodeError:
-            return None
-        return value
+        return _parse(self.item(row))
 
     def summary(self, row: int) -> str:
         cache = self._summaries
@@ -188,7 +221,7 @@ class TimelineModel(QAbstractTableModel):
         if text is not None:
             cache.move_to_end(row)
             return text
-        item = self._items[row]
+        item = self.item(row)
         try:
             text = summarize(item, self.payload(row))
         except Exception as exc:  # a summary bug must not break the table
@@ -255,6 +288,8 @@ class TimelineModel(QAbstractTableModel):
                     return "\n".join(f"{f.severity}: {f.code} — {f.message}" for f in found)
             if col == COL_SUMMARY:
                 return self.summary(row)
+            if col == COL_TYPE:
+                return self._type_names[self._types[row]]
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_INDEX, COL_TIME, COL_SIZE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -265,22 +300,51 @@ class TimelineModel(QAbstractTableModel):
     # -- internals -----------------------------------------------------------------------------
 
     def _bind(self, items: list[SSEItem], decoder: StreamDecoder | None, first: int) -> None:
-        """Share the decoder's item list when the batch is its tail; else keep our own list."""
+        """Share the decoder's item list when the batch is its tail; else keep raw bytes only."""
         if decoder is not None and decoder is not self._decoder and first == 0:
             self._decoder = decoder
-        shared = self._decoder.items if self._decoder is not None else None
+        if first == 0 and self._raws is None and self._decoder is not None:
+            self._shared = self._decoder.items
+        shared = self._shared
+        if shared is not None:
+            if len(shared) >= first + len(items) and shared[first] is items[0]:
+                return
+            # The batch is not the decoder's: keep raw bytes from here on.
+            self._raws = [it.raw or it for it in shared[:first]]
+            self._shared = None
+        if self._raws is None:
+            self._raws = []
+        # An item with no raw bytes (a raw audio chunk) is kept as it is.
+        self._raws.extend([it.raw or it for it in items])
+
+    def _rebuild(self, row: int, raw: bytes) -> SSEItem:
+        start = self._starts[row]
+        end = start + self._sizes[row]
+        t = self._times[row]
         if (
-            self._own is None
-            and shared is not None
-            and len(shared) >= first + len(items)
-            and shared[first] is items[0]
+            raw.startswith(b"data:")
+            and raw.endswith(b"\n\n")
+            and raw.count(10) == 2
+            and 13 not in raw
         ):
-            self._items = shared
-            return
-        if self._own is None:
-            self._own = list(self._items[:first])
-            self._items = self._own
-        self._own.extend(items)
+            # The common one-line event (``data: {...}`` + blank line): no parser needed.
+            value = raw[5:-2]
+            if value[:1] == b" ":
+                value = value[1:]
+            text = value.decode("utf-8", "replace")
+            return SSEEvent(row, "message", text, None, None, raw, start, end, t, t)
+        parsed = parse_all(raw)
+        # The event dispatches last (a comment inside an event's lines comes out first).
+        item: SSEItem
+        if parsed:
+            item = parsed[-1]
+        else:  # pragma: no cover - raw bytes of an item always parse to that item
+            item = SSEUnterminated(row, None, raw.decode("utf-8", "replace"), raw, 0, 0, 0.0, 0.0)
+        item.index = row
+        item.start = start
+        item.end = end
+        item.t_first = item.t_last = t
+        return item
 
     def _align(
         self, items: list[SSEItem], decoder: StreamDecoder | None, first: int
@@ -311,7 +375,9 @@ class TimelineModel(QAbstractTableModel):
             elif '"chat.completion.chunk"' in data[:200]:
                 name = "chunk"
             else:
-                name = event_type(item, self.payload(item.index))
+                decoder = self._decoder
+                payload = decoder.payload(item.index) if decoder is not None else _parse(item)
+                name = event_type(item, payload)
         found = self._type_ids.get(name)
         if found is None:
             found = self._type_ids[name] = len(self._type_names)

@@ -118,9 +118,10 @@ def params_from_body(route: str, body: dict[str, Any]) -> RequestParams:
         if route == "messages" and isinstance(body.get("thinking"), dict):
             budget = body["thinking"].get("budget_tokens")
             p.thinking_budget = budget if isinstance(budget, int) else None
-        if route == "chat" and isinstance(body.get("tools"), list):
-            p.tools = copy.deepcopy(body["tools"])
-            p.tool_choice = copy.deepcopy(body.get("tool_choice"))
+        if isinstance(body.get("tools"), list):
+            # The form edits OpenAI chat-style tools; Responses and Anthropic shapes map back.
+            p.tools = [_chat_tool(t) for t in body["tools"] if isinstance(t, dict)]
+            p.tool_choice = _chat_tool_choice(body.get("tool_choice"))
         if route == "chat" and isinstance(body.get("stream_options"), dict):
             p.include_usage = body["stream_options"].get("include_usage")
     elif route == "images":
@@ -154,6 +155,38 @@ def params_from_body(route: str, body: dict[str, Any]) -> RequestParams:
 
 
 _MISSING = object()
+
+
+def _chat_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    """A Responses ({type, name, parameters}) or Anthropic ({name, input_schema}) tool as chat's."""
+    if isinstance(tool.get("function"), dict):
+        return copy.deepcopy(tool)
+    if "input_schema" in tool or (tool.get("type") in (None, "function") and "name" in tool):
+        fn: dict[str, Any] = {"name": tool.get("name", "")}
+        if "description" in tool:
+            fn["description"] = tool["description"]
+        fn["parameters"] = copy.deepcopy(tool.get("input_schema", tool.get("parameters", {})))
+        if "strict" in tool:
+            fn["strict"] = tool["strict"]
+        return {"type": "function", "function": fn}
+    return copy.deepcopy(tool)  # a built-in tool passes through
+
+
+def _chat_tool_choice(choice: Any) -> str | dict[str, Any] | None:
+    """tool_choice in chat's words: auto / none / required / one function."""
+    if choice is None or isinstance(choice, str):
+        return choice
+    if not isinstance(choice, dict):
+        return None
+    kind = choice.get("type")
+    if kind in ("auto", "none"):
+        return str(kind)
+    if kind == "any":
+        return "required"
+    name = choice.get("name") or (choice.get("function") or {}).get("name")
+    if isinstance(name, str):
+        return {"type": "function", "function": {"name": name}}
+    return copy.deepcopy(choice)
 
 
 class _DropLineEdit(QLineEdit):

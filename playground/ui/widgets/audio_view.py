@@ -34,7 +34,7 @@ class AudioView(QWidget):
         layout.setSpacing(4)
         self.waveform = WaveformWidget(self)
         self.waveform.mouseReleaseEvent = self._wave_clicked  # type: ignore[method-assign]
-        layout.addWidget(self.waveform)
+        layout.addWidget(self.waveform, 1)
         row = QHBoxLayout()
         self.play_button = QPushButton("▶ Play", self)
         self.play_button.clicked.connect(self.play_from_start)

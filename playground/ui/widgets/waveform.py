@@ -15,9 +15,9 @@ class WaveformWidget(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.envelope = Envelope()
-        self.setMinimumHeight(64)
+        self.setMinimumHeight(96)
         self.setMaximumHeight(240)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.color = QColor(52, 152, 219)
         self.min_buckets = 200  # 2 s of 10 ms buckets
 

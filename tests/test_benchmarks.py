@@ -1,0 +1,160 @@
+"""A tiny run of every benchmark so they never rot: output format and sanity, never speed."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from benchmarks import runner
+from benchmarks.streams import chat_stream, chat_tokens, fixed_chunks, random_chunks
+
+LINE = re.compile(r"^([a-z0-9_]+): (-?[0-9.]+(?:e[-+]?[0-9]+)?|n/a \(.+\))$")
+
+
+def _numbers(figures: dict[str, float | str], *names: str) -> None:
+    for name in names:
+        value = figures[name]
+        assert isinstance(value, float), f"{name} = {value!r}"
+        assert math.isfinite(value) and value > 0, f"{name} = {value!r}"
+
+
+def test_streams_are_deterministic_and_cut_without_loss() -> None:
+    data = chat_stream(50)
+    assert data == chat_stream(50)
+    assert data.count(b"\n\n") == 51 and data.endswith(b"data: [DONE]\n\n")
+    pieces = random_chunks(data, 15, 45)
+    assert b"".join(pieces) == data
+    assert all(15 <= len(p) <= 45 for p in pieces[:-1])
+    assert b"".join(fixed_chunks(data, 4096)) == data
+    assert len(chat_tokens(50)) == 50
+
+
+def test_parser_peers_agree_and_figures_are_ratios() -> None:
+    from benchmarks.parsers import PEERS, parser_figures, run_ours
+
+    chunks = random_chunks(chat_stream(40), 15, 45)
+    assert run_ours(chunks) == 41
+    for name, run in PEERS.items():
+        assert run(chunks) == 41, name
+    figures = parser_figures(300, 1)
+    _numbers(
+        figures,
+        "parser_vs_httpx_sse_4k",
+        "parser_vs_openai_4k",
+        "parser_vs_httpx_sse_30b",
+        "parser_vs_sseclient_30b",
+        "parser_mb_s_4k",
+    )
+    ratio = figures["parser_mb_s_4k"] / figures["httpx_sse_mb_s_4k"]  # type: ignore[operator]
+    assert figures["parser_vs_httpx_sse_4k"] == pytest.approx(ratio)
+
+
+def test_decode_figure_checks_the_text() -> None:
+    from benchmarks.decode import decode_figures, run_openai, run_ours
+
+    chunks = fixed_chunks(chat_stream(30), 4096)
+    expected = "".join(chat_tokens(30))
+    assert run_ours(chunks) == (31, expected)
+    assert run_openai(chunks) == (31, expected)
+    _numbers(decode_figures(200, 1), "decode_vs_openai_sdk", "decode_events_s")
+
+
+def test_timeline_memory_figure() -> None:
+    from benchmarks.timeline import timeline_figures
+
+    figures = timeline_figures(2_000)
+    _numbers(figures, "timeline_bytes_per_event", "timeline_raw_bytes_per_event")
+    assert figures["timeline_events"] == 2_000.0
+    # Every event holds at least its raw bytes' worth of object headers and columns.
+    assert 50 < figures["timeline_bytes_per_event"] < 100_000  # type: ignore[operator]
+
+
+def test_render_growth_figure() -> None:
+    from benchmarks.render import render_figures
+
+    figures = render_figures(1_200)
+    _numbers(figures, "render_growth", "render_token_ms_early", "render_token_ms_late")
+
+
+def test_image_figures() -> None:
+    from benchmarks.image import image_figures
+
+    figures = image_figures(1)
+    _numbers(figures, "image_partial_ms")
+    assert figures["image_partials"] == 1.0
+    assert isinstance(figures["image_ui_block_ms"], float) and figures["image_ui_block_ms"] >= 0
+
+
+@pytest.mark.slow
+def test_startup_figure() -> None:
+    from benchmarks.startup import startup_figures
+
+    _numbers(startup_figures(1), "startup_vs_bare_qt", "startup_ours_s", "startup_bare_qt_s")
+
+
+@pytest.mark.slow
+def test_ui_figures_in_a_child_process() -> None:
+    figures = runner.measure(["ui"], "tiny")
+    _numbers(figures, "ui_vs_raw_client", "ui_events_s", "raw_client_events_s")
+    assert isinstance(figures["ui_stall_p99_ms"], float)
+
+
+def test_main_prints_name_value_lines_then_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert runner.main(["--tiny", "--only", "parser,decode"]) == 0
+    out = capsys.readouterr().out
+    head, _, rest = out.partition("\n\n")
+    lines = head.splitlines()
+    assert lines, out
+    for line in lines:
+        assert LINE.match(line), line
+    names = [line.split(":")[0] for line in lines]
+    assert names[:5] == [
+        "parser_vs_httpx_sse_4k",
+        "parser_vs_openai_4k",
+        "parser_vs_httpx_sse_30b",
+        "parser_vs_sseclient_30b",
+        "decode_vs_openai_sdk",
+    ]
+    assert "figure" in rest and ">= 3" in rest and "nproc" in rest
+
+
+def test_a_broken_benchmark_reports_na_and_the_run_goes_on(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = runner._run_group
+
+    def broken(group: str, sizes: runner.Sizes) -> dict[str, float | str]:
+        if group == "decode":
+            raise ImportError("no module named playground.protocol.stream")
+        return real(group, sizes)
+
+    monkeypatch.setattr(runner, "_run_group", broken)
+    assert runner.main(["--tiny", "--only", "decode,parser"]) == 0
+    out = capsys.readouterr().out
+    assert "decode_vs_openai_sdk: n/a (ImportError: no module named" in out
+    assert re.search(r"^parser_vs_openai_4k: [0-9.]+$", out, re.MULTILINE)
+
+
+def test_a_child_that_dies_reports_na(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Qt group runs in a child interpreter; if it dies, each of its figures says so.
+    monkeypatch.setattr(runner.sys, "executable", "/bin/false")
+    figures = runner.measure(["image"], "tiny")
+    assert figures["image_partial_ms"] == "n/a (exit status 1)"
+    assert figures["image_ui_block_ms"] == "n/a (exit status 1)"
+
+
+def test_bad_arguments() -> None:
+    assert runner.main(["--only", "nonsense"]) == 2
+    with pytest.raises(SystemExit):
+        runner.main(["--no-such-flag"])
+
+
+def test_format_value() -> None:
+    assert runner.format_value(3.14159) == "3.14"
+    assert runner.format_value(0.0421) == "0.0421"
+    assert runner.format_value(123456.0) == "123456"
+    assert runner.format_value("n/a (x)") == "n/a (x)"
+    fig = runner.FIGURES[0]
+    assert fig.met(10.0) == "yes" and fig.met(1.0) == "NO" and fig.met("n/a (x)") == "n/a"
