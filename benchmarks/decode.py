@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from benchmarks.streams import chat_stream, chat_tokens, fixed_chunks
 from benchmarks.timing import best_of
@@ -54,7 +55,7 @@ def decode_figures(n_events: int, repeat: int) -> dict[str, float]:
     best: dict[str, float] = {}
     for _ in range(repeat):
         for name, fn in (("ours", run_ours), ("openai", run_openai)):
-            seconds, (events, text) = best_of(lambda fn=fn: fn(chunks), 1)
+            seconds, (events, text) = best_of(partial(fn, chunks), 1)
             if text != expected:
                 raise RuntimeError(f"{name} decoded the wrong text")
             if events != n_events + 1:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import ClassVar
 
 from benchmarks.streams import chat_stream, fixed_chunks, random_chunks
@@ -88,7 +89,7 @@ def measure(chunks: list[bytes], peers: list[str], repeat: int) -> dict[str, tup
     best: dict[str, tuple[float, int]] = {}
     for _ in range(repeat):
         for name, fn in contenders.items():
-            seconds, events = best_of(lambda fn=fn: fn(chunks), 1)
+            seconds, events = best_of(partial(fn, chunks), 1)
             old = best.get(name)
             if old is None or seconds < old[0]:
                 best[name] = (seconds, events)

@@ -145,7 +145,7 @@ def ui_figures(n_chunks: int) -> dict[str, Value]:
     """``ui_vs_raw_client``: chat chunks per second received and shown by the real window
     (offscreen) over what a bare httpx client reads of the same stream from the same simulator;
     ``ui_stall_p99_ms``: p99 lateness of a 5 ms UI timer while the window streams."""
-    import qasync
+    import qasync  # type: ignore[import-untyped]
     from PySide6.QtWidgets import QApplication
 
     sim, url = _start_sim()

@@ -399,7 +399,7 @@ class CompareWindow(QMainWindow):
 
         self.prompt = QPlainTextEdit()
         self.prompt.setPlaceholderText("One prompt, sent to every column at once (Ctrl+Enter).")
-        self.prompt.setMaximumHeight(90)
+        self.prompt.setMaximumHeight(72)
         self.system = QLineEdit()
         self.system.setPlaceholderText("system prompt (optional)")
         self.max_tokens = QLineEdit()
@@ -414,6 +414,8 @@ class CompareWindow(QMainWindow):
         self.add_button.clicked.connect(lambda: self.add_column(self._next_config()))
         self.error = QLabel("")
         self.error.setStyleSheet("color:#dc2626")
+        self.error.setWordWrap(True)
+        self.error.hide()
         from PySide6.QtGui import QKeySequence, QShortcut
 
         QShortcut(QKeySequence("Ctrl+Return"), self, self.send_all)
@@ -460,6 +462,9 @@ class CompareWindow(QMainWindow):
         splitter.addWidget(diff_box)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
+        splitter.setCollapsible(0, False)
+        scroll.setMinimumHeight(340)
+        splitter.setSizes([560, 300])
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.addWidget(self.prompt)
@@ -551,6 +556,7 @@ class CompareWindow(QMainWindow):
 
     def send_all(self) -> None:
         self.error.setText("")
+        self.error.hide()
         problems: list[str] = []
         for column in self.columns:
             column._sync()
@@ -565,6 +571,7 @@ class CompareWindow(QMainWindow):
         self._refill_pickers()
         if problems:
             self.error.setText(" · ".join(problems))
+            self.error.show()
 
     def stop_all(self) -> None:
         for column in self.columns:

@@ -218,6 +218,11 @@ class ArrivalChart(QWidget):
         self._lanes = [c for c in CHANNELS if c in present]
         self._bins = {}
         self._bins_key = (0, 0)
+        fm = self.fontMetrics()
+        self.LEFT = 28 + max(
+            (fm.horizontalAdvance(CHANNEL_LABELS.get(c, c)) for c in self._lanes), default=40
+        )
+        self.setMinimumHeight(8 + 15 * 2 + self.LANE_H * max(len(self._lanes), 1) + self.AXIS_H + 8)
         # Tall enough for every lane at full height and four label rows, no taller.
         self.setMaximumHeight(
             8 + 15 * 4 + self.LANE_MAX * max(len(self._lanes), 1) + self.AXIS_H + 12

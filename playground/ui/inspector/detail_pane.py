@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -293,9 +294,11 @@ class DetailPane(QWidget):
 
 def _short(value: Any) -> str:
     if isinstance(value, str):
+        # JSON spelling (double quotes, \n escapes), cut when long (base64 images).
         if len(value) > TREE_STRING:
-            return repr(value[:TREE_STRING])[:-1] + f"…' ({len(value):,} chars)"
-        return repr(value)
+            cut = json.dumps(value[:TREE_STRING], ensure_ascii=False)
+            return cut[:-1] + f'…" ({len(value):,} chars)'
+        return json.dumps(value, ensure_ascii=False)
     if value is None:
         return "null"
     if value is True:
