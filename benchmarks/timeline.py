@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 import tracemalloc
 from typing import Any
@@ -11,17 +12,6 @@ from benchmarks.streams import chat_stream, fixed_chunks
 Value = float | str
 
 
-def _rss() -> int:
-    """Resident memory of this process in bytes (Qt's C++ side is invisible to tracemalloc)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as fh:
-            import os
-
-            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
 def _app() -> Any:
     from PySide6.QtWidgets import QApplication
 
@@ -29,12 +19,13 @@ def _app() -> Any:
 
 
 def timeline_figures(n_events: int) -> dict[str, Value]:
-    """``timeline_bytes_per_event``: Python memory the inspector holds per event beyond the event's
-    raw bytes (the items themselves with their decoded ``data``, the model's columns and the view),
-    with ``n_events`` chat chunks arriving in 4 KiB network reads as they would from a stream."""
+    """``timeline_bytes_per_event``: Python memory held per event beyond its raw bytes, with
+    ``n_events`` chat chunks arriving in 4 KiB reads into the window's pipeline: a
+    ``StreamDecoder`` (whose ``items`` the inspector shares) and the inspector's ``TimelineModel``
+    with its view attached, rows appended once per "frame" as ``Inspector.append`` does."""
     from PySide6.QtWidgets import QTableView
 
-    from playground.protocol.sse import SSEParser
+    from playground.protocol.stream import StreamDecoder
     from playground.ui.inspector.timeline_model import TimelineModel
 
     app = _app()
@@ -43,33 +34,34 @@ def timeline_figures(n_events: int) -> dict[str, Value]:
     view.resize(900, 600)
     view.show()
     app.processEvents()
-    rss_before = _rss()
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
+    decoder = StreamDecoder("chat")
+    decoder.set_content_type("text/event-stream")
     model = TimelineModel()
     view.setModel(model)
-    parser = SSEParser()
-    raw_bytes = data_chars = events = 0
+    pending: list[Any] = []
     started = time.perf_counter()
     for i, chunk in enumerate(chunks):
-        items = parser.feed(chunk, i * 1e-4)
-        if items:
-            model.append_items(items, None)
-            events += len(items)
-            for item in items:
-                raw_bytes += len(item.raw)
-                data_chars += len(getattr(item, "data", "") or "")
-        if i % 256 == 0:
+        pending.extend(decoder.feed(chunk, i * 1e-4))
+        if i % 64 == 63:  # a frame's worth of reads (about 1,000 events)
+            model.append_items(pending, decoder)
+            pending = []
             app.processEvents()  # the view follows along, as in the window
-    tail = parser.finish(len(chunks) * 1e-4)
-    if tail:
-        model.append_items(tail, None)
-        events += len(tail)
+    pending.extend(decoder.finish(len(chunks) * 1e-4))
+    model.append_items(pending, decoder)
     app.processEvents()
     fill_s = time.perf_counter() - started
     traced = tracemalloc.get_traced_memory()[0] - base
     tracemalloc.stop()
-    rss_delta = _rss() - rss_before
+    items = decoder.items
+    events = len(items)
+    raw_bytes = sum(len(item.raw) for item in items)
+    # What the items alone cost beyond their raw bytes (object, decoded data, bytes header).
+    item_bytes = sum(
+        sys.getsizeof(item) + sys.getsizeof(getattr(item, "data", "")) + sys.getsizeof(b"")
+        for item in items
+    )
     # Scrolling to the end must stay instant: one scroll and one paint of the last rows.
     started = time.perf_counter()
     view.scrollToBottom()
@@ -82,9 +74,8 @@ def timeline_figures(n_events: int) -> dict[str, Value]:
         raise RuntimeError(f"the model has {rows} rows for {events} events (wanted {n_events})")
     return {
         "timeline_bytes_per_event": (traced - raw_bytes) / events,
-        "timeline_data_bytes_per_event": data_chars / events,
+        "timeline_item_bytes_per_event": item_bytes / events,
         "timeline_raw_bytes_per_event": raw_bytes / events,
-        "timeline_rss_bytes_per_event": rss_delta / events,
         "timeline_events": float(events),
         "timeline_fill_s": fill_s,
         "timeline_scroll_end_ms": scroll_ms,

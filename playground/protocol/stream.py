@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from itertools import repeat
+from operator import attrgetter, itemgetter
 from typing import Any, Final
 
 import orjson
 
 from playground.protocol.errors import error_from_body, payload_error
 from playground.protocol.events import Finished, StreamEvent
+from playground.protocol.fastpath import Template, build_template, string_body
 from playground.protocol.findings import FindingSink
 from playground.protocol.media import guess_audio_format
 from playground.protocol.routes import ROUTES, detect_route, make_decoder
@@ -16,6 +19,7 @@ from playground.protocol.routes.base import RouteDecoder
 from playground.protocol.routes.whole import decode_whole
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEParser, SSEUnterminated
 from playground.protocol.state import Finding, StreamState
+from playground.protocol.utf8check import Utf8Watch
 
 __all__ = ["ROUTES", "StreamDecoder", "is_done"]
 
@@ -23,6 +27,13 @@ _loads: Final = orjson.loads
 _JSONError: Final = orjson.JSONDecodeError
 _CACHE_MAX: Final = 4096  # parsed payloads kept by payload(); the cache restarts when full
 _INVALID: Final = object()
+_ONLY_EVENTS: Final = {SSEEvent}
+_ONLY_MESSAGE: Final = {"message"}
+_data_of: Final = attrgetter("data")
+_name_of: Final = attrgetter("event")
+# After this many template builds that did not pay off, stop trying (e.g. a provider that adds a
+# random `obfuscation` field to every chunk: the template never matches twice).
+_TEMPLATE_TRIES: Final = 32
 
 
 def is_done(data: str) -> bool:
@@ -54,6 +65,10 @@ class StreamDecoder:
         self._parser = SSEParser()
         self._decoder: RouteDecoder | None = None
         self._fast: Callable[[SSEEvent, Any], str | None] | None = None
+        self._tpl: Template | None = None  # chat's text-chunk template (fastpath.py)
+        self._tpl_tries = 0
+        self._utf8 = Utf8Watch()
+        self._utf8_items: set[int] = set()
         if route != "auto":
             self._use(make_decoder(route, self._sink))
         # Until a content type says otherwise, the first bytes decide: a JSON body (an error or a
@@ -108,9 +123,13 @@ class StreamDecoder:
         if mode == "sniff":
             mode = self._sniff(chunk)
         if mode == "sse":
+            watch = self._utf8
+            watch.check(chunk, self._bytes - len(chunk))
             items = self._parser.feed(chunk, t)
             if items:
                 self._take(items)
+                if watch.bad:
+                    self._tie_utf8(items)
             return items
         if mode == "json":
             if self._body_t is None:
@@ -146,9 +165,12 @@ class StreamDecoder:
         out: list[SSEItem] = []
         state = self.state
         if self._mode in ("sse", "sniff"):
+            self._utf8.flush(self._bytes)
             out = self._parser.finish(t)
             if out:
                 self._take(out)
+            if self._utf8.bad:
+                self._tie_utf8(out or self.items[-1:], final=True)
         elif self._mode == "json":
             out = self._whole(t)
         else:
@@ -249,65 +271,193 @@ class StreamDecoder:
             cache.clear()  # cheap, and the inspector asks for the rows on screen again anyway
         cache[index] = value
 
+    def _take_batch(self, items: list[SSEItem], tpl: Template) -> bool:
+        """The whole batch is chat text chunks matching the template: fold it with C-level loops
+        (map, join; a few passes over the batch instead of a Python loop per event). False,
+        having changed nothing, if any item is something else."""
+        if set(map(type, items)) != _ONLY_EVENTS:
+            return False
+        datas: list[str] = list(map(_data_of, items))
+        head, tail, cut, uncut = tpl
+        if (
+            not all(map(str.startswith, datas, repeat(head)))
+            or not all(map(str.endswith, datas, repeat(tail)))
+            or min(map(len, datas)) < cut - uncut
+            or set(map(_name_of, items)) != _ONLY_MESSAGE
+        ):
+            return False
+        texts: list[str] = list(map(itemgetter(slice(cut, uncut)), datas))
+        joined = "".join(texts)
+        if '"' in joined or "\\" in joined or not joined.isprintable():
+            return False  # something to unescape (or reject): the per-event loop does it
+        first = items[0].index
+        origins: Iterable[int] = range(first, first + len(items))
+        if not all(texts):
+            pairs = [(text, at) for text, at in zip(texts, origins, strict=True) if text]
+            texts = [text for text, _ in pairs]
+            origins = [at for _, at in pairs]
+        self.state.choices[0].text.extend(texts, origins)
+        self.state.events += len(items)
+        return True
+
     def _take(self, items: list[SSEItem]) -> None:
-        # The hot loop (issue 7 benchmarks it): locals only, one JSON parse per event, no
-        # per-event allocation beyond the route events themselves.
+        # The hot loop (issue 7 benchmarks it): locals only, at most one JSON parse per event,
+        # none for chat text chunks that match the template (fastpath.py), and those collected
+        # in two lists and added to the text buffer in one go (`_flush`) before anything else
+        # touches the state.
         self.items.extend(items)
+        tpl = self._tpl
+        if tpl is not None and self._take_batch(items, tpl):
+            return
         state = self.state
         loads = _loads
         out = self._out
         apply = state.apply
         fast = self._fast
-        for item in items:
-            if type(item) is not SSEEvent:
-                self._other(item)
-                continue
-            state.events += 1
-            data = item.data
-            if data[:1] != "{" and is_done(data):
-                self._apply(Finished(None, terminal=True), item)
-                continue
-            try:
-                payload = loads(data)
-            except _JSONError as exc:
-                self._sink.report("error", "invalid_json", f"data is not JSON: {exc}", item.index)
-                continue
-            # Payloads are not kept: payload() re-parses on demand (memory stays per raw byte).
-            if fast is not None and not state.terminated:
-                text = fast(item, payload)
-                if text is not None:
-                    if text:
-                        found = state.choices.get(0)
-                        if found is None:
-                            found = state.choice(0)
-                        found.text.append(text, item.index)
+        texts: list[str] = []
+        origins: list[int] = []
+        add_text = texts.append
+        add_origin = origins.append
+        head = tail = ""
+        cut = uncut = need = 0
+        if tpl is not None:
+            head, tail, cut, uncut = tpl
+            need = cut - uncut
+        text: str | None
+        events = 0
+        try:
+            for item in items:
+                if type(item) is not SSEEvent:
+                    if texts:
+                        self._flush(texts, origins)
+                    self._other(item)
                     continue
-            decoder = self._decoder
-            if decoder is None:
-                decoder = self._detect(item, payload)
+                events += 1
+                data = item.data
+                if tpl is not None:
+                    # A chat text chunk shaped like the last one: its text without a JSON parse.
+                    # The template exists only while the chat decoder's own state would let
+                    # `plain_text` accept the chunk (any other event drops it, below).
+                    if (
+                        data.startswith(head)
+                        and data.endswith(tail)
+                        and len(data) >= need
+                        and item.event == "message"
+                    ):
+                        text = data[cut:uncut]
+                        if '"' in text or "\\" in text or not text.isprintable():
+                            text = string_body(text)
+                        if text is not None:
+                            if text:
+                                add_text(text)
+                                add_origin(item.index)
+                            continue
+                    tpl = None
+                if texts:
+                    self._flush(texts, origins)
+                if data[:1] != "{" and is_done(data):
+                    tpl = None
+                    self._apply(Finished(None, terminal=True), item)
+                    continue
+                try:
+                    payload = loads(data)
+                except _JSONError as exc:
+                    self._sink.report(
+                        "error", "invalid_json", f"data is not JSON: {exc}", item.index
+                    )
+                    continue
+                # Payloads are not kept: payload() re-parses on demand (memory per raw byte).
+                if fast is not None and not state.terminated:
+                    text = fast(item, payload)
+                    if text is not None:
+                        if text:
+                            found = state.choices.get(0)
+                            if found is None:
+                                found = state.choice(0)
+                            found.text.append(text, item.index)
+                            if tpl is None and self._tpl_tries < _TEMPLATE_TRIES:
+                                self._tpl_tries += 1
+                                tpl = build_template(data, payload)
+                                if tpl is not None:
+                                    head, tail, cut, uncut = tpl
+                                    need = cut - uncut
+                        continue
+                tpl = None
+                decoder = self._decoder
                 if decoder is None:
-                    self._undecided(item, payload)
-                    continue
-                fast = self._fast
-            if state.terminated:
-                self._check_after_terminal(decoder, item, payload)
-            out.clear()
-            try:
-                decoder.decode(item, payload, out)
-            except Exception as exc:
-                self._sink.report(
-                    "error", "decoder_error", f"could not read this event: {exc!r}", item.index
-                )
-            if out:
-                index = item.index
-                t = item.t_last
-                for event in out:
-                    try:
-                        apply(event, index, t)
-                    except Exception as exc:  # pragma: no cover - defensive boundary
-                        self._sink.report(
-                            "error", "decoder_error", f"could not fold {event!r}: {exc!r}", index
-                        )
+                    decoder = self._detect(item, payload)
+                    if decoder is None:
+                        self._undecided(item, payload)
+                        continue
+                    fast = self._fast
+                if state.terminated:
+                    self._check_after_terminal(decoder, item, payload)
+                out.clear()
+                try:
+                    decoder.decode(item, payload, out)
+                except Exception as exc:
+                    self._sink.report(
+                        "error", "decoder_error", f"could not read this event: {exc!r}", item.index
+                    )
+                if out:
+                    index = item.index
+                    t = item.t_last
+                    for event in out:
+                        try:
+                            apply(event, index, t)
+                        except Exception as exc:  # pragma: no cover - defensive boundary
+                            self._sink.report(
+                                "error",
+                                "decoder_error",
+                                f"could not fold {event!r}: {exc!r}",
+                                index,
+                            )
+        finally:
+            if texts:
+                self._flush(texts, origins)
+            state.events += events
+            self._tpl = tpl
+
+    def _flush(self, texts: list[str], origins: list[int]) -> None:
+        """Add the template path's collected text to choice 0 (it exists: the template was built
+        right after text went there) and empty the lists for the next run."""
+        self.state.choices[0].text.extend(texts, origins)
+        texts.clear()
+        origins.clear()
+
+    def _tie_utf8(self, items: list[SSEItem], *, final: bool = False) -> None:
+        """Report invalid UTF-8 at the item whose bytes held it (or the next one, for a line the
+        SSE parser ignored); offsets not reached by ``items`` yet wait for later ones."""
+        bad = self._utf8.bad
+        keep: list[int] = []
+        for offset in bad:
+            found = None
+            for item in items:
+                if item.end > offset:
+                    found = item
+                    break
+            if found is None and final and items:
+                found = items[-1]
+            if found is None:
+                if final:
+                    self._sink.report(
+                        "warning", "invalid_utf8", "the body ends inside a UTF-8 sequence", None
+                    )
+                else:
+                    keep.append(offset)
+                continue
+            if found.index in self._utf8_items:
+                continue
+            self._utf8_items.add(found.index)
+            where = (
+                "in this event (the bad bytes read as U+FFFD)"
+                if found.start <= offset
+                else "on a line before this event (binary junk the SSE parser ignored)"
+            )
+            self._sink.report(
+                "warning", "invalid_utf8", f"invalid UTF-8 at byte {offset} {where}", found.index
+            )
+        bad[:] = keep
 
     def _other(self, item: SSEItem) -> None:
         if type(item) is SSEComment:

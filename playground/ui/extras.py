@@ -8,6 +8,7 @@ installs (the window must open whatever happens here).
 from __future__ import annotations
 
 import contextlib
+import importlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -140,7 +141,7 @@ class Extras(QObject):
 
     # ---- File --------------------------------------------------------------------------------
     def _install_file_actions(self) -> None:
-        from playground.ui import history_view  # noqa: F401  (the helpers below live there)
+        importlib.import_module("playground.ui.history_view")  # the helpers below live there
 
         window = self.window
         menu = _menu(window, "file_menu", "&File")
@@ -206,7 +207,7 @@ class Extras(QObject):
             if not path:
                 return None
         try:
-            out = write_run_capture(session.run, path, self._status())
+            out = write_run_capture(session.run, path, self._status(), secrets=self._secrets())
         except (OSError, ValueError) as exc:
             self.say(f"The capture was not saved: {exc}")
             return None
@@ -501,7 +502,7 @@ class Extras(QObject):
 
     # ---- Run: Compare ------------------------------------------------------------------------
     def _install_compare(self) -> None:
-        from playground.ui import compare_window  # noqa: F401  (fail here, not on click)
+        importlib.import_module("playground.ui.compare_window")  # fail here, not on click
 
         window = self.window
         action = QAction("&Compare…", window)

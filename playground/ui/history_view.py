@@ -75,13 +75,16 @@ def _run_end(run: Any) -> float:
     return float(run.chunks[-1][0]) if run.chunks else 0.0
 
 
-def write_run_capture(run: Any, path: str | Path, status: str | None = None) -> Path:
-    """Write a RunRecord as a capture file (atomically, via the history's journal writer)."""
+def write_run_capture(
+    run: Any, path: str | Path, status: str | None = None, *, secrets: tuple[str, ...] = ()
+) -> Path:
+    """Write a RunRecord as a capture file (atomically, via the history's journal writer);
+    ``secrets`` are scrubbed from the URL and body too, should a key have slipped in."""
     from playground.runs.journal import CaptureJournal
 
     if not run.chunks and not run.method:
         raise ValueError("there is no run to save yet")
-    journal = CaptureJournal(Path(path), run.route, status_source=lambda: status)
+    journal = CaptureJournal(Path(path), run.route, secrets=secrets, status_source=lambda: status)
     if run.started_at:
         journal.started_at = datetime.datetime.fromtimestamp(
             run.started_at, datetime.UTC
@@ -125,7 +128,7 @@ def bundle_run(
     from playground.runs.bundle import make_bundle
 
     with tempfile.TemporaryDirectory(prefix="playground-bundle-") as tmp:
-        capture = write_run_capture(run, Path(tmp) / "run.capture.jsonl", status)
+        capture = write_run_capture(run, Path(tmp) / "run.capture.jsonl", status, secrets=secrets)
         return make_bundle(capture, Path(out), secrets=secrets)
 
 

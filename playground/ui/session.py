@@ -157,6 +157,10 @@ class StreamSession(QObject):
         self._t0 = 0.0  # perf_counter at the start of the run (for the watchdog)
         self._last_byte_clock = 0.0
         self.replay_control: ReplayControl | None = None
+        self._audio_task: asyncio.Task[None] | None = None  # music: the song's own stream
+        self._music_headers: dict[str, str] = {}
+        self._music_insecure = False
+        self._music_provider = ""
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(FRAME_MS)
@@ -195,6 +199,7 @@ class StreamSession(QObject):
         self._next_sinks = []
         self._recorders = sinks[1:]
         target: Any = TeeSink(*sinks) if len(sinks) > 1 else sink
+        self._music_provider = spec.provider_id
         if spec.route == "music" and spec.method == "POST":
             coro = self._music(spec, target, allow_insecure_key)
         else:
@@ -217,68 +222,62 @@ class StreamSession(QObject):
         )
 
     async def _music(self, spec: RequestSpec, sink: Any, allow_insecure_key: bool) -> None:
-        """Music is an async job (seed: heard from its job's stream_url while it renders).
+        """Music is an async job (seed: "heard from its job's stream_url while it renders").
 
-        POST the job (as JSON, not streamed), then stream ``stream_url``'s WAV through the usual
-        pipeline while a poller reports the job's status and progress (``jobUpdated``). A refused
-        job is handed to the sink as is, so it fails like any other request.
+        The job is created with the editor's body (``stream: true`` gives the simulator's SSE
+        progress events): that answer is the run the timeline shows, so its errors fail the run
+        like any route's. Once the job names its ``stream_url``, the song's WAV streams beside
+        it into the same state's audio (``_music_audio``); the run ends when both have ended.
         """
-        import dataclasses
-        import json
-
-        create = dataclasses.replace(spec, json_body={**(spec.json_body or {}), "stream": False})
-        create.headers = {**spec.headers, "Accept": "application/json"}
-        collected = _Collector()
-        await self._stream(create, collected, allow_insecure_key)
-        job: Any = None
-        if collected.status is not None and collected.status < 400:
-            try:
-                job = json.loads(bytes(collected.body))
-            except ValueError:
-                job = None
-        url = job.get("stream_url") if isinstance(job, dict) else None
-        if not isinstance(url, str) or not url:
-            collected.replay_into(sink)  # the error (or the odd answer) shows as the run itself
-            return
-        self.jobUpdated.emit(job)
-        headers = {
+        gate = _EndGate(sink)
+        self._music_headers = {
             k: v
             for k, v in spec.headers.items()
             if k.lower() not in ("content-type", "x-sim-fault")
         }
-        headers["Accept"] = "audio/wav, audio/*"
-        stream = dataclasses.replace(
-            spec, method="GET", url=url, headers=headers, json_body=None, files=None, data=None
-        )
-        status_url = url.rsplit("/stream", 1)[0] if url.endswith("/stream") else None
-        poller = asyncio.ensure_future(self._poll_job(status_url, headers)) if status_url else None
+        self._music_headers["Accept"] = "audio/wav, audio/*"
+        self._music_insecure = allow_insecure_key
         try:
-            await self._stream(stream, sink, allow_insecure_key)
+            await self._stream(spec, gate, allow_insecure_key)
+            if self._audio_task is None and (self.run.status or 0) < 400:
+                self._maybe_start_audio(_json_body(self.run.chunks))  # a job answered as JSON
+            audio = self._audio_task
+            state = self.decoder.state if self.decoder is not None else None
+            failed = state is None or state.error is not None or self.run.transport_error
+            if audio is not None and not failed:
+                await asyncio.shield(audio)
         finally:
-            if poller is not None:
-                poller.cancel()
+            audio = self._audio_task
+            if audio is not None and not audio.done():
+                audio.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await poller
+                    await audio
+            gate.release()
 
-    async def _poll_job(self, url: str, headers: dict[str, str]) -> None:
-        import httpx
+    def _maybe_start_audio(self, job: Any) -> None:
+        """Start streaming the job's song once its ``stream_url`` is known (once per run)."""
+        if not isinstance(job, dict) or self._audio_task is not None:
+            return
+        url = job.get("stream_url")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            return
+        import dataclasses
 
-        from playground.transport.client import make_client
+        from playground.transport.client import RequestSpec
 
-        client = make_client(5.0)
-        try:
-            while True:
-                with contextlib.suppress(httpx.HTTPError, ValueError):
-                    response = await client.get(url, headers=headers, timeout=5.0)
-                    if response.status_code == 200:
-                        job = response.json()
-                        if isinstance(job, dict):
-                            self.jobUpdated.emit(job)
-                            if job.get("status") in ("completed", "failed"):
-                                return
-                await asyncio.sleep(0.5)
-        finally:
-            await client.aclose()
+        spec = RequestSpec(
+            self._music_provider, "GET", url, dict(self._music_headers), route="music"
+        )
+        spec = dataclasses.replace(spec, stream=True)
+        self._audio_task = asyncio.ensure_future(self._music_audio(spec, self._generation))
+
+    async def _music_audio(self, spec: RequestSpec, generation: int) -> None:
+        from playground.protocol.stream import StreamDecoder
+
+        audio = StreamDecoder("music")
+        feed = _AudioFeed(self, audio, generation)
+        with contextlib.suppress(Exception):  # a broken song stream leaves the job's run standing
+            await self._stream(spec, feed, self._music_insecure)
 
     def start_replay(self, capture: Capture, speed: float) -> ReplayControl:
         """Feed a capture through the same pipeline; speed 0 is instant."""
@@ -327,6 +326,7 @@ class StreamSession(QObject):
         if old is not None and not old.done():
             old.cancel()  # its callbacks are ignored from here: the generation moves on
         self._generation += 1
+        self._audio_task = None
         self.decoder = _make_decoder(route)
         self.run = RunRecord(route=route, started_at=time.time())
         self.replay_control = None
@@ -391,9 +391,39 @@ class StreamSession(QObject):
         decoder = self.decoder
         if decoder is None:
             return
-        self._pending.extend(decoder.feed(data, t))
+        items = decoder.feed(data, t)
+        self._pending.extend(items)
+        if self.route == "music" and items:
+            self._music_events(items)
         if run.t_first_token is None and has_output(decoder.state):
             run.t_first_token = t
+        self._schedule()
+
+    def _music_events(self, items: list[SSEItem]) -> None:
+        """The job's progress events: report status and progress, start the song's stream."""
+        decoder = self.decoder
+        if decoder is None:
+            return
+        for item in items:
+            payload = decoder.payload(item.index)
+            if not isinstance(payload, dict):
+                continue
+            job = payload.get("job") if isinstance(payload.get("job"), dict) else None
+            if job is not None:
+                self.jobUpdated.emit(job)
+                self._maybe_start_audio(job)
+            elif isinstance(payload.get("progress"), int | float):
+                self.jobUpdated.emit({"status": "rendering", "progress": payload["progress"]})
+
+    def _audio_arrived(self, audio: StreamDecoder, t: float) -> None:
+        """The song's bytes (fed to their own decoder) become this run's audio."""
+        decoder = self.decoder
+        if decoder is None:
+            return
+        decoder.state.audio = audio.state.audio
+        if self.run.t_first_token is None and audio.state.audio is not None:
+            self.run.t_first_token = t
+        self._last_byte_clock = time.perf_counter()
         self._schedule()
 
     def _on_transport_error(self, error: TransportError, t: float) -> None:
@@ -470,33 +500,81 @@ class StreamSession(QObject):
             self.stalled.emit(silent)
 
 
-class _Collector:
-    """A RunSink keeping a whole small answer (the music job), then replaying it into another."""
+class _EndGate:
+    """Forwards a RunSink's calls but holds ``on_end`` until ``release`` (music: the song too)."""
 
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, tuple[Any, ...]]] = []
-        self.status: int | None = None
-        self.body = bytearray()
+    def __init__(self, sink: Any) -> None:
+        self.sink = sink
+        self.t_end: float | None = None
+        self._t0 = time.perf_counter()
 
     def on_request(
         self, method: str, url: str, headers: dict[str, str], body: bytes | None
     ) -> None:
-        self.calls.append(("on_request", (method, url, headers, body)))
+        self._t0 = time.perf_counter()
+        self.sink.on_request(method, url, headers, body)
 
     def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self.status = status
-        self.calls.append(("on_response", (status, headers, t)))
+        self.sink.on_response(status, headers, t)
 
     def on_chunk(self, t: float, data: bytes) -> None:
-        self.body += data
-        self.calls.append(("on_chunk", (t, data)))
+        self.sink.on_chunk(t, data)
 
     def on_transport_error(self, error: Any, t: float) -> None:
-        self.calls.append(("on_transport_error", (error, t)))
+        self.sink.on_transport_error(error, t)
 
     def on_end(self, t: float) -> None:
-        self.calls.append(("on_end", (t,)))
+        self.t_end = t
 
-    def replay_into(self, sink: Any) -> None:
-        for name, args in self.calls:
-            getattr(sink, name)(*args)
+    def release(self) -> None:
+        if self.t_end is not None:
+            self.sink.on_end(max(self.t_end, time.perf_counter() - self._t0))
+
+
+class _AudioFeed:
+    """The RunSink of a music job's song stream: its bytes become the session's audio."""
+
+    def __init__(self, session: StreamSession, decoder: Any, generation: int) -> None:
+        self.session = session
+        self.decoder = decoder
+        self.generation = generation
+        self.ok = False
+
+    def _live(self) -> bool:
+        return self.session._generation == self.generation
+
+    def on_request(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> None:
+        pass
+
+    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
+        self.ok = status < 400
+        ctype = next((v for k, v in headers if k.lower() == "content-type"), None)
+        self.decoder.set_content_type(ctype)
+
+    def on_chunk(self, t: float, data: bytes) -> None:
+        if self.ok and self._live():
+            self.decoder.feed(data, t)
+            self.session._audio_arrived(self.decoder, t)
+
+    def on_transport_error(self, error: Any, t: float) -> None:
+        pass
+
+    def on_end(self, t: float) -> None:
+        if self.ok and self._live():
+            self.decoder.finish(t)
+            self.session._audio_arrived(self.decoder, t)
+
+
+def _json_body(chunks: list[tuple[float, bytes]]) -> Any:
+    """A small whole JSON answer from its chunks (a music job answered without SSE)."""
+    import json
+
+    data = b"".join(c for _, c in chunks)
+    if not data or len(data) > 1_000_000:
+        return None
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None

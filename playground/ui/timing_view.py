@@ -205,7 +205,8 @@ class ArrivalChart(QWidget):
         self._bins_key: tuple[int, int] = (0, 0)
         self._highlight: int | None = None
         self._label_rows = 1
-        self._placed: list[tuple[float, int, str, bool]] = []
+        self._placed: list[tuple[float, int, str, float]] = []
+        self._volume: list[int] = []
         self.setMouseTracking(True)
         self.setMinimumHeight(120)
 
@@ -259,13 +260,17 @@ class ArrivalChart(QWidget):
         if self._bins_key == key and self._bins:
             return self._bins
         bins = {lane: [0] * (width + 1) for lane in self._lanes}
+        volume = [0] * (width + 1)  # bytes per column, for the cumulative "received" line
         if t is not None:
             scale = width / self._span()
-            for when, kind in zip(t.times, t.kinds):
+            for when, kind, size in zip(t.times, t.kinds, t.sizes):
+                x = min(int(when * scale), width)
                 column = bins.get(kind)
                 if column is not None:
-                    column[min(int(when * scale), width)] += 1
+                    column[x] += 1
+                volume[x] += size
         self._bins, self._bins_key = bins, key
+        self._volume = volume
         return bins
 
     # ---- painting ---------------------------------------------------------------------------
@@ -345,6 +350,29 @@ class ArrivalChart(QWidget):
                     p.setPen(color)
                     p.drawLine(self.LEFT + column_x, y0, self.LEFT + column_x, y1)
 
+        # Bytes received so far, as a faint rising line behind the ticks: its slope is the
+        # throughput, and a flat stretch is a stall anyone can see without reading a number.
+        total = sum(self._volume)
+        if total > 0:
+            line = QColor(text)
+            line.setAlpha(90)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            p.setPen(QPen(line, 1.5))
+            height = bottom - top - 4
+            running = 0
+            last = QPointF(self.LEFT, bottom - 2)
+            for column_x, amount in enumerate(self._volume):
+                if not amount:
+                    continue
+                running += amount
+                here = QPointF(self.LEFT + column_x, last.y())
+                p.drawLine(last, here)
+                up = QPointF(self.LEFT + column_x, bottom - 2 - height * running / total)
+                p.drawLine(here, up)
+                last = up
+            p.drawLine(last, QPointF(right, last.y()))
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+
         # The highlighted item (linked selection from the timeline).
         if self._highlight is not None and 0 <= self._highlight < len(timing.times):
             hx = self._x(timing.times[self._highlight])
@@ -354,12 +382,11 @@ class ArrivalChart(QWidget):
 
         # Milestones: dashed markers and staggered labels above the lanes.
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        for mx, row, label, flip in self._placed:
+        for mx, row, label, lx in self._placed:
             pen = QPen(muted, 1, Qt.PenStyle.DashLine)
             p.setPen(pen)
             p.drawLine(QPointF(mx, 6 + 15 * row + 3), QPointF(mx, bottom))
             p.setPen(text)
-            lx = mx - fm.horizontalAdvance(label) - 3 if flip else mx + 3
             p.drawText(QPointF(lx, 6 + 15 * row + 10), label)
 
         # Axis with nice ticks.
@@ -388,13 +415,15 @@ class ArrivalChart(QWidget):
             else:
                 groups.append((x, [label]))
         right = self.width() - self.RIGHT
-        placed: list[tuple[float, int, str, bool]] = []
+        placed: list[tuple[float, int, str, float]] = []
         ends: list[float] = []
         for x, labels in groups:
             label = " · ".join(labels)
             width = fm.horizontalAdvance(label) + 10
-            flip = x + width > right
-            start, end = (x - width, x) if flip else (x, x + width)
+            # Right of the marker; left of it near the right edge; never off either edge.
+            start = x if x + width <= right else x - width
+            start = max(2.0, min(start, right - width))
+            end = start + width
             row = next((r for r, e in enumerate(ends) if start >= e), None)
             if row is None:
                 if len(ends) < 4:
@@ -403,7 +432,7 @@ class ArrivalChart(QWidget):
                 else:
                     row = min(range(len(ends)), key=ends.__getitem__)
             ends[row] = max(ends[row], end)
-            placed.append((x, row, label, flip))
+            placed.append((x, row, label, start + 3))
         self._placed = placed
         return max(len(ends), 1)
 
@@ -570,6 +599,7 @@ class TimingView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(outer)
+        self._outer, self._lower = outer, lower
         self.chart.itemActivated.connect(self.itemActivated)
 
         self._session: StreamSession | None = None
@@ -590,7 +620,8 @@ class TimingView(QWidget):
         for r, (name, value) in enumerate(rows):
             self.table.setItem(r, 0, QTableWidgetItem(name))
             self.table.setItem(r, 1, QTableWidgetItem(value))
-        present = [k for k in CHANNELS if timing is not None and k in set(timing.kinds)]
+        kinds = set(timing.kinds) if timing is not None else set()
+        present = [k for k in CHANNELS if k in kinds]
         self.legend.setText(
             "  ".join(
                 f'<span style="color:{CHANNEL_COLORS[k].name()}">■</span> {CHANNEL_LABELS[k]}'
@@ -694,6 +725,19 @@ class TimingView(QWidget):
         started = time.perf_counter()
         self.set_timing(timing_of_session(session))
         self._cost = time.perf_counter() - started
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        # Wide and short (a bottom dock): chart | histogram over figures. Otherwise stacked.
+        wide = self.width() > 2.4 * self.height()
+        outer = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
+        if self._outer.orientation() != outer:
+            self._outer.setOrientation(outer)
+            self._lower.setOrientation(
+                Qt.Orientation.Vertical if wide else Qt.Orientation.Horizontal
+            )
+            total = self.width() if wide else self.height()
+            self._outer.setSizes([int(total * 0.6), int(total * 0.4)])
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)

@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -284,34 +283,27 @@ def test_reference_agrees_with_itself_on_a_known_stream() -> None:
 # -- captures --------------------------------------------------------------------------------
 
 
-def _capture_files() -> list[Path]:
-    from tests.conftest import CAPTURES  # type: ignore[import-not-found]
-
-    return sorted(CAPTURES.glob("*/*.sse"))
-
-
-CAPTURE_FILES = _capture_files()
+def _sse_files(captures_dir: Path) -> list[Path]:
+    files = sorted(captures_dir.glob("*/*.sse"))
+    assert len(files) >= 30, f"expected the recorded streams in {captures_dir}"
+    return files
 
 
-def test_the_captures_are_there(captures_dir: Path) -> None:
-    assert len(CAPTURE_FILES) >= 30, f"expected the recorded streams in {captures_dir}"
-
-
-@pytest.mark.parametrize("path", CAPTURE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_capture_reference_and_fixed_chunkings(path: Path) -> None:
-    stream = path.read_bytes()
-    whole = parse_chunked(stream, [])
-    check_items(whole, stream)
-    assert any(isinstance(i, SSEEvent) for i in whole)
-    for size in (1, 2, 3, 7, 30, 4096):
-        items = parse_chunked(stream, list(range(0, len(stream), size)))
-        assert [as_ref(i) for i in items] == [as_ref(i) for i in whole]
+def test_captures_match_the_reference_in_fixed_chunkings(captures_dir: Path) -> None:
+    for path in _sse_files(captures_dir):
+        stream = path.read_bytes()
+        whole = parse_chunked(stream, [])
+        check_items(whole, stream)
+        assert any(isinstance(i, SSEEvent) for i in whole), path.name
+        for size in (1, 2, 3, 7, 30, 4096):
+            items = parse_chunked(stream, list(range(0, len(stream), size)))
+            assert [as_ref(i) for i in items] == [as_ref(i) for i in whole], (path.name, size)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_capture_any_split_gives_identical_items(data: st.DataObject) -> None:
-    path = data.draw(st.sampled_from(CAPTURE_FILES))
+def test_capture_any_split_gives_identical_items(captures_dir: Path, data: st.DataObject) -> None:
+    path = data.draw(st.sampled_from(_sse_files(captures_dir)))
     stream = path.read_bytes()
     cuts = data.draw(st.lists(st.integers(0, len(stream)), max_size=200))
     items = parse_chunked(stream, cuts)

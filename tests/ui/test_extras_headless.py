@@ -49,8 +49,14 @@ def test_live_capture_replay_and_inspect_agree(tmp_path: Path) -> None:
         tmp_path,
     )
     assert live.returncode == 0, live.stderr[-2000:]
+    # "--provider custom" (no base URL) starts no GET /v1/models in the background: app.py's
+    # run_headless calls QApplication.processEvents() inside its coroutine, and a models fetch
+    # still in flight then hits qasync's "Cannot enter into task" and the exit hangs (reported
+    # to the window engineer; a replay needs no provider anyway).
     replay = _run(
         [
+            "--provider",
+            "custom",
             "--replay",
             str(capture),
             "--speed",

@@ -345,3 +345,97 @@ def test_compare_from_the_window_uses_the_simulator(window: Any, qloop: Any) -> 
     qloop.wait_until(lambda: all(c.timing is not None for c in compare.columns), 30)
     assert all(c.text for c in compare.columns)
     compare.close()
+
+
+def test_dropping_a_capture_file_replays_it(window: Any, qloop: Any, tmp_path: Path) -> None:
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    path = _spread_capture(tmp_path, n=4, step=0.01)
+    window.show_panel("images")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+    panel = window.current_panel()
+    assert panel.route == "chat"  # the capture's route picks the panel
+    qloop.run(panel.session.wait(), 10)
+    assert panel.session.state.text == "w0 w1 w2 w3 "
+
+
+def test_a_missing_piece_leaves_only_its_own_action_out(
+    window: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QMainWindow
+
+    from playground.ui.extras import install_extras
+
+    monkeypatch.setitem(sys.modules, "playground.ui.compare_window", None)  # import fails
+    bare = QMainWindow()
+    bare.panels = window.panels
+    bare.current_panel = window.current_panel
+    bare.provider_bar = window.provider_bar
+    bare.history = window.history
+    install_extras(bare)
+    extras = bare.extras
+    items = menu_texts(bare.menuBar())
+    assert "Compare…" not in items
+    for wanted in ("Save run as capture…", "Timing", "History", "Replay this run"):
+        assert wanted in items
+    assert extras.timing_view is not None and extras.history_view is not None
+    bare.deleteLater()
+
+
+def test_timing_updates_while_the_stream_runs(window: Any, qloop: Any) -> None:
+    extras = window.extras
+    extras.timing_dock.show()
+    panel = window.show_panel("chat")
+    panel.set_pace("realtime")
+    panel.send()
+    qloop.wait_until(lambda: panel.session.state is not None and len(panel.session.state.text) > 10)
+    qloop.sleep(0.4)  # at most ~4 recomputes a second while streaming
+    assert panel.session.is_running
+    timing = extras.timing_view.timing
+    assert timing is not None and timing.t_first_text is not None
+    assert 0 < len(timing.times) <= len(panel.session.decoder.items)
+    panel.stop()
+    qloop.sleep(0.1)
+    assert len(extras.timing_view.timing.times) == len(panel.session.decoder.items)
+
+
+def test_no_key_in_saved_capture_exports_or_bundle(
+    window: Any, qloop: Any, sim: Any, send_and_wait: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    secret = "sk-test-EXTRAS-NEVER-LEAK-0987654321"
+    monkeypatch.setenv("PLAYGROUND_API_KEY", secret)
+    window.provider_bar.set_provider("custom")
+    window.provider_bar.base_url_edit.setText(sim.base_url)
+    window.provider_bar.base_url_edit.editingFinished.emit()
+    panel = window.show_panel("chat")
+    assert send_and_wait(panel) == "complete"
+    extras = window.extras
+    assert extras._secrets() == (secret,)
+    written = [
+        extras.save_capture(str(tmp_path / "c.jsonl")),
+        extras.bundle(str(tmp_path / "b.zip")),
+    ]
+    for path in written:
+        assert path is not None and secret.encode() not in path.read_bytes()
+    with zipfile.ZipFile(tmp_path / "b.zip") as archive:
+        for name in archive.namelist():
+            assert secret.encode() not in archive.read(name)
+    for fmt in ("curl", "python", "typescript"):
+        code = extras.export(fmt)
+        assert code is not None and secret not in code and "PLAYGROUND_API_KEY" in code
+        assert secret not in QGuiApplication.clipboard().text()
+    compare = extras.open_compare()
+    assert secret not in compare.windowTitle()
+    compare.close()

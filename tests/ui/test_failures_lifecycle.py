@@ -1,5 +1,5 @@
-"""Issue 5, the program's life: closing with streams in flight on every panel exits cleanly (no
-asyncio warnings), and a corrupt settings or history file at start-up is set aside with a message."""
+"""Issue 5, the program's life: closing with streams in flight on every panel exits cleanly
+(no asyncio warnings); a corrupt settings or history file at start-up is set aside, with a note."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import itertools
 import json
 import socket
 import ssl
@@ -139,7 +140,11 @@ SSE_HEAD = (
 
 
 def _delta(text: str) -> bytes:
-    chunk = {"id": "c", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}  # noqa: E501
+    chunk = {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}],
+    }
     return b"data: " + json.dumps(chunk).encode() + b"\n\n"
 
 
@@ -155,9 +160,9 @@ def _finding_codes(panel: Any) -> list[str]:
 def _marked_incomplete(panel: Any) -> bool:
     """The partial output on screen carries an "incomplete" mark (the answer's, or the panel's)."""
     answer = panel.widgets.get("answer")
-    return bool(answer is not None and answer.incomplete_marked) or panel.incomplete_note.isVisibleTo(
-        panel
-    )
+    return bool(
+        answer is not None and answer.incomplete_marked
+    ) or panel.incomplete_note.isVisibleTo(panel)
 
 
 def _token(body: bytes) -> str:
@@ -170,7 +175,7 @@ def _token(body: bytes) -> str:
 
 def _one_sentence(text: str) -> None:
     assert text, "the panel said nothing"
-    assert "Traceback" not in text and "File \"" not in text, text
+    assert "Traceback" not in text and 'File "' not in text, text
     assert "\n" not in text.strip(), text
 
 
@@ -183,11 +188,17 @@ def test_every_http_error_shape_is_said_and_inspectable(
     """400..504 with a JSON envelope, a non-JSON body, an empty body and the bare {"message"}."""
     cases: list[tuple[int, bytes, str, str]] = []
     for status in STATUSES:
-        body = {"error": {"message": f"envelope says {status}", "type": "test_error", "code": status}}
-        cases.append((status, json.dumps(body).encode(), "application/json", f"envelope says {status}"))
+        body = {
+            "error": {"message": f"envelope says {status}", "type": "test_error", "code": status}
+        }
+        cases.append(
+            (status, json.dumps(body).encode(), "application/json", f"envelope says {status}")
+        )
     cases.append((502, b"<html><body>Bad Gateway</body></html>", "text/html", "not a JSON error"))
     cases.append((500, b"", "application/json", "empty"))
-    cases.append((401, b'{"message": "No API key provided"}', "application/json", "No API key provided"))
+    cases.append(
+        (401, b'{"message": "No API key provided"}', "application/json", "No API key provided")
+    )
     current: list[tuple[int, bytes, str, str]] = []
 
     async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -257,7 +268,11 @@ def test_json_answer_where_a_stream_was_asked(
         "id": "x",
         "object": "chat.completion",
         "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": "Whole answer."}, "finish_reason": "stop"}  # noqa: E501
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "Whole answer."},
+                "finish_reason": "stop",
+            }
         ],
     }
 
@@ -433,7 +448,7 @@ def test_stall_is_noticed_offers_stop_and_the_ui_keeps_running(
         assert panel.banner.stop.isVisibleTo(panel)
         assert _answer(panel) == "Before the stall"
         # The UI never froze: the timer kept firing with no gap near the stall length.
-        gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+        gaps = [b - a for a, b in itertools.pairwise(ticks)]
         assert len(ticks) > 15 and max(gaps) < 0.3, max(gaps)
         task = panel.session._task
         t0 = time.perf_counter()
@@ -486,7 +501,9 @@ def test_stop_closes_the_connection_within_200_ms(
 # ---- during the stream: the simulator's faults -------------------------------------------------
 
 
-@pytest.mark.parametrize("route", ["chat", "responses", "messages", "images", "speech"])
+@pytest.mark.parametrize(
+    "route", ["chat", "responses", "messages", "images", "speech", "transcription", "music"]
+)
 def test_midstream_error_on_each_route(window: Any, send_and_wait: Any, route: str) -> None:
     from playground.sim.faults import MIDSTREAM_MESSAGE
 
@@ -557,7 +574,7 @@ def test_a_10_mb_line_does_not_freeze_the_window(window: Any, qloop: Any) -> Non
         assert qloop.run(panel.session.wait(), 60) == "complete"
     finally:
         timer.stop()
-    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
     assert gaps and max(gaps) < 1.0, f"the UI froze for {max(gaps):.2f} s"
     assert _answer(panel)
     qloop.sleep(0.05)
@@ -580,3 +597,38 @@ def test_two_panels_streaming_faults_at_once_do_not_touch_each_other(
     qloop.sleep(0.05)
     assert messages.session.state.error is None and not messages.banner.isVisibleTo(messages)
     assert messages.session.state.text
+
+
+def test_new_send_closes_the_running_connection(
+    window: Any, raw: Callable[..., RawServer], qloop: Any
+) -> None:
+    """A second Send on the panel cancels the first run: its connection is closed server-side."""
+    hung_up: list[int] = []
+    conns = 0
+
+    async def endless(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal conns
+        conns += 1
+        me = conns
+        reading = asyncio.ensure_future(reader.read())
+        writer.write(SSE_HEAD)
+        while not reading.done():
+            writer.write(_chunk(_delta(f"{me} ")))
+            with contextlib.suppress(ConnectionError):
+                await writer.drain()
+            await asyncio.sleep(0.01)
+        hung_up.append(me)
+
+    _point_at(window, raw(endless).base)
+    panel = window.show_panel("chat")
+    qloop.do(panel.send)
+    qloop.wait_until(lambda: len(_answer(panel)) > 4, 10)
+    first = panel.session._task
+    qloop.do(panel.send)
+    qloop.wait_until(lambda: 1 in hung_up, 2)
+    assert first.done()
+    qloop.wait_until(lambda: "2 " in _answer(panel), 5)
+    assert "1 " not in _answer(panel)  # the second run's text only
+    assert panel.session.is_running
+    qloop.do(panel.stop)
+    qloop.wait_until(lambda: 2 in hung_up, 2)

@@ -247,3 +247,31 @@ def test_scrolling_by_hand_toggles_follow(qtbot: QtBot) -> None:
     assert not inspector.following
     bar.triggerAction(QAbstractSlider.SliderAction.SliderToMaximum)
     assert inspector.following
+
+
+def test_raw_audio_body_chunk_previewed_from_the_state(qtbot: QtBot) -> None:
+    inspector = _inspector(qtbot)
+    decoder = StreamDecoder("speech")
+    decoder.set_content_type("audio/pcm")
+    inspector.attach(decoder)
+    body = sine_pcm(0.1)
+    inspector.append(decoder.feed(body[:2400], 0.1))
+    inspector.append(decoder.feed(body[2400:], 0.2))
+    inspector.append(decoder.finish(0.3))
+    rows = inspector.model.rowCount()
+    assert rows >= 1
+    inspector.select_item(rows - 1)
+    media = inspector.detail.media
+    assert media is not None and media.kind == "audio" and media.key == "body"
+    assert inspector.detail.preview_wave.points > 0
+
+
+def test_attach_starts_a_new_timeline(qtbot: QtBot) -> None:
+    inspector = _inspector(qtbot)
+    _run(inspector, capture_bytes("chat/openrouter-claude-reasoning-comments"))
+    inspector.set_type_filter("comment")
+    decoder = _run(inspector, CHUNK * 2)
+    assert inspector.model.rowCount() == len(decoder.items) == 2
+    assert inspector.filter.rowCount() == 2 and not inspector.filter.active
+    names = [inspector.type_combo.itemText(i) for i in range(inspector.type_combo.count())]
+    assert names == ["All types", "chunk"]

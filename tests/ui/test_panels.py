@@ -134,7 +134,9 @@ def test_music_panel_plays_the_job_stream(qloop: Any, sim: Any, send_and_wait: A
     assert send_and_wait(panel) == "complete"
     state = panel.session.state
     assert state.audio is not None and state.audio.seconds == pytest.approx(2.0, abs=0.1)
-    assert panel.session.run.method == "GET" and "/music/" in panel.session.run.url
+    # The run is the job (its progress events in the timeline); the song streamed beside it.
+    assert panel.session.run.method == "POST" and panel.session.run.url.endswith("/music")
+    assert panel.session.decoder.items and panel.widgets["music"].progress.value() == 100
     assert panel.dump_state()["audio_seconds"] == pytest.approx(2.0, abs=0.1)
 
 

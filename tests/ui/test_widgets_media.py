@@ -257,3 +257,17 @@ def test_pending_while_decoding(qtbot: QtBot) -> None:
     assert view.pending
     qtbot.waitUntil(lambda: not view.pending, timeout=5000)
     assert view.decoded(0) is not None
+
+
+def test_audio_highlight_marks_the_item_span(qtbot: QtBot) -> None:
+    view = AudioView()
+    qtbot.addWidget(view)
+    state = _pcm_state(sine_pcm(0.2))
+    state.audio.origins.append((4800, 2))  # type: ignore[union-attr]
+    view.refresh(state)
+    view.finish(state)
+    view.highlight_item(2)
+    assert view.waveform.marked == (10.0, 20.0)  # bytes 4800-9600 = buckets 10-20
+    view.highlight_item(99)
+    assert view.waveform.marked is None
+    view.waveform.grab()  # paints with the mark without error

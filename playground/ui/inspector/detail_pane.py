@@ -233,6 +233,8 @@ class DetailPane(QWidget):
         name = item.event if isinstance(item, SSEEvent) else ""
         try:
             media = find_media(self.model.payload(row), name or "")
+            if media is None and name == "audio":
+                media = self._body_audio(row)
         except Exception:
             media = None
         self._media = media
@@ -255,6 +257,19 @@ class DetailPane(QWidget):
             if fmt == "pcm":
                 self.preview_wave.add(media.data)
                 self.preview_wave.flush()
+
+    def _body_audio(self, row: int) -> Media | None:
+        """A raw audio body's chunk (music's stream_url, speech without SSE): from the state."""
+        decoder = self.model.decoder
+        audio = decoder.state.audio if decoder is not None else None
+        if audio is None:
+            return None
+        origins = audio.origins
+        for i, (offset, item) in enumerate(origins):
+            if item == row:
+                end = origins[i + 1][0] if i + 1 < len(origins) else len(audio.data)
+                return Media("audio", bytes(audio.data[offset:end]), "body", audio.format)
+        return None
 
     def _image_decoded(self, key: object, result: object) -> None:
         if key != self.row or not isinstance(result, DecodedImage) or self._media is None:

@@ -167,10 +167,19 @@ class Inspector(QWidget):
         self._update_count()
 
     def attach(self, decoder: StreamDecoder) -> None:
-        """Follow a new run's decoder (clears the timeline; the request view is kept)."""
+        """Follow a new run's decoder (clears the timeline; the request view and the text filter
+        are kept, the type list starts over)."""
         self.model.clear()
         self.detail.clear()
         self._decoder = decoder
+        self._selecting = True
+        self.type_combo.blockSignals(True)
+        self.type_combo.clear()
+        self.type_combo.addItem(ALL_TYPES)
+        self.type_combo.blockSignals(False)
+        self._selecting = False
+        if self.filter.type_filter is not None:
+            self.filter.set_filter(None, self.search.text(), self.findings_only.isChecked())
         self._update_count()
 
     def append(self, items: list[SSEItem]) -> None:

@@ -101,7 +101,19 @@ class AudioView(QWidget):
         self._update_label()
 
     def highlight_item(self, item: int) -> None:
-        return  # the waveform has no per-event spans to mark yet
+        """Shade the stretch of audio that timeline item ``item`` carried."""
+        audio = self._audio
+        if audio is None or not self.is_pcm:
+            return
+        frame = audio.channels * audio.sample_width
+        bucket = self.waveform.envelope.bucket * frame
+        origins = audio.origins
+        for i, (offset, origin) in enumerate(origins):
+            if origin == item:
+                end = origins[i + 1][0] if i + 1 < len(origins) else len(audio.data)
+                self.waveform.mark((offset / bucket, end / bucket))
+                return
+        self.waveform.mark(None)
 
     def has_content(self) -> bool:
         return self._audio is not None and len(self._audio.data) > 0
@@ -221,7 +233,8 @@ class AudioView(QWidget):
         if self.is_pcm:
             rate = audio.sample_rate / 1000
             channels = "mono" if audio.channels == 1 else f"{audio.channels} ch"
-            text = f"{audio.seconds:.2f} s · {rate:g} kHz {channels} PCM · {size:,} B"
+            kind = "WAV stream" if getattr(audio, "container", None) == "wav" else "PCM"
+            text = f"{audio.seconds:.2f} s · {rate:g} kHz {channels} {kind} · {size:,} B"
         else:
             info = wav_info(audio.data) if audio.format == "wav" else None
             if info:

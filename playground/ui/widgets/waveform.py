@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, Qt
+from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -19,11 +19,25 @@ class WaveformWidget(QWidget):
         self.setMaximumHeight(240)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.color = QColor(52, 152, 219)
+        self.mark_color = QColor(255, 200, 0, 90)
         self.min_buckets = 200  # 2 s of 10 ms buckets
+        self.marked: tuple[float, float] | None = None  # (start, end) in buckets, linked views
 
     def clear(self) -> None:
         self.envelope.clear()
+        self.marked = None
         self.update()
+
+    def mark(self, span: tuple[float, float] | None) -> None:
+        """Shade buckets ``[start, end)`` (an event's share of the audio); None clears it."""
+        self.marked = span
+        self.update()
+
+    def x_of(self, bucket: float) -> float:
+        """Where bucket ``bucket`` is drawn (the same stretch as paintEvent)."""
+        n = max(len(self.envelope), 1)
+        width = self.width() if n >= self.min_buckets else self.width() * n / self.min_buckets
+        return bucket * width / n
 
     def add(self, data: bytes | bytearray) -> None:
         if self.envelope.add(data):
@@ -51,6 +65,9 @@ class WaveformWidget(QWidget):
                 painter.setPen(self.palette().placeholderText().color())
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "waveform")
                 return
+            if self.marked is not None:
+                a, b = self.x_of(self.marked[0]), self.x_of(self.marked[1])
+                painter.fillRect(QRectF(a, 0, max(2.0, b - a), rect.height()), self.mark_color)
             painter.setPen(QPen(self.palette().mid().color()))
             painter.drawLine(QLineF(0, mid, rect.width(), mid))
             painter.setPen(QPen(self.color))
