@@ -4,16 +4,18 @@ The parser is fed network chunks as they arrive (``feed(chunk, t)``) and returns
 chunk completes: dispatched events, comment lines (kept as their own items, PROTOCOL.md §0) and,
 at the end of the stream, an event left unterminated (never dispatched, WHATWG; Mozilla bug 710546).
 
-Why it is shaped the way it is (see issue 7 and ``benchmarks/parsers.py`` for the measurements):
+Why it is shaped the way it is (issue 7; ``benchmarks/parsers.py`` measures it, and
+``docs/benchmarks.md`` has the numbers):
 - a chunk without CR or LF is only appended to a list of pieces (tested by value, ``10 in chunk``,
   which is far cheaper than ``b"\\n" in chunk``); the pieces are joined once, when a line end
   arrives, so a 10 MB line fed in 4 KiB pieces is copied and searched once, not once per piece;
-- the bytes before the last line end are split in C (``bytes.split``) rather than searched line by
-  line; on the LF-only path an event that is one ``data:`` line is recognised as one block between
-  two ``\\n\\n`` and built without touching the per-line machinery;
+- LF-only bytes (almost every provider) take a path of ``find``/``startswith`` (memchr speed) on
+  which a run of one-line ``data:`` events is cut and built in one tight loop; anything else
+  (other fields, comments, multi-line data, CR line ends) goes line by line;
 - UTF-8 is decoded once per event (and per field for ``id``), on whole lines, so a character
   split across chunks is whole;
-- items are built with positional arguments (keywords cost twice as much per event).
+- items are built positionally, the hot loop even as ``object.__new__`` + ``__init__``
+  (keywords cost 2.5x as much per event; see ``_init_event``).
 """
 
 from __future__ import annotations
@@ -201,7 +203,7 @@ class SSEParser:
     def _feed_lines(self, chunk: bytes, t: float) -> list[SSEItem]:
         """The careful path: cut everything up to the last line end into lines and process them."""
         parts = self._parts
-        if not parts or 13 in chunk or self._finished:
+        if not parts or 13 in chunk:  # (finish() empties _parts, so this also catches "finished")
             return self._feed_rare(chunk, t)
         # A line end (LF only) completes the line begun in earlier chunks: the usual case.
         parts.append(chunk)
@@ -215,17 +217,12 @@ class SSEParser:
             pos = after
             index = self._index
             end = base + pos
-            value = data[6:stop]
-            try:
-                text = value.decode()
-            except UnicodeDecodeError:
-                text = value.decode("utf-8", "replace")
             event = _new(SSEEvent)
             _init_event(
                 event,
                 index,
                 "message",
-                text,
+                data[6:stop].decode("utf-8", "replace"),
                 self._last_id,
                 None,
                 data[:pos],

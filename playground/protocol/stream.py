@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from itertools import repeat
-from operator import attrgetter, itemgetter
+from collections.abc import Callable
 from typing import Any, Final
 
 import orjson
@@ -27,10 +25,6 @@ _loads: Final = orjson.loads
 _JSONError: Final = orjson.JSONDecodeError
 _CACHE_MAX: Final = 4096  # parsed payloads kept by payload(); the cache restarts when full
 _INVALID: Final = object()
-_ONLY_EVENTS: Final = {SSEEvent}
-_ONLY_MESSAGE: Final = {"message"}
-_data_of: Final = attrgetter("data")
-_name_of: Final = attrgetter("event")
 # After this many template builds that did not pay off, stop trying (e.g. a provider that adds a
 # random `obfuscation` field to every chunk: the template never matches twice).
 _TEMPLATE_TRIES: Final = 32
@@ -271,35 +265,6 @@ class StreamDecoder:
             cache.clear()  # cheap, and the inspector asks for the rows on screen again anyway
         cache[index] = value
 
-    def _take_batch(self, items: list[SSEItem], tpl: Template) -> bool:
-        """The whole batch is chat text chunks matching the template: fold it with C-level loops
-        (map, join; a few passes over the batch instead of a Python loop per event). False,
-        having changed nothing, if any item is something else."""
-        if set(map(type, items)) != _ONLY_EVENTS:
-            return False
-        datas: list[str] = list(map(_data_of, items))
-        head, tail, cut, uncut = tpl
-        if (
-            not all(map(str.startswith, datas, repeat(head)))
-            or not all(map(str.endswith, datas, repeat(tail)))
-            or min(map(len, datas)) < cut - uncut
-            or set(map(_name_of, items)) != _ONLY_MESSAGE
-        ):
-            return False
-        texts: list[str] = list(map(itemgetter(slice(cut, uncut)), datas))
-        joined = "".join(texts)
-        if '"' in joined or "\\" in joined or not joined.isprintable():
-            return False  # something to unescape (or reject): the per-event loop does it
-        first = items[0].index
-        origins: Iterable[int] = range(first, first + len(items))
-        if not all(texts):
-            pairs = [(text, at) for text, at in zip(texts, origins, strict=True) if text]
-            texts = [text for text, _ in pairs]
-            origins = [at for _, at in pairs]
-        self.state.choices[0].text.extend(texts, origins)
-        self.state.events += len(items)
-        return True
-
     def _take(self, items: list[SSEItem]) -> None:
         # The hot loop (issue 7 benchmarks it): locals only, at most one JSON parse per event,
         # none for chat text chunks that match the template (fastpath.py), and those collected
@@ -307,8 +272,6 @@ class StreamDecoder:
         # touches the state.
         self.items.extend(items)
         tpl = self._tpl
-        if tpl is not None and self._take_batch(items, tpl):
-            return
         state = self.state
         loads = _loads
         out = self._out

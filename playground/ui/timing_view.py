@@ -632,6 +632,7 @@ class TimingView(QWidget):
                 if timing is not None and timing.dead_air
                 else ""
             )
+            + ("  ╱ bytes received" if present else "")
         )
         self.summary.setText(self._headline(timing))
 

@@ -303,3 +303,35 @@ def test_with_the_real_decoder() -> None:
     assert [(g.after, g.before) for g in timing.dead_air] == [(5, 6)]
     assert timing.kinds[5] == "comment" and timing.kinds[3] == "text"
     assert timing.counted["events"] == 10 and timing.counted["comments"] == 1
+
+
+def test_every_shared_capture_gives_consistent_figures(captures_dir) -> None:
+    """Real streams fed in 512-byte pieces 10 ms apart: nothing raises, the figures add up."""
+    from playground.protocol.capture import read_capture
+    from playground.protocol.stream import StreamDecoder
+
+    files = sorted(p for p in captures_dir.rglob("*") if p.suffix in (".sse", ".jsonl", ".txt"))
+    assert len(files) >= 30
+    for path in files:
+        capture = read_capture(path)
+        data = b"".join(chunk for _t, chunk in capture.chunks)
+        decoder = StreamDecoder(capture.route or "auto")
+        decoder.set_content_type(capture.content_type or "text/event-stream")
+        t = 0.0
+        for i in range(0, len(data), 512):
+            t = 0.01 * (i // 512 + 1)
+            decoder.feed(data[i : i + 512], t)
+        decoder.finish(t + 0.01)
+        timing = compute_timing(decoder, 0.005, 0.01, t_end=t + 0.01)
+        n = len(decoder.items)
+        assert len(timing.times) == len(timing.kinds) == len(timing.sizes) == n, path
+        assert sum(b.count for b in timing.histogram) == len(timing.gaps) == max(n - 1, 0)
+        assert all(g.seconds > timing.dead_air_threshold for g in timing.dead_air)
+        assert timing.times == sorted(timing.times)
+        state = decoder.state
+        text = timing.channels.get("text")
+        assert (text.chars if text else 0) == sum(len(c.text) for c in state.choices.values())
+        if state.text and state.done_text is None:
+            assert timing.t_first_text is not None and timing.t_first_text <= timing.duration
+        assert [m.t for m in timing.milestones] == sorted(m.t for m in timing.milestones)
+        json.dumps(timing.as_json())

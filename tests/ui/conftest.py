@@ -62,6 +62,12 @@ class Loop:
         async def call() -> T:
             result = fn(*args)
             await asyncio.sleep(0)
+            # Let tasks that ``fn`` cancelled (a Stop, a new Send) wind down before the loop
+            # stops: their httpx/anyio cancel scopes must not run while it is stopped.
+            me = asyncio.current_task()
+            winding = [t for t in asyncio.all_tasks() if t is not me and t.cancelling()]
+            if winding:
+                await asyncio.wait(winding, timeout=2.0)
             return result
 
         return self.run(call())

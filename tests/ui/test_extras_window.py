@@ -439,3 +439,27 @@ def test_no_key_in_saved_capture_exports_or_bundle(
     compare = extras.open_compare()
     assert secret not in compare.windowTitle()
     compare.close()
+
+
+@pytest.mark.parametrize("route", ["images", "speech", "responses"])
+def test_timing_of_media_and_other_routes(
+    window: Any, qloop: Any, send_and_wait: Any, route: str
+) -> None:
+    extras = window.extras
+    extras.timing_dock.show()
+    panel = window.show_panel(route)
+    if route == "images":
+        panel.editor.image_size.setCurrentIndex(panel.editor.image_size.findData("256x256"))
+    assert send_and_wait(panel) == "complete"
+    qloop.sleep(0.1)
+    timing = extras.timing_view.timing
+    assert timing is not None and len(timing.times) == len(panel.session.decoder.items)
+    if route == "images":
+        assert timing.t_first_image is not None and timing.channels["image"].deltas >= 1
+    elif route == "speech":
+        audio = timing.channels["audio"]
+        assert timing.t_first_audio is not None
+        assert audio.chars == len(panel.session.state.audio.data)
+    else:
+        assert timing.t_first_text is not None
+    assert not extras.timing_view.grab().isNull()
