@@ -21,35 +21,32 @@ def _app() -> Any:
 def timeline_figures(n_events: int) -> dict[str, Value]:
     """``timeline_bytes_per_event``: Python memory held per event beyond its raw bytes, with
     ``n_events`` chat chunks arriving in 4 KiB reads into the window's pipeline: a
-    ``StreamDecoder`` (whose ``items`` the inspector shares) and the inspector's ``TimelineModel``
-    with its view attached, rows appended once per "frame" as ``Inspector.append`` does."""
-    from PySide6.QtWidgets import QTableView
-
+    ``StreamDecoder`` (whose ``items`` the inspector's ``TimelineModel`` shares) and the real
+    ``Inspector`` (its filter, view and detail pane) following along, one ``append`` per frame."""
     from playground.protocol.stream import StreamDecoder
-    from playground.ui.inspector.timeline_model import TimelineModel
+    from playground.ui.inspector.inspector import Inspector
 
     app = _app()
     chunks = fixed_chunks(chat_stream(n_events - 1), 4096)  # + [DONE]: n_events in all
-    view = QTableView()
-    view.resize(900, 600)
-    view.show()
+    inspector = Inspector()
+    inspector.resize(700, 900)
+    inspector.show()
     app.processEvents()
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     decoder = StreamDecoder("chat")
     decoder.set_content_type("text/event-stream")
-    model = TimelineModel()
-    view.setModel(model)
+    inspector.attach(decoder)
     pending: list[Any] = []
     started = time.perf_counter()
     for i, chunk in enumerate(chunks):
         pending.extend(decoder.feed(chunk, i * 1e-4))
         if i % 64 == 63:  # a frame's worth of reads (about 1,000 events)
-            model.append_items(pending, decoder)
+            inspector.append(pending)
             pending = []
             app.processEvents()  # the view follows along, as in the window
     pending.extend(decoder.finish(len(chunks) * 1e-4))
-    model.append_items(pending, decoder)
+    inspector.append(pending)
     app.processEvents()
     fill_s = time.perf_counter() - started
     traced = tracemalloc.get_traced_memory()[0] - base
@@ -62,14 +59,17 @@ def timeline_figures(n_events: int) -> dict[str, Value]:
         sys.getsizeof(item) + sys.getsizeof(getattr(item, "data", "")) + sys.getsizeof(b"")
         for item in items
     )
-    # Scrolling to the end must stay instant: one scroll and one paint of the last rows.
+    # Scrolling to the end must stay instant: from the top, one scroll and one paint.
+    view = inspector.view
+    view.scrollToTop()
+    app.processEvents()
     started = time.perf_counter()
     view.scrollToBottom()
     view.viewport().repaint()
     app.processEvents()
     scroll_ms = (time.perf_counter() - started) * 1e3
-    rows = model.rowCount()
-    view.close()
+    rows = inspector.model.rowCount()
+    inspector.close()
     if rows != events or events != n_events:
         raise RuntimeError(f"the model has {rows} rows for {events} events (wanted {n_events})")
     return {

@@ -167,7 +167,14 @@ def ui_figures(n_chunks: int) -> dict[str, Value]:
         except subprocess.TimeoutExpired:
             sim.kill()
     if run["text"] != raw_text:
-        raise RuntimeError("the window's final text differs from the streamed text")
+        got: str = run["text"]
+        at = next((i for i, (a, b) in enumerate(zip(got, raw_text)) if a != b), None)
+        at = min(len(got), len(raw_text)) if at is None else at
+        raise RuntimeError(
+            f"the window's final text differs from the streamed text at character {at} "
+            f"({len(got)} vs {len(raw_text)} characters; {run['events']} vs {raw_events} events; "
+            f"status {run['status']})"
+        )
     if run["shown"] != len(raw_text):
         raise RuntimeError(f"the window shows {run['shown']} of {len(raw_text)} characters")
     ui_rate = run["events"] / run["seconds"]

@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 __all__ = [
+    "Annotation",
     "AudioChunk",
     "BlockStarted",
     "BlockStopped",
     "Finished",
     "ImageData",
+    "JobUpdate",
     "ReasoningDelta",
     "RefusalDelta",
     "Signature",
@@ -88,6 +90,28 @@ class AudioChunk:
 
 
 @dataclass(frozen=True, slots=True)
+class Annotation:
+    """A citation on the answer text (Responses ``response.output_text.annotation.added``, chat
+    ``delta.annotations``): the object as the wire states it, e.g. ``{"type": "url_citation",
+    "url", "title", "start_index", "end_index"}`` (chat's nested ``url_citation`` is flattened)."""
+
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class JobUpdate:
+    """An async job's news (music: ``music.job.created`` / ``.progress`` / ``.completed``).
+
+    ``job`` is the whole job object when the event carries one (it replaces the previous one);
+    ``progress`` is 0..1; ``status`` as the job states it (queued, rendering, completed, ...).
+    """
+
+    job: dict[str, Any] | None = None
+    progress: float | None = None
+    status: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TranscriptSegment:
     id: str | None
     start: float | None
@@ -156,6 +180,8 @@ StreamEvent = (
     | ToolCallDelta
     | ImageData
     | AudioChunk
+    | Annotation
+    | JobUpdate
     | TranscriptSegment
     | TranscriptDone
     | Usage

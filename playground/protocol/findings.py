@@ -31,6 +31,8 @@ CODES: Final[dict[str, str]] = {
     "bad_base64": "base64 payload does not decode",
     "decoder_error": "the decoder could not read this event (a bug: reported, not raised)",
     "empty_stream": "no bytes at all",
+    "invalid_utf8": "bytes that are not UTF-8 (binary junk) in the stream",
+    "out_of_order": "an event or field out of its documented order (role after content, ...)",
 }
 
 

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
-from typing import Any, Literal, assert_never
+from itertools import accumulate, islice
+from typing import Any, Literal, assert_never, overload
 
 from playground.protocol.events import (
+    Annotation,
     AudioChunk,
     BlockStarted,
     BlockStopped,
     Finished,
     ImageData,
+    JobUpdate,
     ReasoningDelta,
     RefusalDelta,
     Signature,
@@ -40,6 +43,7 @@ __all__ = [
     "ErrorInfo",
     "Finding",
     "ImageState",
+    "Origins",
     "Severity",
     "Status",
     "StreamState",
@@ -53,6 +57,59 @@ STATUSES: tuple[str, ...] = ("complete", "incomplete", "failed", "truncated", "c
 Severity = Literal["info", "warning", "error"]
 
 
+class Origins(Sequence[tuple[int, int]]):
+    """Which timeline item carried each piece of a text: ``(start offset, item index)`` pairs.
+
+    A list-like view over two ``array("q")`` columns: 16 bytes a piece instead of a tuple and a
+    list slot (about 80), and no object per token for the garbage collector to walk (issue 7).
+    Indexing gives a tuple, iterating gives tuples, slicing gives a list of tuples.
+    """
+
+    __slots__ = ("items", "starts")
+
+    def __init__(self) -> None:
+        self.starts = array("q")
+        self.items = array("q")
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int, int]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, int] | list[tuple[int, int]]:
+        if isinstance(index, slice):
+            return list(zip(self.starts[index], self.items[index], strict=True))
+        return (self.starts[index], self.items[index])
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return zip(self.starts, self.items, strict=True)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Origins):
+            return self.starts == other.starts and self.items == other.items
+        if isinstance(other, list):
+            return list(self) == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+    def __repr__(self) -> str:
+        return f"Origins({list(self)!r})"
+
+    def append(self, pair: tuple[int, int]) -> None:
+        self.starts.append(pair[0])
+        self.items.append(pair[1])
+
+    def extend(self, pairs: Iterable[tuple[int, int]]) -> None:
+        for start, item in pairs:
+            self.starts.append(start)
+            self.items.append(item)
+
+
 class TextBuffer:
     """Append-only text that remembers which timeline item carried each piece (for linked views).
 
@@ -64,14 +121,16 @@ class TextBuffer:
 
     def __init__(self) -> None:
         self.parts: list[str] = []
-        self.origins: list[tuple[int, int]] = []  # (start offset in text, timeline item index)
+        self.origins = Origins()  # (start offset in text, timeline item index) per piece
         self._length = 0
         self._cache: str | None = ""
 
     def append(self, text: str, item: int) -> None:
         if not text:
             return
-        self.origins.append((self._length, item))
+        origins = self.origins
+        origins.starts.append(self._length)
+        origins.items.append(item)
         self.parts.append(text)
         self._length += len(text)
         self._cache = None
@@ -82,7 +141,10 @@ class TextBuffer:
         if not texts:
             return
         lengths = list(map(len, texts))
-        self.origins.extend(zip(accumulate(lengths, initial=self._length), items))
+        origins = self.origins
+        # accumulate yields one value more than there are texts: the end, dropped by islice.
+        origins.starts.extend(islice(accumulate(lengths, initial=self._length), len(lengths)))
+        origins.items.extend(items)
         self.parts.extend(texts)
         self._length += sum(lengths)
         self._cache = None
@@ -112,18 +174,21 @@ class TextBuffer:
         origins = self.origins
         if not origins or offset < 0 or offset >= self._length:
             return None
-        i = bisect.bisect_right(origins, (offset, float("inf"))) - 1
-        return origins[i][1] if i >= 0 else None
+        i = bisect.bisect_right(origins.starts, offset) - 1
+        return origins.items[i] if i >= 0 else None
 
     def spans_of(self, item: int) -> list[tuple[int, int]]:
         """Character ranges ``[start, end)`` that timeline item ``item`` contributed."""
         out: list[tuple[int, int]] = []
-        origins = self.origins
-        for i, (start, origin) in enumerate(origins):
-            if origin == item:
-                end = origins[i + 1][0] if i + 1 < len(origins) else self._length
-                out.append((start, end))
-        return out
+        starts, items = self.origins.starts, self.origins.items
+        last = len(items) - 1
+        i = -1
+        while True:
+            try:
+                i = items.index(item, i + 1)  # a C scan, not a Python loop over every piece
+            except ValueError:
+                return out
+            out.append((starts[i], starts[i + 1] if i < last else self._length))
 
 
 @dataclass(slots=True)
@@ -256,6 +321,10 @@ class StreamState:
     block_data: dict[int | str, dict[str, Any]] = field(default_factory=dict)  # whole blocks
     audio_format_hint: str | None = None  # the request's response_format, when known
     bad_data: list[int] = field(default_factory=list)  # items whose base64 did not decode
+    annotations: list[dict[str, Any]] = field(default_factory=list)  # citations, in order
+    job: dict[str, Any] | None = None  # music: the async job as last stated (id, stream_url, ...)
+    progress: float | None = None  # music: the job's progress 0..1, as last reported
+    job_status: str | None = None  # music: queued | rendering | completed | failed | ...
     _tool_index: dict[tuple[int, int | str], ToolCallState] = field(default_factory=dict)
 
     def choice(self, index: int = 0) -> ChoiceState:
@@ -313,6 +382,15 @@ class StreamState:
                 )
             case TranscriptDone(text=text):
                 self.done_text = text
+            case Annotation(data=data):
+                self.annotations.append(data)
+            case JobUpdate(job=job, progress=progress, status=job_status):
+                if job is not None:
+                    self.job = job
+                if progress is not None:
+                    self.progress = progress
+                if job_status is not None:
+                    self.job_status = job_status
             case Usage(usage=usage, overlay=overlay):
                 if overlay and self.usage is not None:
                     merged = dict(self.usage)

@@ -61,6 +61,7 @@ class StreamDecoder:
         self._fast: Callable[[SSEEvent, Any], str | None] | None = None
         self._tpl: Template | None = None  # chat's text-chunk template (fastpath.py)
         self._tpl_tries = 0
+        self._bad_seen = 0  # state.bad_data entries already reported
         self._utf8 = Utf8Watch()
         self._utf8_items: set[int] = set()
         if route != "auto":
@@ -169,13 +170,7 @@ class StreamDecoder:
             out = self._whole(t)
         else:
             state.terminated = True  # a raw audio body ends when its bytes do
-        for bad in state.bad_data:
-            self._sink.report(
-                "warning",
-                "bad_base64",
-                "base64 payload does not decode (kept its valid prefix)",
-                bad,
-            )
+        self._report_bad()
         if self._bytes == 0 and state.status == "streaming":
             self._sink.report("warning", "empty_stream", "the response body was empty", None)
         decoder = self._decoder
@@ -375,11 +370,26 @@ class StreamDecoder:
                                 f"could not fold {event!r}: {exc!r}",
                                 index,
                             )
+                    if len(state.bad_data) != self._bad_seen:
+                        self._report_bad()
         finally:
             if texts:
                 self._flush(texts, origins)
             state.events += events
             self._tpl = tpl
+
+    def _report_bad(self) -> None:
+        """``bad_base64`` at the event whose base64 did not decode, as soon as it is folded."""
+        bad = self.state.bad_data
+        while self._bad_seen < len(bad):
+            item = bad[self._bad_seen]
+            self._bad_seen += 1
+            self._sink.report(
+                "warning",
+                "bad_base64",
+                "base64 payload does not decode (kept its valid prefix)",
+                item,
+            )
 
     def _flush(self, texts: list[str], origins: list[int]) -> None:
         """Add the template path's collected text to choice 0 (it exists: the template was built
@@ -412,11 +422,12 @@ class StreamDecoder:
             if found.index in self._utf8_items:
                 continue
             self._utf8_items.add(found.index)
-            where = (
-                "in this event (the bad bytes read as U+FFFD)"
-                if found.start <= offset
-                else "on a line before this event (binary junk the SSE parser ignored)"
-            )
+            if offset < found.start:
+                where = "on a line before this event (binary junk the SSE parser ignored)"
+            elif offset < found.end:
+                where = "in this event (the bad bytes read as U+FFFD)"
+            else:
+                where = "after the last event"
             self._sink.report(
                 "warning", "invalid_utf8", f"invalid UTF-8 at byte {offset} {where}", found.index
             )
@@ -451,6 +462,8 @@ class StreamDecoder:
             self._sink.report(
                 "error", "decoder_error", f"could not fold {event!r}: {exc!r}", ev.index
             )
+        if len(self.state.bad_data) != self._bad_seen:
+            self._report_bad()
 
     def _after_terminal(self, ev: SSEEvent) -> None:
         self._sink.report(

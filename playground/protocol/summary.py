@@ -124,6 +124,9 @@ def _chunk(payload: dict[str, Any]) -> str:
             refusal = delta.get("refusal")
             if isinstance(refusal, str) and refusal:
                 parts.append(f"{prefix}refusal {_q(refusal)}")
+            notes = delta.get("annotations")
+            if isinstance(notes, list) and notes:
+                parts.extend(f"{prefix}{_annotation(note)}" for note in notes)
             calls = delta.get("tool_calls")
             if isinstance(calls, list):
                 for call in calls:
@@ -150,6 +153,43 @@ def _chunk(payload: dict[str, Any]) -> str:
     if not parts and payload.get("moderation") is not None:
         parts.append("moderation")
     return ", ".join(parts) if parts else "empty chunk"
+
+
+def _annotation(value: Any) -> str:
+    """'citation "Title" https://…' for a url_citation; else the annotation's type."""
+    if not isinstance(value, dict):
+        return "annotation"
+    inner = value.get("url_citation")
+    found: dict[str, Any] = inner if isinstance(inner, dict) else value
+    kind = value.get("type") or "annotation"
+    label = "citation" if kind == "url_citation" else str(kind)
+    title = found.get("title")
+    url = found.get("url")
+    parts = [label]
+    if isinstance(title, str) and title:
+        parts.append(_q(title))
+    if isinstance(url, str) and url:
+        parts.append(url if len(url) <= 80 else url[:79] + "…")
+    return " ".join(parts)
+
+
+def _percent(value: Any) -> str:
+    return f"{value * 100:.0f}%" if isinstance(value, int | float) else "?%"
+
+
+def _job(kind: str, p: dict[str, Any]) -> str:
+    """Music job news: 'job queued 0%', 'progress 45%', 'job completed 100% (audio ready)'."""
+    job = p.get("job")
+    if not isinstance(job, dict):
+        return f"progress {_percent(p.get('progress'))}"
+    status = job.get("status")
+    line = f"job {status if isinstance(status, str) else '?'} {_percent(job.get('progress'))}"
+    seconds = job.get("duration_seconds")
+    if isinstance(seconds, int | float):
+        line += f", {seconds:g} s"
+    if job.get("audio_url"):
+        line += " (audio ready)"
+    return line
 
 
 def _typed(kind: str, p: dict[str, Any]) -> str:
@@ -260,6 +300,10 @@ def _typed(kind: str, p: dict[str, Any]) -> str:
             return _usage(resp.get("usage")) or kind
     if kind.endswith(".done") and isinstance(p.get("text"), str):
         return f"done {_q(p['text'])}"
+    if kind.startswith("music.job."):
+        return _job(kind, p)
+    if kind == "response.output_text.annotation.added":
+        return _annotation(p.get("annotation"))
     usage = _usage(p.get("usage"))
     if usage:
         return usage

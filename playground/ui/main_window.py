@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MainWindow"]
 
+_BODY_SHOWN = 64 * 1024  # bytes of an error body shown in the response view
+
 _TAB_ICONS = {
     "chat": QStyle.StandardPixmap.SP_MessageBoxQuestion,
     "responses": QStyle.StandardPixmap.SP_FileDialogContentsView,
@@ -336,7 +338,11 @@ class MainWindow(QMainWindow):
             self.inspector.set_request(run.method, run.url, run.headers, run.body)
             self._request_shown = True
         if not self._response_shown and run.status is not None:
-            body = bytes(panel.session._error_body) if run.status >= 400 else None
+            body = panel.session.error_body() if run.status >= 400 else None
+            if body is not None and len(body) > _BODY_SHOWN:
+                # A huge error page (an HTML proxy page, say) must not freeze the text view.
+                more = len(body) - _BODY_SHOWN
+                body = body[:_BODY_SHOWN] + f"\n… ({more:,} more bytes)".encode()
             self.inspector.set_response(run.status, run.response_headers, body)
             self._response_shown = run.status < 400 or not panel.session.is_running
 
@@ -361,10 +367,9 @@ class MainWindow(QMainWindow):
     def _session_finished(self, panel: RoutePanel) -> None:
         if panel is self._followed:
             self._show_run(panel)
+            # Picks up findings added at the end (no terminator...). The selection is left
+            # alone: jumping to a finding would open a possibly huge event (a 10 MB line).
             self.inspector.append([])
-            state = panel.session.state
-            if state is not None and any(f.severity != "info" for f in state.findings):
-                self.inspector.highlight_findings()  # show where the stream went wrong
 
     def _widget_activated(self, panel: RoutePanel, item: int) -> None:
         if panel is not self._followed:

@@ -158,6 +158,7 @@ class StreamSession(QObject):
         self._last_byte_clock = 0.0
         self.replay_control: ReplayControl | None = None
         self._audio_task: asyncio.Task[None] | None = None  # music: the song's own stream
+        self._secrets: tuple[str, ...] = ()
         self._music_headers: dict[str, str] = {}
         self._music_insecure = False
         self._music_provider = ""
@@ -179,6 +180,10 @@ class StreamSession(QObject):
     def state(self) -> StreamState | None:
         return self.decoder.state if self.decoder is not None else None
 
+    def error_body(self) -> bytes:
+        """The body of a non-2xx answer so far, with any echoed key replaced by [redacted]."""
+        return _scrub_bytes(bytes(self._error_body), self._secrets)
+
     def new_items(self) -> list[SSEItem]:
         """Timeline items added since the previous ``updated`` (valid while handling it)."""
         return self._new
@@ -197,9 +202,14 @@ class StreamSession(QObject):
             if extra is not None:
                 sinks.append(extra)
         self._next_sinks = []
+        secrets = tuple(spec.secrets())
+        sinks[1:] = [_ScrubbingSink(extra, secrets) for extra in sinks[1:]]
         self._recorders = sinks[1:]
         target: Any = TeeSink(*sinks) if len(sinks) > 1 else sink
         self._music_provider = spec.provider_id
+        # The key's value, to scrub from anything the server echoes back (issue 5: no key in
+        # error messages, the inspector or the history).
+        self._secrets = tuple(spec.secrets())
         if spec.route == "music" and spec.method == "POST":
             coro = self._music(spec, target, allow_insecure_key)
         else:
@@ -286,6 +296,7 @@ class StreamSession(QObject):
         route = capture.route if getattr(capture, "route", None) else "auto"
         sink = self._begin(route or "auto")
         self.run.replay = True
+        self._secrets = ()
         control = ReplayControl(speed=speed)
         self.replay_control = control
         self._recorders = []
@@ -440,7 +451,7 @@ class StreamSession(QObject):
 
             ctype = run.header("content-type")
             run.retry_after = run.header("retry-after")
-            body = bytes(self._error_body)
+            body = self.error_body()
             shown = len(decoder.items)
             decoder.fail_before_stream(run.status, body, ctype, run.retry_after)
             self._pending.extend(decoder.items[shown:])  # the error body's own timeline row
@@ -472,6 +483,11 @@ class StreamSession(QObject):
 
     def _finalize(self) -> None:
         self._final_emitted = True
+        state = self.decoder.state if self.decoder is not None else None
+        if state is not None and state.error is not None and self._secrets:
+            from playground.transport.redact import scrub
+
+            state.error.message = scrub(state.error.message, *self._secrets)
         self._watchdog.stop()
         self._flush_timer.stop()
         self._flush()
@@ -578,3 +594,48 @@ def _json_body(chunks: list[tuple[float, bytes]]) -> Any:
         return json.loads(data)
     except ValueError:
         return None
+
+
+def _scrub_bytes(data: bytes, secrets: tuple[str, ...]) -> bytes:
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            data = data.replace(secret.encode(), b"[redacted]")
+    return data
+
+
+class _ScrubbingSink:
+    """Passes a run to a journal with any echoed key replaced by [redacted] (issue 5)."""
+
+    def __init__(self, sink: Any, secrets: tuple[str, ...]) -> None:
+        self.sink = sink
+        self.secrets = secrets
+
+    def on_request(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> None:
+        self.sink.on_request(method, url, headers, body)
+
+    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
+        self.sink.on_response(status, headers, t)
+
+    def on_chunk(self, t: float, data: bytes) -> None:
+        self.sink.on_chunk(t, _scrub_bytes(data, self.secrets))
+
+    def on_transport_error(self, error: Any, t: float) -> None:
+        self.sink.on_transport_error(error, t)
+
+    def on_end(self, t: float) -> None:
+        self.sink.on_end(t)
+
+    def finish(
+        self, status: str | None = None, preview: str | None = None, error: str | None = None
+    ) -> None:
+        finish = getattr(self.sink, "finish", None)
+        if callable(finish):
+            from playground.transport.redact import scrub
+
+            finish(
+                status,
+                preview=scrub(preview, *self.secrets) if preview else preview,
+                error=scrub(error, *self.secrets) if error else error,
+            )

@@ -86,7 +86,7 @@ def snapshot(decoder: StreamDecoder) -> dict[str, Any]:
         "finish": state.finish,
         "items": items,
         "choices": {
-            i: (c.text.value, c.reasoning.value, c.refusal.value, c.finish, c.text.origins)
+            i: (c.text.value, c.reasoning.value, c.refusal.value, c.finish, list(c.text.origins))
             for i, c in state.choices.items()
         },
         "tools": [

@@ -12,7 +12,9 @@ from failures_helpers import HeadlessRun, async_warnings, run_headless_batch
 
 from playground.sim.faults import FAULTS, MIDSTREAM_MESSAGE, http_status
 
-pytestmark = [pytest.mark.gui, pytest.mark.slow]
+# The module fixture runs ~35 headless processes (each with its own simulator) before the first
+# test: give it more than the suite's 300 s default on a busy 2-core machine.
+pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.timeout(900)]
 
 ROUTES_WITH_MIDSTREAM = ("chat", "responses", "messages", "images", "speech", "transcription")
 HTTP_FAULTS = [f for f in FAULTS if http_status(f) is not None]
@@ -50,7 +52,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Head
     cases += [(r, "midstream-error") for r in ROUTES_WITH_MIDSTREAM if r != "chat"]
     cases += [("music", "midstream-error"), ("messages", "out-of-order")]
     tmp = tmp_path_factory.mktemp("headless-faults")
-    results = run_headless_batch(tmp, [_args(r, f) for r, f in cases], parallel=3, timeout=600)
+    results = run_headless_batch(tmp, [_args(r, f) for r, f in cases], parallel=3, timeout=800)
     return {case: result for case, result in zip(cases, results, strict=True)}
 
 

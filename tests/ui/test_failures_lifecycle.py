@@ -120,3 +120,21 @@ def test_corrupt_history_is_set_aside_with_a_message_in_the_window(
         qloop.run(win.shutdown(), 10)
         win.close()
         win.deleteLater()
+
+
+def test_timeouts_come_from_the_settings(qloop: Any, sim: Any, settings: Any) -> None:
+    """The first-byte timeout and the stall threshold are configurable (issue 5)."""
+    from playground.ui.main_window import MainWindow
+
+    settings.setValue("first_byte_timeout", 0.75)
+    settings.setValue("stall_seconds", 2.5)
+    win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
+    try:
+        for panel in win.panels.values():
+            assert panel.session.first_byte_timeout == 0.75
+            assert panel.session.stall_seconds == 2.5
+    finally:
+        win._closing = True
+        qloop.run(win.shutdown(), 10)
+        win.close()
+        win.deleteLater()

@@ -102,3 +102,34 @@ def test_mutated_captures_replayed_into_the_panels(window: Any, qloop: Any) -> N
             problems.append(f"{where}: decoder_error findings")
     assert problems == []
     assert fed > len(cases) // 2, "the replays fed (almost) nothing: the test tests nothing"
+
+
+ODD_CAPTURES = [
+    b'{"format": "playground-capture/1", "route": 5, "request": 3}\n{"t": "x", "b64": "!!"}\n',
+    b'{"format": "playground-capture/1", "route": "messages"}\n'
+    b'{"response": {"status": "200", "headers": 7}}\n{"t": 0.1, "b64": "ZGF0YToge30KCg=="}\n',
+    b'{"format": "playground-capture/1"}\n[1,2]\nnull\n"x"\n{"t": 1e309, "b64": 5}\n',
+    b'{"format": "playground-capture/1", "route": "chat", '
+    b'"request": {"headers": [1], "body": {"a": 1}, "url": 7, "method": null}}\n'
+    b'{"response": {"status": 200, "headers": [["a"], 5, ["b", "c", "d"]]}}\n'
+    b'{"t": 0.0, "b64": "ZGF0YTogW0RPTkVdCgo="}\n{"end": "soon", "status": 9}\n',
+    b'{"format": "playground-capture/2", "route": "speech"}\n',
+    b"\xff\xfe\x00garbage",
+    b"",
+]
+
+
+@pytest.mark.parametrize("n", range(len(ODD_CAPTURES)))
+def test_odd_capture_files_open_without_a_crash(
+    window: Any, qloop: Any, tmp_path: Path, n: int
+) -> None:
+    path = tmp_path / f"odd{n}.capture.jsonl"
+    path.write_bytes(ODD_CAPTURES[n])
+    qloop.do(window.open_capture, str(path))
+    panel = window.current_panel()
+    if panel.session.is_running:
+        qloop.run(panel.session.wait(), 10)
+    qloop.sleep(0.05)
+    decoder = panel.session.decoder
+    if decoder is not None:
+        assert window.inspector.model.rowCount() == len(decoder.items)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,6 +71,7 @@ def test_the_key_never_leaves_a_trace(
     monkeypatch: pytest.MonkeyPatch,
     qtbot: Any,
     echo: bool,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     """``echo``: then a gateway answers 401 with the Authorization header in its message (proxies
     do that); the program knows the key, so it must scrub it from what it shows and writes."""
@@ -115,6 +117,7 @@ def test_the_key_never_leaves_a_trace(
     server = qloop.run(asyncio.start_server(echo_401, "127.0.0.1", 0))
     echo_url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
 
+    caplog.set_level(logging.DEBUG)  # every logger, every level: no record may carry the key
     problems: list[str] = []
     win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
     qtbot.addWidget(win)
@@ -172,4 +175,5 @@ def test_the_key_never_leaves_a_trace(
             qloop.run(server.wait_closed(), 2)
     settings.sync()
     hits = sorted(set(_grep(data) + _grep(home) + _grep(tmp_path)))
+    hits += [f"log: {r.getMessage()[:120]}" for r in caplog.records if SECRET in r.getMessage()]
     assert problems + hits == [], "\n".join(problems + hits)

@@ -34,6 +34,8 @@ def _route_of_name(name: str) -> str | None:
         return "speech"
     if name.startswith("transcript.text."):
         return "transcription"
+    if name.startswith("music.job."):
+        return "music"
     return None
 
 

@@ -6,6 +6,7 @@ from typing import Any, ClassVar, Final
 
 from playground.protocol.errors import payload_error
 from playground.protocol.events import (
+    Annotation,
     AudioChunk,
     Finished,
     ReasoningDelta,
@@ -34,6 +35,11 @@ class ChatDecoder(RouteDecoder):
         super().__init__(sink)
         self._usage_item: int | None = None
         self._tools: set[tuple[int, int]] = set()
+        # Order checks (the simulator's `out-of-order` fault; gateway seed: the role comes first,
+        # and a choice's finish_reason ends it): choices that have content, choices finished.
+        self._content: set[int] = set()
+        self._finished: set[int] = set()
+        self._plain = True  # plain_text may answer: no usage chunk and no finish_reason yet
 
     def plain_text(self, ev: SSEEvent, payload: Any) -> str | None:
         """The text of a chunk that is nothing but choice 0's ``delta.content``, else None.
@@ -42,7 +48,7 @@ class ChatDecoder(RouteDecoder):
         straight to the state (the same fold ``decode`` + ``apply`` would do, without allocating
         an event per token: issue 7's decode benchmark). Anything else goes through ``decode``.
         """
-        if type(payload) is not dict or self._usage_item is not None or ev.event != "message":
+        if type(payload) is not dict or not self._plain or ev.event != "message":
             return None
         choices = payload.get("choices")
         if type(choices) is not list or len(choices) != 1:
@@ -62,6 +68,8 @@ class ChatDecoder(RouteDecoder):
             or payload.get("usage") is not None
         ):
             return None
+        if content:
+            self._content.add(0)
         return content
 
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
@@ -99,7 +107,12 @@ class ChatDecoder(RouteDecoder):
                     ):
                         if content:
                             index = choice.get("index", 0)
-                            out.append(TextDelta(content, index if type(index) is int else 0))
+                            if type(index) is not int:
+                                index = 0
+                            if index in self._finished:
+                                self._after_finish(ev, index)
+                            self._content.add(index)
+                            out.append(TextDelta(content, index))
                         continue
                     self._choice(ev, choice, out)
             else:
@@ -109,6 +122,7 @@ class ChatDecoder(RouteDecoder):
             if type(usage) is dict:
                 out.append(Usage(usage))
                 self._usage_item = ev.index
+                self._plain = False
         elif choices is None and err is None and "type" in payload:
             self.unknown(ev, str(payload.get("type")))
 
@@ -119,6 +133,7 @@ class ChatDecoder(RouteDecoder):
         delta = choice.get("delta")
         if delta:
             if type(delta) is dict:
+                self._order(ev, index, delta)
                 self._delta(ev, index, delta, out)
         else:
             message = choice.get("message")  # a whole (non-streamed) choice, see stream.py
@@ -126,8 +141,35 @@ class ChatDecoder(RouteDecoder):
                 self._delta(ev, index, message, out)
         reason = choice.get("finish_reason")
         if reason is not None:
+            self._finished.add(index)
+            self._plain = False
             reason = str(reason)
             out.append(Finished(reason, incomplete=reason in INCOMPLETE_REASONS, choice=index))
+
+    def _order(self, ev: SSEEvent, index: int, delta: dict[str, Any]) -> None:
+        """Findings for a delta out of order: the role after content, anything after finish."""
+        adds = any(value for key, value in delta.items() if key != "role")
+        if index in self._finished and adds:
+            self._after_finish(ev, index)
+        if "role" in delta and index in self._content:
+            self.sink.once(
+                f"role_late:{index}",
+                "warning",
+                "out_of_order",
+                f"choice {index}: the role arrives after the choice's content (it comes first)",
+                ev.index,
+            )
+        if adds:
+            self._content.add(index)
+
+    def _after_finish(self, ev: SSEEvent, index: int) -> None:
+        self.sink.once(
+            f"after_finish:{index}",
+            "warning",
+            "out_of_order",
+            f"choice {index}: a delta after the choice's finish_reason",
+            ev.index,
+        )
 
     def _delta(
         self, ev: SSEEvent, index: int, delta: dict[str, Any], out: list[StreamEvent]
@@ -166,6 +208,15 @@ class ChatDecoder(RouteDecoder):
             elif key == "tool_calls":
                 if type(value) is list:
                     self._tool_calls(ev, index, value, out)
+            elif key == "annotations" and type(value) is list:
+                # OpenAI search models: [{"type": "url_citation", "url_citation": {url, title,
+                # start_index, end_index}}]; kept flat, like Responses' annotations.
+                for entry in value:
+                    if type(entry) is dict:
+                        inner = entry.get("url_citation")
+                        if type(inner) is dict:
+                            entry = {"type": entry.get("type"), **inner}
+                        out.append(Annotation(entry))
             elif key == "audio" and type(value) is dict:
                 # Audio output on chat (OpenAI `modalities: ["audio"]`): base64 PCM + transcript.
                 data = value.get("data")

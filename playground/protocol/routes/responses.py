@@ -6,6 +6,7 @@ from typing import Any, ClassVar, Final
 
 from playground.protocol.errors import error_from_object, payload_error
 from playground.protocol.events import (
+    Annotation,
     AudioChunk,
     BlockStarted,
     BlockStopped,
@@ -36,7 +37,6 @@ _QUIET: Final = frozenset(
         "response.content_part.done",
         "response.reasoning_summary_part.added",
         "response.reasoning_summary_part.done",
-        "response.output_text.annotation.added",
         "response.audio.done",
         "response.audio.transcript.done",
     }
@@ -94,6 +94,7 @@ class ResponsesDecoder(RouteDecoder):
         self._reasoning_key: tuple[str | None, int | None] | None = None
         self._reasoning_any = False
         self._error_ended = False  # an `error` event ended it; response.failed may still follow
+        self._annotated: set[str | None] = set()  # item ids whose annotations streamed
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -196,6 +197,11 @@ class ResponsesDecoder(RouteDecoder):
             self._item_added(ev, payload, out)
         elif kind == "response.output_item.done":
             self._item_done(ev, payload, out)
+        elif kind == "response.output_text.annotation.added":
+            annotation = payload.get("annotation")
+            if type(annotation) is dict:
+                self._annotated.add(_part("text", payload)[1])
+                out.append(Annotation(annotation))
         elif kind == "response.output_text.done":
             if _part("text", payload) not in self._parts_with_deltas:
                 text = as_str(payload.get("text"))
@@ -360,6 +366,10 @@ class ResponsesDecoder(RouteDecoder):
                 for n, part in enumerate(content):
                     if type(part) is not dict:
                         continue
+                    notes = part.get("annotations")
+                    if type(notes) is list and item_id not in self._annotated:
+                        # Citations that only the finished item states (none streamed).
+                        out.extend(Annotation(note) for note in notes if type(note) is dict)
                     if ("text", item_id, n) in self._parts_with_deltas:
                         continue
                     if part.get("type") == "output_text":

@@ -63,6 +63,14 @@ def decode_whole(
         _usage(payload, out)
         out.append(Finished(None, terminal=True))
         return "images"
+    if payload.get("object") == "music.job":
+        from playground.protocol.routes.music import job_update
+
+        update = job_update(payload)
+        if update is not None:
+            out.append(update)
+        out.append(Finished(None, terminal=True))
+        return "music"
     if isinstance(payload.get("text"), str):
         out.append(TranscriptDone(payload["text"]))
         _usage(payload, out)

@@ -1,0 +1,95 @@
+"""Chat's text-chunk template (fastpath.py) folds exactly as the full parse does, on any mix."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from protocol_helpers import decode, snapshot
+
+from playground.protocol.fastpath import build_template, string_body
+from playground.protocol.routes.chat import ChatDecoder
+
+HEAD = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m",'
+TAIL = '"logprobs":null,"finish_reason":null}]}'
+
+
+def plain(content: str, *, ascii_only: bool = False, other_id: bool = False) -> str:
+    body = json.dumps(content, ensure_ascii=ascii_only)
+    head = HEAD.replace("chatcmpl-1", "chatcmpl-2") if other_id else HEAD
+    return head + '"choices":[{"index":0,"delta":{"content":' + body + "}," + TAIL
+
+
+def raw_middle(middle: str) -> str:
+    """A chunk whose content literal is ``middle`` as written (possibly not a valid string)."""
+    return HEAD + '"choices":[{"index":0,"delta":{"content":"' + middle + '"},' + TAIL
+
+
+OTHERS = [
+    HEAD + '"choices":[{"index":0,"delta":{"role":"assistant","content":""},' + TAIL,
+    HEAD + '"choices":[{"index":0,"delta":{"reasoning":"hmm"},' + TAIL,
+    HEAD + '"choices":[{"index":1,"delta":{"content":"other choice"},' + TAIL,
+    HEAD + '"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}]}',
+    HEAD + '"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":5}}',
+    '{"choices":[{"index":0,"delta":{"content":"compact"}}]}',
+    '{"error":{"message":"boom"}}',
+    "[DONE]",
+    "not json",
+]
+MIDDLES = ['a","role":"x', "\\", 'x\\"', "\n", "a\\u00e9", "\\ud800", 'q\\"', "\\n", "\x7f", ""]
+
+chunk = st.one_of(
+    st.builds(plain, st.text(max_size=12), ascii_only=st.booleans(), other_id=st.booleans()),
+    st.builds(plain, st.text(alphabet="ab \u00e9\U0001f600", max_size=6)),
+    st.sampled_from(OTHERS),
+    st.sampled_from(MIDDLES).map(raw_middle),
+)
+
+
+def body(chunks: list[str], event_name: bool) -> bytes:
+    out = []
+    for i, data in enumerate(chunks):
+        name = "event: other\n" if event_name and i % 7 == 3 else ""
+        out.append(f"{name}data: {data}\n\n")
+    return "".join(out).encode()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(chunk, min_size=1, max_size=40),
+    st.booleans(),
+    st.lists(st.integers(min_value=1, max_value=4000), max_size=6),
+)
+def test_template_path_equals_full_parse(chunks: list[str], named: bool, cuts: list[int]) -> None:
+    data = body(chunks, named)
+    points = sorted({c for c in cuts if c < len(data)})
+    fast = snapshot(decode(data, "chat", cuts=points))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChatDecoder, "plain_text", lambda self, ev, payload: None)
+        slow = snapshot(decode(data, "chat", cuts=points))
+    assert fast == slow
+
+
+def test_long_plain_stream_takes_the_template_path() -> None:
+    chunks = [plain(t) for t in ["Hel", "lo", " \u00e9", "\n", ' "q"', "\\"] * 50]
+    data = body(chunks, False) + b"data: [DONE]\n\n"
+    decoder = decode(data, "chat", cuts=list(range(0, len(data), 97)))
+    assert decoder._tpl_tries == 1  # built once, matched every chunk after
+    assert decoder.state.text == "".join(["Hel", "lo", " \u00e9", "\n", ' "q"', "\\"] * 50)
+    assert len(decoder.state.choices[0].text.origins) == 300
+
+
+def test_build_template_refuses_a_content_key_elsewhere() -> None:
+    data = '{"x":{"content":"hi"},"choices":[{"index":0,"delta":{"content":"hi"}}]}'
+    payload = json.loads(data)
+    assert build_template(data, payload) is None  # the first "content" is not the delta's
+
+
+def test_string_body() -> None:
+    assert string_body("plain \u00e9") == "plain \u00e9"
+    assert string_body('a\\nb\\u00e9\\"') == 'a\nb\u00e9"'
+    assert string_body('a"b') is None
+    assert string_body("\\") is None
+    assert string_body("tab\there") is None  # raw control characters are not JSON
