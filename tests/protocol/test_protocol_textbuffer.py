@@ -1,0 +1,56 @@
+"""TextBuffer and its compact Origins: append and extend agree; the views read like a list."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from playground.protocol.state import Origins, TextBuffer
+
+pieces = st.lists(st.tuples(st.text(max_size=5), st.integers(0, 50)), max_size=30)
+
+
+@given(pieces, st.integers(0, 30))
+def test_extend_equals_append_one_by_one(parts: list[tuple[str, int]], split: int) -> None:
+    one = TextBuffer()
+    for text, item in parts:
+        one.append(text, item)
+    many = TextBuffer()
+    head = [(t, i) for t, i in parts[:split] if t]
+    tail = [(t, i) for t, i in parts[split:] if t]
+    many.extend([t for t, _ in head], [i for _, i in head])
+    many.extend([t for t, _ in tail], (i for _, i in tail))
+    assert many.value == one.value and len(many) == len(one)
+    assert many.origins == one.origins == list(one.origins)
+    # The list of pairs, as a plain list of tuples would give it.
+    pairs: list[tuple[int, int]] = []
+    at = 0
+    for text, item in parts:
+        if text:
+            pairs.append((at, item))
+            at += len(text)
+    assert list(one.origins) == pairs
+    assert one.origins[:] == pairs
+    if pairs:
+        assert one.origins[-1] == pairs[-1] and one.origins[0][1] == pairs[0][1]
+    for offset in range(len(one)):
+        expected = max((p for p in pairs if p[0] <= offset), default=None)
+        assert one.item_at(offset) == (expected[1] if expected else None)
+    for item in {i for _, i in pairs}:
+        spans = [
+            (start, pairs[k + 1][0] if k + 1 < len(pairs) else len(one))
+            for k, (start, origin) in enumerate(pairs)
+            if origin == item
+        ]
+        assert one.spans_of(item) == spans
+
+
+def test_origins_is_a_sequence() -> None:
+    origins = Origins()
+    assert not origins and len(origins) == 0 and origins == []
+    origins.append((0, 3))
+    origins.extend([(5, 4)])
+    assert origins == [(0, 3), (5, 4)] and origins[1] == (5, 4)
+    assert [item for _, item in origins] == [3, 4]
+    assert repr(origins) == "Origins([(0, 3), (5, 4)])"
+    assert TextBuffer().item_at(0) is None
