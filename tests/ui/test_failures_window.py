@@ -778,3 +778,25 @@ def test_a_long_or_multiline_error_message_stays_one_readable_sentence(
     assert _answer(panel) == "Partial"
     text = panel.banner.text
     assert "\n" not in text.strip() and len(text) < 2000, (len(text), text[:200])
+
+
+def test_simulator_stall_is_noticed_then_the_stream_completes(window: Any, qloop: Any) -> None:
+    """The watchdog's banner appears during the simulator's 3 s stall and goes when bytes resume."""
+    panel = window.show_panel("chat")
+    panel.set_fault("stall")
+    panel.session.stall_seconds = 1.0
+    seen: list[str] = []
+    qloop.do(panel.send)
+
+    async def watch() -> str:
+        while panel.session.is_running:
+            if panel.banner.kind == "stall":
+                seen.append(panel.banner.text)
+            await asyncio.sleep(0.05)
+        return await panel.session.wait()
+
+    assert qloop.run(watch(), 30) == "complete"
+    qloop.sleep(0.05)
+    assert seen, "the stall was never reported"
+    assert panel.banner.kind != "stall" and not panel.banner.isVisibleTo(panel)
+    assert _answer(panel) or panel.session.state.reasoning
