@@ -1,4 +1,4 @@
-"""Shared test setup: Qt offscreen, the captures folder, and a qasync event-loop fixture for GUI tests."""
+"""Shared test setup: Qt offscreen, a null keyring, and the captures folder."""
 
 from __future__ import annotations
 

@@ -87,7 +87,10 @@ async def handle_speech(request: Request) -> Response:
         return StreamingResponse(_raw_pcm(req, text), media_type="audio/pcm", headers=req.headers())
     headers = req.headers()
     if fmt != "wav":  # mp3/opus/aac/flac: the simulator has no encoder, so it answers with WAV
-        headers["X-Sim-Note"] = f"{fmt} is not encoded by the simulator; this is audio/wav"
+        # The format is echoed from the request: keep it to printable ASCII so no client input
+        # can break the header line (h11 rightly refuses CR/LF in a header value).
+        shown = "".join(c for c in fmt[:40] if c.isascii() and c.isprintable()).strip()
+        headers["X-Sim-Note"] = f"audio/wav: the simulator has no encoder for {shown or '?'}"
     return Response(
         voice.wav(voice.pcm(text, _speed(body))), media_type="audio/wav", headers=headers
     )
