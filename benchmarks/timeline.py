@@ -18,6 +18,13 @@ def _app() -> Any:
     return QApplication.instance() or QApplication([])
 
 
+def _kept_data(item: Any) -> int:
+    """Bytes of the data str an item keeps (an event derives it from ``raw`` when read)."""
+    if getattr(item, "data_is_derived", False):
+        return 0
+    return sys.getsizeof(getattr(item, "data", None) or getattr(item, "text", ""))
+
+
 def timeline_figures(n_events: int) -> dict[str, Value]:
     """``timeline_bytes_per_event``: Python memory held per event beyond its raw bytes, with
     ``n_events`` chat chunks arriving in 4 KiB reads into the window's pipeline: a
@@ -54,11 +61,8 @@ def timeline_figures(n_events: int) -> dict[str, Value]:
     items = decoder.items
     events = len(items)
     raw_bytes = sum(len(item.raw) for item in items)
-    # What the items alone cost beyond their raw bytes (object, decoded data, bytes header).
-    item_bytes = sum(
-        sys.getsizeof(item) + sys.getsizeof(getattr(item, "data", "")) + sys.getsizeof(b"")
-        for item in items
-    )
+    # What the items alone cost beyond their raw bytes (object, any data kept, bytes header).
+    item_bytes = sum(sys.getsizeof(item) + _kept_data(item) + sys.getsizeof(b"") for item in items)
     # Scrolling to the end must stay instant: from the top, one scroll and one paint.
     view = inspector.view
     view.scrollToTop()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "WavInfo",
+    "b64_size",
     "b64decode_lenient",
     "b64decode_prefix",
     "guess_audio_format",
@@ -31,9 +32,41 @@ def b64decode_lenient(text: str) -> bytes | None:
         cleaned = cleaned[:-1]  # a lone trailing character cannot hold a byte
     cleaned += "=" * (-len(cleaned) % 4)
     try:
-        return base64.b64decode(cleaned, validate=True)
+        if len(cleaned) <= _B64_CHUNK:
+            return base64.b64decode(cleaned, validate=True)
+        # A multi-megabyte image in pieces: the GIL is free between them, so a decode in a
+        # worker thread never blocks the UI thread for more than a piece (issue 7).
+        a2b = binascii.a2b_base64
+        return b"".join(
+            [
+                a2b(cleaned[i : i + _B64_CHUNK], strict_mode=True)
+                for i in range(0, len(cleaned), _B64_CHUNK)
+            ]
+        )
     except (binascii.Error, ValueError):
         return None
+
+
+_B64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_"
+_B64_CHUNK = 1 << 18  # characters per a2b_base64 call (a multiple of 4): see b64decode_lenient
+
+
+def b64_size(text: str) -> int | None:
+    """How many bytes ``b64decode_lenient(text)`` gives, without decoding; None exactly when it
+    gives None (not base64). A 2.7 MB partial image is checked in about 2 ms instead of the
+    6 ms of a decode, so a UI thread can fold it and leave the decode to a worker (issue 7)."""
+    if text.isascii():
+        raw = text.encode("ascii")
+        rest = raw.translate(None, _B64_ALPHABET)  # what is in neither alphabet
+        if not rest.strip(b"=") and raw.endswith(rest):
+            # Base64 letters, then only "=" padding (recomputed): what a server sends.
+            count = len(raw) - len(rest)
+            if count % 4 == 1:
+                count -= 1  # a lone trailing character cannot hold a byte
+            return count * 3 // 4
+    # Whitespace, stray characters, non-ASCII: rare, so the decoder itself answers.
+    data = b64decode_lenient(text)
+    return None if data is None else len(data)
 
 
 _B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_")

@@ -30,6 +30,7 @@ __all__ = [
     "SSEItem",
     "SSEParser",
     "SSEUnterminated",
+    "data_of_raw",
     "parse_all",
 ]
 
@@ -39,20 +40,188 @@ _CR: Final = 13
 _COLON: Final = 58
 
 
-@dataclass(slots=True)
 class SSEEvent:
-    """One dispatched event: its fields as the WHATWG algorithm yields them, and its origin."""
+    """One dispatched event: its fields as the WHATWG algorithm yields them, and its origin.
 
-    index: int
-    event: str
-    data: str
-    id: str | None
-    retry: int | None
-    raw: bytes
-    start: int
-    end: int
-    t_first: float
-    t_last: float
+    Memory (issue 7: a million events in the inspector) shapes it:
+    - ``data`` is not stored for events the parser builds: it is derived from ``raw`` on each
+      read (``data_of_raw``: the same field rules over that event's own bytes, so the same
+      text). A timeline keeps the raw bytes only, not a second copy as a str, and the parser's
+      hot loop skips the UTF-8 decode. ``data`` given to the constructor (anything but None) is
+      kept as it is: events made from a non-SSE body (an HTTP error, a whole JSON answer, a raw
+      audio chunk) have no field lines to derive it from.
+    - ``event``, ``data``, ``id`` and ``retry`` share one slot, None for the usual
+      ``("message", derived, None, None)``; the parser shares one tuple across a run of events
+      with the same ``id``. Seven slots instead of ten: 24 bytes an event.
+    """
+
+    __slots__ = ("_meta", "end", "index", "raw", "start", "t_first", "t_last")
+
+    def __init__(
+        self,
+        index: int,
+        event: str,
+        data: str | None,
+        id: str | None,
+        retry: int | None,
+        raw: bytes,
+        start: int,
+        end: int,
+        t_first: float,
+        t_last: float,
+    ) -> None:
+        self.index = index
+        self._meta: _Meta | None = (
+            None
+            if event == "message" and data is None and id is None and retry is None
+            else (event, data, id, retry)
+        )
+        self.raw = raw
+        self.start = start
+        self.end = end
+        self.t_first = t_first
+        self.t_last = t_last
+
+    @property
+    def event(self) -> str:
+        meta = self._meta
+        return "message" if meta is None else meta[0]
+
+    @event.setter
+    def event(self, value: str) -> None:
+        self._set(0, value)
+
+    @property
+    def data(self) -> str:
+        meta = self._meta
+        if meta is None or meta[1] is None:
+            return data_of_raw(self.raw)
+        return meta[1]
+
+    @data.setter
+    def data(self, value: str | None) -> None:
+        self._set(1, value)
+
+    @property
+    def id(self) -> str | None:
+        meta = self._meta
+        return None if meta is None else meta[2]
+
+    @id.setter
+    def id(self, value: str | None) -> None:
+        self._set(2, value)
+
+    @property
+    def retry(self) -> int | None:
+        meta = self._meta
+        return None if meta is None else meta[3]
+
+    @retry.setter
+    def retry(self, value: int | None) -> None:
+        self._set(3, value)
+
+    def _set(self, field: int, value: object) -> None:
+        meta: list[object] = list(self._meta or ("message", None, None, None))
+        meta[field] = value
+        event, data, id_, retry = meta
+        assert isinstance(event, str)
+        assert data is None or isinstance(data, str)
+        assert id_ is None or isinstance(id_, str)
+        assert retry is None or isinstance(retry, int)
+        if event == "message" and data is None and id_ is None and retry is None:
+            self._meta = None
+        else:
+            self._meta = (event, data, id_, retry)
+
+    @property
+    def data_is_derived(self) -> bool:
+        """True when ``data`` is derived from ``raw`` on each read (no str kept)."""
+        meta = self._meta
+        return meta is None or meta[1] is None
+
+    def release_data(self) -> None:
+        """Drop a stored ``data`` str if ``raw`` gives back exactly the same text."""
+        meta = self._meta
+        if meta is not None and meta[1] is not None and data_of_raw(self.raw) == meta[1]:
+            self._set(1, None)
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.index,
+            self.event,
+            self.data,
+            self.id,
+            self.retry,
+            self.raw,
+            self.start,
+            self.end,
+            self.t_first,
+            self.t_last,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SSEEvent):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaced
+
+    def __repr__(self) -> str:
+        return (
+            f"SSEEvent(index={self.index!r}, event={self.event!r}, data={self.data!r}, "
+            f"id={self.id!r}, retry={self.retry!r}, raw={self.raw!r}, start={self.start!r}, "
+            f"end={self.end!r}, t_first={self.t_first!r}, t_last={self.t_last!r})"
+        )
+
+
+_Meta = tuple[str, str | None, str | None, int | None]  # event, data (None: derived), id, retry
+
+
+def _init_parsed(
+    event: SSEEvent,
+    index: int,
+    meta: _Meta | None,
+    raw: bytes,
+    start: int,
+    end: int,
+    t_first: float,
+    t_last: float,
+) -> None:
+    """The parser's hot loops fill an ``object.__new__(SSEEvent)`` with this: the slots as
+    ``SSEEvent.__init__`` would set them for a ``message`` event with derived data and the
+    run's one shared ``meta`` (None unless an ``id`` is set), without its tests."""
+    event.index = index
+    event._meta = meta
+    event.raw = raw
+    event.start = start
+    event.end = end
+    event.t_first = t_first
+    event.t_last = t_last
+
+
+def data_of_raw(raw: bytes) -> str:
+    """The ``data`` of the event whose bytes are ``raw``: its `data` field values joined with LF,
+    decoded as UTF-8 with replacement (WHATWG §9.2.6; comment and other lines are skipped)."""
+    if raw[:6] == b"data: " and raw[-2:] == b"\n\n" and raw.find(b"\n") == len(raw) - 2:
+        # The one-line event (almost every provider): no CR can precede the first LF here
+        # unless it is inside the value, which a CR would have ended; check it.
+        value = raw[6:-2]
+        if 13 not in value:
+            try:  # strict first: cheaper than naming the handler; same text when it succeeds
+                return value.decode()
+            except UnicodeDecodeError:
+                return value.decode("utf-8", "replace")
+    values = []
+    # LF-only bytes split at memchr speed; the regular expression is for CR line ends (a
+    # multi-megabyte image event with an `event:` line takes 1 ms instead of 20).
+    for line in _LINE_END.split(raw) if 13 in raw else raw.split(b"\n"):
+        if line[:4] != b"data":
+            continue
+        name, _, value = line.partition(b":")
+        if name != b"data":
+            continue
+        values.append(value[1:] if value[:1] == b" " else value)
+    return b"\n".join(values).decode("utf-8", "replace")
 
 
 @dataclass(slots=True)
@@ -85,13 +254,12 @@ class SSEUnterminated:
 
 SSEItem = SSEEvent | SSEComment | SSEUnterminated
 
-# The hot loops build events as object.__new__ + the dataclass's own __init__: the same object
-# as SSEEvent(...), 60 ns (a quarter) cheaper per event in CPython 3.11 because the Python-to-
-# Python __init__ call is inlined where type.__call__ is not. Valid while SSEEvent has no
-# __new__ or __post_init__ (checked here, at import).
+# The hot loops build events as object.__new__ + _init_parsed: the same object as SSEEvent(...),
+# cheaper per event in CPython 3.11 because the Python-to-Python call is inlined where
+# type.__call__ is not, and it skips __init__'s tests. Valid while SSEEvent has no __new__.
 _new: Final = object.__new__
-_init_event: Final = SSEEvent.__init__
-assert SSEEvent.__new__ is object.__new__ and not hasattr(SSEEvent, "__post_init__")
+_init_event: Final = _init_parsed
+assert SSEEvent.__new__ is object.__new__
 
 
 class SSEParser:
@@ -107,6 +275,7 @@ class SSEParser:
         "_event_type",
         "_finished",
         "_held",
+        "_id_meta",
         "_index",
         "_last_id",
         "_line_t",
@@ -129,6 +298,7 @@ class SSEParser:
         self._event_type: bytes | None = None
         self._retry: int | None = None
         self._last_id: str | None = None  # never reset between events (WHATWG; PROTOCOL.md §1)
+        self._id_meta: _Meta | None = None  # SSEEvent's shared slot for a `message` with that id
         self._ev_start: int | None = None  # stream offset of the current event's first line
         self._ev_t = 0.0
         self._ev_parts: list[bytes] = []  # the event's bytes in [_ev_start, _base)
@@ -200,6 +370,17 @@ class SSEParser:
 
     # -- internals -------------------------------------------------------------------------
 
+    def _meta(self) -> _Meta | None:
+        """The shared ``SSEEvent._meta`` of a ``message`` event with derived data (one tuple for
+        every event while the last event id stays the same)."""
+        last_id = self._last_id
+        if last_id is None:
+            return None
+        meta = self._id_meta
+        if meta is None or meta[2] != last_id:
+            meta = self._id_meta = ("message", None, last_id, None)
+        return meta
+
     def _feed_lines(self, chunk: bytes, t: float) -> list[SSEItem]:
         """The careful path: cut everything up to the last line end into lines and process them."""
         parts = self._parts
@@ -221,10 +402,7 @@ class SSEParser:
             _init_event(
                 event,
                 index,
-                "message",
-                data[6:stop].decode("utf-8", "replace"),
-                self._last_id,
-                None,
+                self._meta(),
                 data[:pos],
                 base,
                 end,
@@ -307,7 +485,7 @@ class SSEParser:
             # The common case, back to back: an event that is one `data: ` line and a blank line.
             size = len(data)
             index = self._index
-            last_id = self._last_id
+            meta = self._meta()
             startswith = data.startswith
             append = out.append
             new, init = _new, _init_event
@@ -324,19 +502,12 @@ class SSEParser:
                 # One int object is both this event's end and the next one's start (memory:
                 # a million events keep two offsets each).
                 end = base + after
-                value = data[pos + 6 : stop]
-                try:  # strict first: 10% cheaper than naming the error handler; same text
-                    text = value.decode()
-                except UnicodeDecodeError:
-                    text = value.decode("utf-8", "replace")
+                # No decode here: `data` is derived from `raw` when read (SSEEvent.data).
                 event = new(SSEEvent)
                 init(
                     event,
                     index,
-                    "message",
-                    text,
-                    last_id,
-                    None,
+                    meta,
                     data[pos:after],
                     start,
                     end,
@@ -437,13 +608,12 @@ class SSEParser:
                 raw = data[start - base : after]
             else:
                 raw = b"".join(self._ev_parts) + data[:after]
-            value = data_list[0] if len(data_list) == 1 else b"\n".join(data_list)
             event_type = self._event_type
             out.append(
                 SSEEvent(
                     self._index,
                     event_type.decode("utf-8", "replace") if event_type else "message",
-                    value.decode("utf-8", "replace"),
+                    None,  # derived from raw when read: data_of_raw re-runs the field rules
                     self._last_id,
                     self._retry,
                     raw,

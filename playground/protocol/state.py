@@ -6,7 +6,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, islice
-from typing import Any, Literal, assert_never, overload
+from typing import Any, Final, Literal, assert_never, overload
 
 from playground.protocol.events import (
     Annotation,
@@ -28,6 +28,7 @@ from playground.protocol.events import (
     Usage,
 )
 from playground.protocol.media import (
+    b64_size,
     b64decode_lenient,
     b64decode_prefix,
     guess_audio_format,
@@ -55,6 +56,13 @@ __all__ = [
 Status = Literal["streaming", "complete", "incomplete", "failed", "truncated", "cancelled"]
 STATUSES: tuple[str, ...] = ("complete", "incomplete", "failed", "truncated", "cancelled")
 Severity = Literal["info", "warning", "error"]
+
+
+# Base64 this long (a large image, >= 48 KB) is decoded lazily, off the folding thread; its
+# header is read from the first _HEAD_B64 characters (3 KB).
+_LAZY_B64: Final = 1 << 16
+_HEAD_B64: Final = 4096
+_JOIN_EVERY: Final = 64  # TextBuffer pieces joined into one str at a time (memory)
 
 
 class Origins(Sequence[tuple[int, int]]):
@@ -117,13 +125,24 @@ class TextBuffer:
     (``since(n)``) never pay for the whole document.
     """
 
-    __slots__ = ("_cache", "_length", "origins", "parts")
+    __slots__ = ("_cache", "_length", "_loose", "origins", "parts")
 
     def __init__(self) -> None:
         self.parts: list[str] = []
         self.origins = Origins()  # (start offset in text, timeline item index) per piece
         self._length = 0
         self._cache: str | None = ""
+        self._loose = 0  # parts[_loose:] are pieces as appended, not yet joined into one
+
+    def _compact(self) -> None:
+        # A token is a str of its own (about 55 bytes for a few characters): join the recent
+        # pieces into one every _JOIN_EVERY, so a million tokens do not keep a million objects
+        # (issue 7 memory). Each character is copied once here; `value` joins what is left.
+        parts = self.parts
+        loose = self._loose
+        if len(parts) - loose >= _JOIN_EVERY:
+            parts[loose:] = ["".join(parts[loose:])]
+            self._loose = loose + 1
 
     def append(self, text: str, item: int) -> None:
         if not text:
@@ -134,6 +153,8 @@ class TextBuffer:
         self.parts.append(text)
         self._length += len(text)
         self._cache = None
+        if len(self.parts) - self._loose >= _JOIN_EVERY:
+            self._compact()
 
     def extend(self, texts: list[str], items: Iterable[int]) -> None:
         """Append ``texts[i]`` carried by timeline item ``items[i]``, for each i (non-empty texts
@@ -148,6 +169,8 @@ class TextBuffer:
         self.parts.extend(texts)
         self._length += sum(lengths)
         self._cache = None
+        if len(self.parts) - self._loose >= _JOIN_EVERY:
+            self._compact()
 
     def __len__(self) -> int:
         return self._length
@@ -160,6 +183,7 @@ class TextBuffer:
         if self._cache is None:
             joined = "".join(self.parts)
             self.parts = [joined] if joined else []
+            self._loose = len(self.parts)
             self._cache = joined
         return self._cache
 
@@ -231,18 +255,99 @@ class ToolCallState:
         return True
 
 
-@dataclass(slots=True)
 class ImageState:
-    """A partial or final image; ``data`` is the decoded bytes, width/height from the header."""
+    """A partial or final image; ``data`` is the decoded bytes, width/height from the header.
 
-    index: int | None
-    final: bool
-    output_format: str | None
-    data: bytes
-    width: int | None
-    height: int | None
-    item: int  # timeline item that carried it
-    t: float  # arrival time of that item
+    A large image may keep its base64 text instead, decoded on the first read of ``data`` (the
+    images view reads it in its decode thread): the 6 ms of a 2.7 MB partial's base64 stay off
+    the UI thread that folds the event (issue 7). ``nbytes`` is the decoded size either way."""
+
+    __slots__ = (
+        "_b64",
+        "_data",
+        "final",
+        "height",
+        "index",
+        "item",
+        "nbytes",
+        "output_format",
+        "t",
+        "width",
+    )
+
+    def __init__(
+        self,
+        index: int | None,
+        final: bool,
+        output_format: str | None,
+        data: bytes | None,
+        width: int | None,
+        height: int | None,
+        item: int,  # timeline item that carried it
+        t: float,  # arrival time of that item
+        *,
+        b64: str | None = None,
+        nbytes: int | None = None,
+    ) -> None:
+        self.index = index
+        self.final = final
+        self.output_format = output_format
+        self._data = data if data is not None or b64 is not None else b""
+        self._b64 = b64 if data is None else None
+        self.width = width
+        self.height = height
+        self.item = item
+        self.t = t
+        self.nbytes = len(data) if data is not None else (nbytes or 0)
+
+    @property
+    def data(self) -> bytes:
+        data = self._data
+        if data is None:
+            b64 = self._b64
+            if b64 is None:  # another thread decoded it just now
+                return self._data or b""
+            data = b64decode_lenient(b64) or b""
+            self._data = data  # before dropping the text: a concurrent reader finds one of them
+            self._b64 = None
+        return data
+
+    @data.setter
+    def data(self, value: bytes) -> None:
+        self._data = value
+        self._b64 = None
+        self.nbytes = len(value)
+
+    @property
+    def decoded(self) -> bool:
+        """False while ``data`` is still base64 text waiting for its first read."""
+        return self._data is not None
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.index,
+            self.final,
+            self.output_format,
+            self.data,
+            self.width,
+            self.height,
+            self.item,
+            self.t,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ImageState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaced
+
+    def __repr__(self) -> str:
+        return (
+            f"ImageState(index={self.index!r}, final={self.final!r}, "
+            f"output_format={self.output_format!r}, data=<{self.nbytes} bytes>, "
+            f"width={self.width!r}, height={self.height!r}, item={self.item!r}, t={self.t!r})"
+        )
 
 
 @dataclass(slots=True)
@@ -441,10 +546,25 @@ class StreamState:
             call.arguments.append(event.arguments, item)
 
     def _apply_image(self, event: ImageData, item: int, t: float) -> None:
-        data = b64decode_lenient(event.b64)
-        if data is None:
-            self.bad_data.append(item)
-            data = b64decode_prefix(event.b64)  # keep what is readable (the header, at least)
+        b64 = event.b64
+        lazy: str | None = None
+        nbytes = None
+        data: bytes | None
+        if len(b64) >= _LAZY_B64:
+            # Check it and read its header now; decode it when someone reads `data` (a worker).
+            nbytes = b64_size(b64)
+            head = b64decode_lenient(b64[:_HEAD_B64]) if nbytes is not None else None
+            if head is not None and image_size(head) is not None:
+                lazy, data = b64, head
+            else:
+                data = None  # not base64, or a header beyond the first bytes: decode it all now
+        else:
+            data = None
+        if lazy is None or data is None:
+            data = b64decode_lenient(b64)
+            if data is None:
+                self.bad_data.append(item)
+                data = b64decode_prefix(b64)  # keep what is readable (the header, at least)
         size = image_size(data)
         fmt = image_format(data) or event.output_format
         self.images.append(
@@ -452,11 +572,13 @@ class StreamState:
                 index=event.index,
                 final=event.final,
                 output_format=fmt,
-                data=data,
+                data=None if lazy is not None else data,
                 width=size[0] if size else None,
                 height=size[1] if size else None,
                 item=item,
                 t=t,
+                b64=lazy,
+                nbytes=nbytes,
             )
         )
 

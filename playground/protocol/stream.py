@@ -23,7 +23,7 @@ __all__ = ["ROUTES", "StreamDecoder", "is_done"]
 
 _loads: Final = orjson.loads
 _JSONError: Final = orjson.JSONDecodeError
-_CACHE_MAX: Final = 4096  # parsed payloads kept by payload(); the cache restarts when full
+_CACHE_MAX: Final = 512  # parsed payloads kept by payload() (rows on screen); restarts when full
 _INVALID: Final = object()
 # After this many template builds that did not pay off, stop trying (e.g. a provider that adds a
 # random `obfuscation` field to every chunk: the template never matches twice).

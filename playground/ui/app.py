@@ -247,7 +247,6 @@ async def _amain(args: argparse.Namespace) -> int:
 
 async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
     """Send (or replay) on one panel, wait for the end, then screenshot and dump (issue 4, 6)."""
-    from PySide6.QtWidgets import QApplication
 
     if args.replay:
         from playground.protocol.capture import read_capture
@@ -282,9 +281,9 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         panel.stop()
         await panel.session.wait()
     # Let the last frame's updates, the widgets' finish() and any decoding land before the grab.
-    for _ in range(5):
-        await asyncio.sleep(0.03)
-        QApplication.processEvents()
+    # (Sleeping lets Qt run: qasync's loop is Qt's. Never processEvents() from a coroutine:
+    # qasync would step other tasks inside this one.)
+    await asyncio.sleep(0.15)
     await _settle_widgets(panel)
     if args.screenshot:
         Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
@@ -300,7 +299,6 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
 
 async def _settle_widgets(panel: Any) -> None:
     """Images decode off the UI thread: give them a moment to reach the screen before a grab."""
-    from PySide6.QtWidgets import QApplication
 
     deadline = time.perf_counter() + 2.0
     while time.perf_counter() < deadline:
@@ -312,7 +310,6 @@ async def _settle_widgets(panel: Any) -> None:
         if not busy:
             break
         await asyncio.sleep(0.05)
-        QApplication.processEvents()
 
 
 def _journal_to(panel: Any, path: str) -> None:

@@ -268,4 +268,4 @@ class ProviderBar(QWidget):
         if task is not None and not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+                await asyncio.wait_for(asyncio.shield(task), 2.0)

@@ -24,6 +24,7 @@ ITEM_ROLE: Final = int(Qt.ItemDataRole.UserRole) + 1  # the timeline item index 
 SEVERITY_RANK: Final = {"info": 1, "warning": 2, "error": 3}
 _SUMMARY_CACHE: Final = 512
 _TYPE_PREFIX: Final = '{"type":"'
+_RAW_TYPE_PREFIX: Final = b'{"type":"'
 _DIM: Final = QColor(128, 128, 128)
 _BAD: Final = QColor(192, 57, 43)
 
@@ -46,6 +47,27 @@ def _parse(item: SSEItem) -> object | None:
     except orjson.JSONDecodeError:
         return None
     return value
+
+
+def _raw_type(raw: bytes) -> str | None:
+    """The type column's cheap paths (below, in ``_type_of``) read from an event's raw bytes
+    when its first line is a ``data: `` field, so ``data`` need not be decoded for it (its text
+    starts with that line's value). None when only ``data`` can tell."""
+    if raw[:6] != b"data: ":
+        return None
+    if raw[6:15] == _RAW_TYPE_PREFIX:
+        end = raw.find(b'"', 15)
+        name = raw[15:end]
+        if end < 0 or 10 in name or 13 in name:
+            return None  # the quote (if any) is on a later line: let ``data`` decide
+        return name.decode("utf-8", "replace")
+    # The marker on that first line, within its first 200 bytes, is within data's first 200
+    # characters.
+    head = raw[6:206]
+    found = head.find(b'"chat.completion.chunk"')
+    if found >= 0 and 10 not in head[:found] and 13 not in head[:found]:
+        return "chunk"
+    return None
 
 
 class TimelineModel(QAbstractTableModel):
@@ -77,8 +99,11 @@ class TimelineModel(QAbstractTableModel):
         self._shared: list[SSEItem] | None = None
         self._raws: list[bytes | SSEItem] | None = None
         self._rebuilt: OrderedDict[int, SSEItem] = OrderedDict()
-        self._starts = array("q")  # stream offset of each item's first byte
-        self._times = array("d")  # t_last in seconds since the request
+        # With only raw bytes kept (no shared decoder items), what else a row shows: the stream
+        # offset of each item's first byte, t_last in seconds since the request, and the size.
+        # Rows over the decoder's items read these from the items (24 bytes a row saved).
+        self._starts = array("q")
+        self._times = array("d")
         self._sizes = array("q")
         self._types = array("H")  # ids into _type_names
         self._worst = array("b")  # worst finding severity rank (0 = none), kept per row
@@ -91,24 +116,25 @@ class TimelineModel(QAbstractTableModel):
 
     def append_items(self, items: list[SSEItem], decoder: StreamDecoder | None) -> None:
         """Add a batch of rows with one beginInsertRows; then pick up any new findings."""
-        first = len(self._times)
+        first = len(self._types)
         if items and items[0].index != first:
             items = self._align(items, decoder, first)
         if items:
             self._bind(items, decoder, first)
             last = first + len(items) - 1
             self.beginInsertRows(QModelIndex(), first, last)
-            times, sizes, types, worst = self._times, self._sizes, self._types, self._worst
-            starts = self._starts
-            type_of = self._type_of
-            for item in items:
-                starts.append(item.start)
-                times.append(item.t_last)
-                sizes.append(item.end - item.start)
-                types.append(type_of(item))
-                worst.append(0)
+            if self._shared is None:
+                # Only raw bytes are kept: the columns hold what the items would have told.
+                self._add_columns(items)
+            self._types.extend(map(self._type_of, items))
+            self._worst.frombytes(bytes(len(items)))
             self.endInsertRows()
         self.update_findings()
+
+    def _add_columns(self, items: list[SSEItem]) -> None:
+        self._starts.extend([item.start for item in items])
+        self._times.extend([item.t_last for item in items])
+        self._sizes.extend([item.end - item.start for item in items])
 
     def update_findings(self) -> None:
         """Index findings that arrived since the last call (they may name earlier rows)."""
@@ -195,9 +221,16 @@ class TimelineModel(QAbstractTableModel):
         return self._shared is not None
 
     def time_of(self, row: int) -> float:
+        shared = self._shared
+        if shared is not None:
+            return shared[row].t_last
         return self._times[row]
 
     def size_of(self, row: int) -> int:
+        shared = self._shared
+        if shared is not None:
+            item = shared[row]
+            return item.end - item.start
         return self._sizes[row]
 
     def worst_finding(self, row: int) -> int:
@@ -234,7 +267,7 @@ class TimelineModel(QAbstractTableModel):
     # -- Qt model ------------------------------------------------------------------------------
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._times)
+        return 0 if parent.isValid() else len(self._types)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
@@ -251,18 +284,18 @@ class TimelineModel(QAbstractTableModel):
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         row = index.row()
-        if not index.isValid() or row >= len(self._times):
+        if not index.isValid() or row >= len(self._types):
             return None
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_INDEX:
                 return str(row)
             if col == COL_TIME:
-                return f"{self._times[row] * 1000:.1f}"
+                return f"{self.time_of(row) * 1000:.1f}"
             if col == COL_TYPE:
                 return self._type_names[self._types[row]]
             if col == COL_SIZE:
-                return _size_text(self._sizes[row])
+                return _size_text(self.size_of(row))
             if col == COL_SUMMARY:
                 return self.summary(row)
             if col == COL_FINDINGS:
@@ -309,8 +342,9 @@ class TimelineModel(QAbstractTableModel):
         if shared is not None:
             if len(shared) >= first + len(items) and shared[first] is items[0]:
                 return
-            # The batch is not the decoder's: keep raw bytes from here on.
+            # The batch is not the decoder's: keep raw bytes (and the columns) from here on.
             self._raws = [it.raw or it for it in shared[:first]]
+            self._add_columns(shared[:first])
             self._shared = None
         if self._raws is None:
             self._raws = []
@@ -365,6 +399,8 @@ class TimelineModel(QAbstractTableModel):
             name = "unterminated"
         elif item.event != "message":
             name = item.event
+        elif (raw_name := _raw_type(item.raw)) is not None:
+            name = raw_name
         else:
             data = item.data
             # Cheap paths first: parsing every chunk again just for its type would double the

@@ -9,7 +9,9 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QStyle, 
 
 from playground.ui.theme import is_dark
 
-__all__ = ["ErrorBanner"]
+__all__ = ["MAX_CHARS", "ErrorBanner"]
+
+MAX_CHARS = 400  # the banner's sentence; longer messages end in "…"
 
 _KIND_COLORS = {  # (dark background, light background)
     "error": ("#4a1f22", "#ffebe9"),
@@ -88,7 +90,11 @@ class ErrorBanner(QFrame):
             "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
         }.get(kind, QStyle.StandardPixmap.SP_MessageBoxInformation)
         self.icon.setPixmap(self.style().standardIcon(pixmap).pixmap(20, 20))
-        self.label.setText(text)
+        # One readable sentence, whatever the server sent: newlines folded, length capped (a
+        # 200 KB message would freeze the word-wrapping label). The tooltip keeps more of it.
+        flat = " ".join(text.split())
+        self.label.setText(flat if len(flat) <= MAX_CHARS else flat[: MAX_CHARS - 1] + "…")
+        self.label.setToolTip(flat[:4000] if len(flat) > MAX_CHARS else "")
         self.retry.setVisible(retry)
         self.stop.setVisible(stop)
         self._timer.stop()

@@ -295,7 +295,11 @@ class RoutePanel(QWidget):
         try:
             files = self._files()
         except OSError as exc:
-            self.banner.show_message("error", f"Cannot read the audio file: {exc.strerror or exc}.")
+            self.banner.show_message(
+                "error",
+                f"Cannot read the audio file {Path(exc.filename or '').name}: "
+                f"{exc.strerror or exc}.",
+            )
             return
         if self.route == "transcription" and not files:
             self.banner.show_message(
@@ -510,9 +514,11 @@ class RoutePanel(QWidget):
         run = session.run
         decoder = session.decoder
         if state is None or decoder is None:
+            # Nothing was sent; a banner (a missing file, no base URL) says why.
+            said = self.banner.text if self.banner.kind == "error" else ""
             return {
                 "route": self.route,
-                "status": "idle",
+                "status": "failed" if said else "idle",
                 "text": "",
                 "reasoning": "",
                 "tool_calls": [],
@@ -521,7 +527,7 @@ class RoutePanel(QWidget):
                 "timeline_rows": 0,
                 "findings": [],
                 "usage": None,
-                "error": None,
+                "error": {"status": None, "message": said, "type": "not_sent"} if said else None,
             }
         error: dict[str, Any] | None = None
         if state.error is not None:
@@ -583,6 +589,18 @@ class RoutePanel(QWidget):
 
 
 def _seconds(value: str | None) -> float | None:
-    if value and value.strip().isdigit():
-        return float(value.strip())
-    return None
+    """Retry-After as seconds: delta-seconds or an HTTP-date (RFC 9110 §10.2.3)."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())

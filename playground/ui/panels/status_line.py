@@ -49,7 +49,7 @@ def format_usage(usage: dict[str, Any] | None) -> str:
         parts.append(f"{ins} in")
     if outs is not None:
         parts.append(f"{outs} out")
-    if total is not None:
+    if total is not None and (ins is None or outs is None):  # else it is their sum: room saved
         parts.append(f"{total} total")
     if not parts:  # an unfamiliar shape: show its scalar fields as they came
         parts = [f"{k} {v}" for k, v in usage.items() if isinstance(v, int | float | str)][:4]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, Signal
@@ -31,6 +32,10 @@ def _human(n: int) -> str:
     if n >= 1 << 10:
         return f"{n / (1 << 10):.0f} KB"
     return f"{n} B"
+
+
+def _image_bytes(image: ImageState) -> bytes:
+    return bytes(image.data)
 
 
 class ImagesView(QWidget):
@@ -108,7 +113,10 @@ class ImagesView(QWidget):
             self.strip.addItem(entry)
             self._updating = False
             fit = (max(512, self.canvas.width()), max(512, self.canvas.height()))
-            self.decoder.submit(position, bytes(image.data), (min(fit[0], 2048), min(fit[1], 2048)))
+            # The worker reads `data` (a large image's base64 is decoded there, issue 7).
+            self.decoder.submit(
+                position, partial(_image_bytes, image), (min(fit[0], 2048), min(fit[1], 2048))
+            )
             self.save_button.setEnabled(True)
             if not self._pinned:
                 self.caption.setText(self._caption(image) + " · decoding…")
@@ -170,7 +178,7 @@ class ImagesView(QWidget):
         kind = "Final image" if image.final else f"Partial #{image.index}"
         fmt = image.output_format or sniff_image_format(bytes(image.data[:16])) or "?"
         dims = f"{image.width}×{image.height} " if image.width and image.height else ""
-        return f"{kind} · {dims}{fmt}, {_human(len(image.data))} · at {image.t * 1000:.0f} ms"
+        return f"{kind} · {dims}{fmt}, {_human(image.nbytes)} · at {image.t * 1000:.0f} ms"
 
     def _decoded(self, key: object, result: object) -> None:
         if not isinstance(key, int) or not isinstance(result, DecodedImage):

@@ -1,0 +1,115 @@
+"""SSEEvent.data derived from raw (issue 7 memory and speed) equals the data the spec gives."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from playground.protocol.sse import SSEEvent, SSEParser, data_of_raw
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+_TOKENS = [
+    b"data: ",
+    b"data:",
+    b"data",
+    b"event: x",
+    b"id: 7",
+    b"retry: 10",
+    b": c",
+    b":",
+    b" ",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\n\n",
+    b"x",
+    b"{}",
+    b"\xc3\xa9",
+    b"\xe2\x82",
+    b"\xff",
+    b"\xef\xbb\xbf",
+    b"datum:",
+]
+streams = st.lists(st.one_of(st.sampled_from(_TOKENS), st.binary(max_size=3)), max_size=50).map(
+    b"".join
+)
+
+
+def reference_data(stream: bytes) -> list[str]:
+    """Every dispatched event's data, WHATWG over the whole input, decoded per line."""
+    pos = 3 if stream.startswith(b"\xef\xbb\xbf") else 0
+    out: list[str] = []
+    data: list[str] = []
+    for match in _LINE_END.finditer(stream, pos):
+        line = stream[pos : match.start()]
+        pos = match.end()
+        if not line:
+            if data:
+                out.append("\n".join(data))
+            data = []
+        elif line[:1] != b":":
+            name, colon, value = line.partition(b":")
+            if colon and value[:1] == b" ":
+                value = value[1:]
+            if name == b"data":
+                data.append(value.decode("utf-8", "replace"))
+    return out
+
+
+def parse(stream: bytes, cuts: list[int]) -> list[SSEEvent]:
+    parser = SSEParser()
+    items = []
+    last = 0
+    for cut in [*sorted(c % (len(stream) + 1) for c in cuts), len(stream)]:
+        items += parser.feed(stream[last:cut], 0.0)
+        last = cut
+    items += parser.finish(0.0)
+    return [item for item in items if isinstance(item, SSEEvent)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(streams, st.lists(st.integers(0, 400), max_size=6))
+def test_derived_data_is_the_spec_data(stream: bytes, cuts: list[int]) -> None:
+    events = parse(stream, cuts)
+    assert [ev.data for ev in events] == reference_data(stream)
+    for ev in events:
+        assert ev.data_is_derived  # the parser keeps no str
+        assert data_of_raw(ev.raw) == ev.data
+
+
+@settings(max_examples=400, deadline=None)
+@given(streams)
+def test_released_then_rederived_equals_the_original(stream: bytes) -> None:
+    for ev in parse(stream, []):
+        original = ev.data
+        kept = SSEEvent(
+            ev.index, ev.event, original, ev.id, ev.retry, ev.raw, ev.start, ev.end, 0.0, 0.0
+        )
+        assert not kept.data_is_derived
+        kept.release_data()
+        assert kept.data_is_derived  # raw gives the same text, so the str was dropped
+        assert kept.data == original
+        assert (kept.event, kept.id, kept.retry) == (ev.event, ev.id, ev.retry)
+
+
+def test_data_that_raw_cannot_give_is_kept() -> None:
+    # A non-SSE body (an HTTP error page) carried as an event keeps its own data.
+    ev = SSEEvent(0, "error", "Bad gateway", None, None, b"Bad gateway", 0, 11, 0.0, 0.0)
+    ev.release_data()
+    assert not ev.data_is_derived
+    assert ev.data == "Bad gateway"
+    assert ev == SSEEvent(0, "error", "Bad gateway", None, None, b"Bad gateway", 0, 11, 0.0, 0.0)
+
+
+def test_fields_can_be_set_and_compare_like_the_dataclass() -> None:
+    ev = SSEParser().feed(b"data: a\n\n", 1.0)[0]
+    assert isinstance(ev, SSEEvent)
+    assert (ev.event, ev.data, ev.id, ev.retry) == ("message", "a", None, None)
+    ev.event, ev.id, ev.retry = "x", "7", 3
+    assert (ev.event, ev.data, ev.id, ev.retry) == ("x", "a", "7", 3)
+    ev.event, ev.id, ev.retry = "message", None, None
+    assert ev.data_is_derived
+    assert ev == SSEEvent(0, "message", "a", None, None, b"data: a\n\n", 0, 9, 1.0, 1.0)
+    assert "data='a'" in repr(ev)
