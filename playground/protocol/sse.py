@@ -488,7 +488,7 @@ class SSEParser:
             meta = self._meta()
             startswith = data.startswith
             append = out.append
-            new, init = _new, _init_event
+            new = _new
             start = base + pos
             more = True
             while more and stop >= 0:
@@ -502,18 +502,16 @@ class SSEParser:
                 # One int object is both this event's end and the next one's start (memory:
                 # a million events keep two offsets each).
                 end = base + after
-                # No decode here: `data` is derived from `raw` when read (SSEEvent.data).
+                # No decode here: `data` is derived from `raw` when read (SSEEvent.data). The
+                # slots are stored right here (what _init_parsed does, without the call).
                 event = new(SSEEvent)
-                init(
-                    event,
-                    index,
-                    meta,
-                    data[pos:after],
-                    start,
-                    end,
-                    t_line,
-                    t,
-                )
+                event.index = index
+                event._meta = meta
+                event.raw = data[pos:after]
+                event.start = start
+                event.end = end
+                event.t_first = t_line
+                event.t_last = t
                 append(event)
                 index += 1
                 pos = after

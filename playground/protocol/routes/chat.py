@@ -86,6 +86,10 @@ class ChatDecoder(RouteDecoder):
                 f"a chunk arrived after the usage chunk (item {self._usage_item})",
                 ev.index,
             )
+        if ev.event != "message" and ev.event != "error":
+            # Chat streams are data-only (seeds); an `event:` name is relayed and its chunk read
+            # as the SDK reads it, but the name itself is not part of the grammar.
+            self.unknown(ev, ev.event)
         err = payload.get("error")
         if err is not None or ev.event == "error":
             found = payload_error(payload)

@@ -33,7 +33,8 @@ from .timeline_model import TimelineModel
 
 __all__ = ["DetailPane", "escape_raw", "hex_dump"]
 
-RAW_LIMIT = 256 * 1024  # characters of raw text shown (a 10 MB image event stays responsive)
+RAW_LIMIT = 64 * 1024  # characters of raw text shown (a 10 MB image event stays responsive)
+RAW_FOLD = 512  # a longer line is folded into pieces: Qt lays out one huge paragraph in seconds
 HEX_LIMIT = 64 * 1024  # bytes in the hex view
 TREE_STRING = 200  # longer strings (base64) are cut in the tree
 TREE_CHILDREN = 2000
@@ -45,9 +46,16 @@ def escape_raw(raw: bytes, limit: int = RAW_LIMIT) -> str:
     mark = "\ue000"  # a private-use stand-in for "a line break goes here"
     text = text.replace("\r\n", "\\r\\n" + mark).replace("\r", "\\r" + mark)
     text = text.replace("\n", "\\n" + mark).replace(mark, "\n")
+    text = "\n".join(_fold(line) for line in text.split("\n"))
     if len(raw) > limit:
         text += f"\n… {len(raw) - limit:,} more bytes"
     return text
+
+
+def _fold(line: str) -> str:
+    if len(line) <= RAW_FOLD:
+        return line
+    return "\n".join(line[i : i + RAW_FOLD] for i in range(0, len(line), RAW_FOLD))
 
 
 def hex_dump(raw: bytes, base: int = 0, limit: int = HEX_LIMIT) -> str:

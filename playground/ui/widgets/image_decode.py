@@ -77,8 +77,29 @@ def _qimage(rgba: bytes, w: int, h: int, *, opaque: bool = False) -> QImage:
     # The QImage would point into ``rgba``; copy() makes it own its pixels (one memcpy, under a
     # millisecond for a screen-sized image, and no Python object to keep alive beside it).
     # RGBX8888 is the same bytes as RGBA8888 with alpha 255, and paints without blending.
-    fmt = QImage.Format.Format_RGBX8888 if opaque else QImage.Format.Format_RGBA8888
-    return QImage(rgba, w, h, w * 4, fmt).copy()
+    return QImage(rgba, w, h, w * 4, _format(opaque)).copy()
+
+
+def _format(opaque: bool) -> QImage.Format:
+    return QImage.Format.Format_RGBX8888 if opaque else QImage.Format.Format_RGBA8888
+
+
+def _scaled(image: QImage, size: tuple[int, int]) -> QImage:
+    # Qt's smooth scaling (safe on a QImage in any thread) is 4x faster here than Pillow's
+    # BILINEAR and far faster than LANCZOS, at the same look on screen (issue 7).
+    if (image.width(), image.height()) == size:
+        return image
+    return image.scaled(
+        size[0],
+        size[1],
+        Qt.AspectRatioMode.IgnoreAspectRatio,
+        Qt.TransformationMode.SmoothTransformation,
+    )
+
+
+def _bytes(image: QImage) -> bytes:
+    # 32-bit formats have no row padding: the pixels are width * 4 bytes a row, contiguous.
+    return bytes(image.constBits())
 
 
 def fit_size(width: int, height: int, box: tuple[int, int]) -> tuple[int, int]:
@@ -103,10 +124,10 @@ def decode_rgba(data: bytes, fit: tuple[int, int] = (1024, 1024), thumb: int = 9
     """Decode with Pillow (GIL released while it works); never raises.
 
     Issue 7 (a 1024x1024 partial on screen within 30 ms): JPEG is decoded at a reduced scale
-    when that still covers the box (``draft``), the preview is scaled with a box reduction plus
-    BILINEAR (``reducing_gap``; LANCZOS cost several times as much for no visible gain at
-    screen size), and the thumbnail is made from the preview, not from the full image. An image
-    without alpha is packed as RGBX (opaque, painted without blending) straight from RGB.
+    when that still covers the box (``draft``); the preview is scaled by Qt's smooth scaling
+    (2 ms for 1024 -> 840 px where Pillow's LANCZOS fit took several times that), and the
+    thumbnail is made from the preview, not from the full image. An image without alpha is
+    packed as RGBX (opaque, painted without blending) straight from RGB.
     """
     from PIL import Image
 
@@ -120,16 +141,20 @@ def decode_rgba(data: bytes, fit: tuple[int, int] = (1024, 1024), thumb: int = 9
             opaque = img.mode in ("RGB", "L") and "transparency" not in img.info
             want = "RGB" if opaque else "RGBA"
             shown = img if img.mode == want else img.convert(want)
-            if shown.size != target:
-                shown = shown.resize(target, Image.Resampling.BILINEAR, reducing_gap=2.0)
-            small_size = fit_size(shown.width, shown.height, (thumb, thumb))
-            small = shown.resize(small_size, Image.Resampling.BILINEAR, reducing_gap=2.0)
-            packing = "RGBX" if opaque else "RGBA"
+            # RGBX is RGB with alpha 255: the same bytes RGBA would give, with no conversion.
+            pixels = shown.tobytes("raw", "RGBX" if opaque else "RGBA")
+            source = QImage(pixels, shown.width, shown.height, shown.width * 4, _format(opaque))
+            display = _scaled(source, target)
+            small = _scaled(display, fit_size(display.width(), display.height(), (thumb, thumb)))
             return DecodedImage(
                 width,
                 height,
-                (shown.tobytes("raw", packing), shown.width, shown.height),
-                (small.tobytes("raw", packing), small.width, small.height),
+                (
+                    pixels if display is source else _bytes(display),
+                    display.width(),
+                    display.height(),
+                ),
+                (_bytes(small), small.width(), small.height()),
                 opaque=opaque,
             )
     except Exception as exc:  # any bytes from the server: a note, never a crash
