@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import struct
+import time
 from dataclasses import dataclass
 
 __all__ = [
@@ -34,15 +35,15 @@ def b64decode_lenient(text: str) -> bytes | None:
     try:
         if len(cleaned) <= _B64_CHUNK:
             return base64.b64decode(cleaned, validate=True)
-        # A multi-megabyte image in pieces: the GIL is free between them, so a decode in a
-        # worker thread never blocks the UI thread for more than a piece (issue 7).
+        # A multi-megabyte image in pieces, handing the GIL over between them (sleep(0)): a
+        # thread waiting for it would otherwise wait a whole switch interval (5 ms), so a
+        # decode in a worker would block the UI thread that long (issue 7).
         a2b = binascii.a2b_base64
-        return b"".join(
-            [
-                a2b(cleaned[i : i + _B64_CHUNK], strict_mode=True)
-                for i in range(0, len(cleaned), _B64_CHUNK)
-            ]
-        )
+        pieces = []
+        for i in range(0, len(cleaned), _B64_CHUNK):
+            pieces.append(a2b(cleaned[i : i + _B64_CHUNK], strict_mode=True))
+            time.sleep(0)
+        return b"".join(pieces)
     except (binascii.Error, ValueError):
         return None
 

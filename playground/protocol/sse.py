@@ -12,10 +12,12 @@ Why it is shaped the way it is (issue 7; ``benchmarks/parsers.py`` measures it, 
 - LF-only bytes (almost every provider) take a path of ``find``/``startswith`` (memchr speed) on
   which a run of one-line ``data:`` events is cut and built in one tight loop; anything else
   (other fields, comments, multi-line data, CR line ends) goes line by line;
-- UTF-8 is decoded once per event (and per field for ``id``), on whole lines, so a character
-  split across chunks is whole;
-- items are built positionally, the hot loop even as ``object.__new__`` + ``__init__``
-  (keywords cost 2.5x as much per event; see ``_init_event``).
+- an event's ``data`` is not decoded here at all: ``SSEEvent.data`` derives it from ``raw`` when
+  read (the same field rules, ``data_of_raw``), so the hot loop builds no str and a timeline keeps
+  no second copy of the bytes; ``id`` and comments are decoded once, on whole lines, so a
+  character split across chunks is whole;
+- items are built positionally, the hot loop even as ``object.__new__`` plus its own slot stores
+  (keywords cost 2.5x as much per event; see ``_new``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ __all__ = [
     "SSEItem",
     "SSEParser",
     "SSEUnterminated",
+    "data_bytes_of_raw",
     "data_of_raw",
     "parse_all",
 ]
@@ -177,28 +180,6 @@ class SSEEvent:
 _Meta = tuple[str, str | None, str | None, int | None]  # event, data (None: derived), id, retry
 
 
-def _init_parsed(
-    event: SSEEvent,
-    index: int,
-    meta: _Meta | None,
-    raw: bytes,
-    start: int,
-    end: int,
-    t_first: float,
-    t_last: float,
-) -> None:
-    """The parser's hot loops fill an ``object.__new__(SSEEvent)`` with this: the slots as
-    ``SSEEvent.__init__`` would set them for a ``message`` event with derived data and the
-    run's one shared ``meta`` (None unless an ``id`` is set), without its tests."""
-    event.index = index
-    event._meta = meta
-    event.raw = raw
-    event.start = start
-    event.end = end
-    event.t_first = t_first
-    event.t_last = t_last
-
-
 def data_of_raw(raw: bytes) -> str:
     """The ``data`` of the event whose bytes are ``raw``: its `data` field values joined with LF,
     decoded as UTF-8 with replacement (WHATWG §9.2.6; comment and other lines are skipped)."""
@@ -211,17 +192,40 @@ def data_of_raw(raw: bytes) -> str:
                 return value.decode()
             except UnicodeDecodeError:
                 return value.decode("utf-8", "replace")
-    values = []
-    # LF-only bytes split at memchr speed; the regular expression is for CR line ends (a
-    # multi-megabyte image event with an `event:` line takes 1 ms instead of 20).
-    for line in _LINE_END.split(raw) if 13 in raw else raw.split(b"\n"):
+    return data_bytes_of_raw(raw).decode("utf-8", "replace")
+
+
+def data_bytes_of_raw(raw: bytes) -> bytes:
+    """``data_of_raw`` before its UTF-8 decode: the `data` values joined with LF, as bytes."""
+    values: list[bytes] = []
+    if 13 not in raw:
+        # LF only: walk the lines with find (memchr speed) and copy only the values, so a
+        # multi-megabyte image event with an `event:` line costs one copy and one decode.
+        pos = 0
+        size = len(raw)
+        while pos < size:
+            stop = raw.find(b"\n", pos)
+            if stop < 0:
+                stop = size
+            if raw.startswith(b"data", pos):
+                colon = pos + 4
+                if colon == stop:
+                    values.append(b"")  # `data` with no colon: the whole line is the name
+                elif raw[colon] == _COLON:
+                    colon += 1
+                    if colon < stop and raw[colon] == 32:
+                        colon += 1
+                    values.append(raw[colon:stop])
+            pos = stop + 1
+        return values[0] if len(values) == 1 else b"\n".join(values)
+    for line in _LINE_END.split(raw):
         if line[:4] != b"data":
             continue
         name, _, value = line.partition(b":")
         if name != b"data":
             continue
         values.append(value[1:] if value[:1] == b" " else value)
-    return b"\n".join(values).decode("utf-8", "replace")
+    return b"\n".join(values)
 
 
 @dataclass(slots=True)
@@ -254,11 +258,12 @@ class SSEUnterminated:
 
 SSEItem = SSEEvent | SSEComment | SSEUnterminated
 
-# The hot loops build events as object.__new__ + _init_parsed: the same object as SSEEvent(...),
-# cheaper per event in CPython 3.11 because the Python-to-Python call is inlined where
-# type.__call__ is not, and it skips __init__'s tests. Valid while SSEEvent has no __new__.
+# The hot loops build events as object.__new__ and then store the seven slots themselves: the
+# same object as SSEEvent(...) for a `message` event with derived data (``_meta`` None, or the
+# run's shared tuple when an id is set), about 40% cheaper per event in CPython 3.11 than the
+# constructor call (no type.__call__, no __init__ frame, none of its tests). Valid while SSEEvent
+# has no __new__ (checked here, at import).
 _new: Final = object.__new__
-_init_event: Final = _init_parsed
 assert SSEEvent.__new__ is object.__new__
 
 
@@ -398,17 +403,14 @@ class SSEParser:
             pos = after
             index = self._index
             end = base + pos
-            event = _new(SSEEvent)
-            _init_event(
-                event,
-                index,
-                self._meta(),
-                data[:pos],
-                base,
-                end,
-                self._line_t,
-                t,
-            )
+            event = _new(SSEEvent)  # the slots stored here (see _new)
+            event.index = index
+            event._meta = None if self._last_id is None else self._meta()
+            event.raw = data[:pos]
+            event.start = base
+            event.end = end
+            event.t_first = self._line_t
+            event.t_last = t
             out.append(event)
             self._index = index + 1
             if data.find(b"\n", pos) >= 0:
@@ -503,7 +505,7 @@ class SSEParser:
                 # a million events keep two offsets each).
                 end = base + after
                 # No decode here: `data` is derived from `raw` when read (SSEEvent.data). The
-                # slots are stored right here (what _init_parsed does, without the call).
+                # slots are stored right here (see _new).
                 event = new(SSEEvent)
                 event.index = index
                 event._meta = meta

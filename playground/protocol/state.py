@@ -298,7 +298,10 @@ class ImageState:
         self.height = height
         self.item = item
         self.t = t
-        self.nbytes = len(data) if data is not None else (nbytes or 0)
+        if data is not None:
+            self.nbytes = len(data)
+        else:
+            self.nbytes = nbytes if nbytes is not None else (b64_size(b64 or "") or 0)
 
     @property
     def data(self) -> bytes:

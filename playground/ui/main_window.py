@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MainWindow"]
 
+INSPECTOR_MS = 100  # the timeline takes new rows at most this often while a stream runs
 _BODY_SHOWN = 64 * 1024  # bytes of an error body shown in the response view
 
 _TAB_ICONS = {
@@ -102,6 +104,11 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
         self.inspector.itemSelected.connect(self._inspector_selected)
         self._followed: RoutePanel | None = None
+        self._inspector_pending: list[Any] = []  # timeline items not yet handed to the inspector
+        self._inspector_last = 0.0
+        self._inspector_timer = QTimer(self)
+        self._inspector_timer.setSingleShot(True)
+        self._inspector_timer.timeout.connect(self._flush_inspector)
         self._rows = 0  # timeline rows the inspector shows for the followed panel
         self._request_shown = False
         self._response_shown = False
@@ -324,6 +331,7 @@ class MainWindow(QMainWindow):
         self.inspector.reset()
         self._request_shown = self._response_shown = False
         self._rows = 0
+        self._inspector_pending = []
         decoder = panel.session.decoder
         if decoder is not None:
             self.inspector.attach(decoder)
@@ -351,17 +359,31 @@ class MainWindow(QMainWindow):
             self.inspector.reset()
             self._request_shown = self._response_shown = False
             self._rows = 0
+            self._inspector_pending = []
             self.inspector.attach(panel.session.decoder)
 
     def _session_updated(self, panel: RoutePanel) -> None:
         if panel is not self._followed:
             return
         self._show_run(panel)
-        # An empty batch still picks up findings added to earlier rows.
         # Rows already shown when the inspector switched to this panel mid-stream are skipped.
         items = [i for i in panel.session.new_items() if i.index >= self._rows]
         if items:
             self._rows = items[-1].index + 1
+            self._inspector_pending.extend(items)
+        # The timeline takes rows at most every INSPECTOR_MS (issue 7: repainting the table per
+        # frame cost more than decoding the events); the answer still follows every frame.
+        wait = INSPECTOR_MS - (time.perf_counter() - self._inspector_last) * 1000
+        if wait <= 0:
+            self._flush_inspector()
+        elif not self._inspector_timer.isActive():
+            self._inspector_timer.start(max(1, int(wait)))
+
+    def _flush_inspector(self) -> None:
+        self._inspector_timer.stop()
+        self._inspector_last = time.perf_counter()
+        items, self._inspector_pending = self._inspector_pending, []
+        # An empty batch still picks up findings added to earlier rows.
         self.inspector.append(items)
 
     def _session_finished(self, panel: RoutePanel) -> None:
@@ -369,7 +391,7 @@ class MainWindow(QMainWindow):
             self._show_run(panel)
             # Picks up findings added at the end (no terminator...). The selection is left
             # alone: jumping to a finding would open a possibly huge event (a 10 MB line).
-            self.inspector.append([])
+            self._flush_inspector()
 
     def _widget_activated(self, panel: RoutePanel, item: int) -> None:
         if panel is not self._followed:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -23,7 +25,16 @@ if TYPE_CHECKING:
 
 __all__ = ["FRAME_MS", "RunRecord", "StreamSession", "has_output"]
 
+# Reads that arrive within this many seconds of each other reach the journals (history,
+# --save-capture) as one chunk: the same bytes, each chunk's time within 2 ms, but one JSON line
+# and one flush per group instead of per read (issue 7: 100,000 reads a second at full speed).
+# The decoder still gets every read with its own time.
+JOURNAL_MERGE_S = 0.002
+READER_HOLD_MAX_S = 0.25  # the longest the reader waits for the UI thread's frame to end
 FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
+# The longest the UI thread spends feeding a backlog before it lets Qt paint and run timers
+# (issue 7: ui_stall_p99_ms <= 50 with a 5 ms probe timer).
+DRAIN_BUDGET_S = 0.008
 FINAL = ("complete", "incomplete", "failed", "truncated", "cancelled")
 
 
@@ -162,6 +173,7 @@ class StreamSession(QObject):
         self._music_headers: dict[str, str] = {}
         self._music_insecure = False
         self._music_provider = ""
+        self._flush_armed = False
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(FRAME_MS)
@@ -190,8 +202,6 @@ class StreamSession(QObject):
 
     def start(self, spec: RequestSpec, *, allow_insecure_key: bool = False) -> None:
         """Send ``spec``; a run still going is cancelled first (issue 5: a new Send cancels)."""
-        from playground.transport.client import TeeSink
-
         sink = self._begin(spec.route)
         sinks: list[Any] = [sink]
         for factory in (self.recorder_factory, *self._next_sinks):
@@ -205,7 +215,7 @@ class StreamSession(QObject):
         secrets = tuple(spec.secrets())
         sinks[1:] = [_ScrubbingSink(extra, secrets) for extra in sinks[1:]]
         self._recorders = sinks[1:]
-        target: Any = TeeSink(*sinks) if len(sinks) > 1 else sink
+        target: Any = _Tee(sink, sinks[1:]) if len(sinks) > 1 else sink
         self._music_provider = spec.provider_id
         # The key's value, to scrub from anything the server echoes back (issue 5: no key in
         # error messages, the inspector or the history).
@@ -221,15 +231,50 @@ class StreamSession(QObject):
         self._next_sinks.append(factory)
 
     async def _stream(self, spec: RequestSpec, sink: Any, allow_insecure_key: bool) -> None:
-        from playground.transport.client import stream_request
+        """Read ``spec`` off the UI thread; hand what arrived to ``sink`` here, once per frame.
 
-        await stream_request(
+        Issue 7: a socket read costs about twice the CPU under qasync's loop as under plain
+        asyncio, so the bytes are read by a reader thread with its own loop and the UI thread
+        takes them in batches. ``sink`` still gets every RunSink call, in order, on this thread.
+        """
+        reader = _Reader(
             spec,
-            sink,
             connect_timeout=self.connect_timeout,
             first_byte_timeout=self.first_byte_timeout,
             allow_insecure_key=allow_insecure_key,
         )
+        loop = asyncio.get_running_loop()
+        reader.start(loop)
+        frame = FRAME_MS / 1000
+        try:
+            while True:
+                ended = await reader.wait(frame)
+                # The frame's work runs with the reader paused: otherwise every call between
+                # Python and Qt (a model's data() per cell painted, a file flush) hands the GIL
+                # to the busy reader and waits up to the switch interval to get it back.
+                reader.hold()
+                try:
+                    while reader.drain(sink, DRAIN_BUDGET_S):
+                        # More than a slice's worth waited: let Qt paint and run timers first.
+                        await asyncio.sleep(0)
+                    _flush_sink(sink)
+                    self._flush_now()
+                finally:
+                    # Posted events (the paint this frame asked for) run before the next timer.
+                    loop.call_soon(reader.resume)
+                if ended and reader.empty():
+                    break
+        except BaseException:
+            # Stopped, replaced by a new Send, or the sink failed: close the connection now and
+            # hand over what the transport says on its way out (on_end), but no more bytes.
+            reader.cancel()
+            with contextlib.suppress(BaseException):
+                await reader.wait(1.0)
+            reader.drain(sink, None, chunks=False)
+            _flush_sink(sink)
+            raise
+        if reader.error is not None:
+            raise reader.error
 
     async def _music(self, spec: RequestSpec, sink: Any, allow_insecure_key: bool) -> None:
         """Music is an async job (seed: "heard from its job's stream_url while it renders").
@@ -321,6 +366,7 @@ class StreamSession(QObject):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(asyncio.shield(task), 2.0)
         self._flush_timer.stop()
+        self._flush_armed = False
         self._watchdog.stop()
 
     async def wait(self) -> str:
@@ -473,10 +519,20 @@ class StreamSession(QObject):
 
     # ---- batching ------------------------------------------------------------------------------
     def _schedule(self) -> None:
-        if not self._flush_timer.isActive():
+        # A Python flag, not QTimer.isActive(): this runs per chunk, and every call into Qt may
+        # hand the GIL to the reader thread (issue 7: the UI thread then waits to get it back).
+        if not self._flush_armed:
+            self._flush_armed = True
             self._flush_timer.start()
 
+    def _flush_now(self) -> None:
+        """Emit a pending ``updated`` now (the reader's frame is done) rather than on the timer."""
+        if self._flush_armed:
+            self._flush_timer.stop()
+            self._flush()
+
     def _flush(self) -> None:
+        self._flush_armed = False
         self._new = self._pending
         self._pending = []
         self.updated.emit()
@@ -541,6 +597,9 @@ class _EndGate:
 
     def on_end(self, t: float) -> None:
         self.t_end = t
+
+    def flush(self) -> None:
+        _flush_sink(self.sink)
 
     def release(self) -> None:
         if self.t_end is not None:
@@ -639,3 +698,218 @@ class _ScrubbingSink:
                 preview=scrub(preview, *self.secrets) if preview else preview,
                 error=scrub(error, *self.secrets) if error else error,
             )
+
+
+# What the reader thread queues for the UI thread: (kind, *arguments) in RunSink order.
+_REQUEST, _RESPONSE, _CHUNK, _ERROR, _END = range(5)
+
+
+class _Reader:
+    """One request read by a daemon thread with its own asyncio loop (httpx is loop-agnostic).
+
+    It is the transport's RunSink on the reader thread: each call becomes one entry in a deque
+    (append and popleft are atomic, so no lock per chunk); the UI thread replays the entries to
+    the real sink with ``drain``. ``cancel`` may come from the UI thread at any time.
+    """
+
+    def __init__(
+        self,
+        spec: RequestSpec,
+        *,
+        connect_timeout: float,
+        first_byte_timeout: float,
+        allow_insecure_key: bool,
+    ) -> None:
+        self.spec = spec
+        self.connect_timeout = connect_timeout
+        self.first_byte_timeout = first_byte_timeout
+        self.allow_insecure_key = allow_insecure_key
+        self.error: BaseException | None = None  # a bug below us, re-raised on the UI thread
+        self._queue: deque[tuple[Any, ...]] = deque()
+        self._lock = threading.Lock()
+        self._cancelled = False
+        self._go = threading.Event()  # cleared while the UI thread does a frame's work
+        self._go.set()
+        self._loop: asyncio.AbstractEventLoop | None = None  # the reader thread's loop
+        self._task: asyncio.Task[None] | None = None
+        self._ui_loop: asyncio.AbstractEventLoop | None = None
+        self._ended: asyncio.Future[None] | None = None
+        self._thread = threading.Thread(target=self._main, name="playground-reader", daemon=True)
+
+    # ---- UI thread -------------------------------------------------------------------------
+    def start(self, ui_loop: asyncio.AbstractEventLoop) -> None:
+        self._ui_loop = ui_loop
+        self._ended = ui_loop.create_future()
+        self._thread.start()
+
+    async def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the thread to end; True once it has."""
+        ended = self._ended
+        assert ended is not None
+        if not ended.done():
+            await asyncio.wait((ended,), timeout=timeout)
+        return ended.done()
+
+    def empty(self) -> bool:
+        return not self._queue
+
+    def hold(self) -> None:
+        """Pause the reader at its next chunk (it waits with the GIL released)."""
+        self._go.clear()
+
+    def resume(self) -> None:
+        self._go.set()
+
+    def cancel(self) -> None:
+        """Cancel the request on the reader's loop (its finally closes the connection)."""
+        self._go.set()
+        with self._lock:
+            self._cancelled = True
+            loop, task = self._loop, self._task
+        if loop is not None and task is not None:
+            with contextlib.suppress(RuntimeError):  # the loop already closed: nothing to stop
+                loop.call_soon_threadsafe(task.cancel)
+
+    def drain(self, sink: Any, budget: float | None, *, chunks: bool = True) -> bool:
+        """Replay queued calls to ``sink``; True when the time budget ran out with more left."""
+        queue = self._queue
+        popleft = queue.popleft
+        deadline = time.perf_counter() + budget if budget is not None else None
+        n = 0
+        while queue:
+            entry = popleft()
+            kind = entry[0]
+            if kind == _CHUNK:
+                if chunks:
+                    sink.on_chunk(entry[1], entry[2])
+            elif kind == _RESPONSE:
+                sink.on_response(entry[1], entry[2], entry[3])
+            elif kind == _REQUEST:
+                sink.on_request(entry[1], entry[2], entry[3], entry[4])
+            elif kind == _ERROR:
+                sink.on_transport_error(entry[1], entry[2])
+            else:
+                sink.on_end(entry[1])
+            n += 1
+            if deadline is not None and not n & 15 and time.perf_counter() > deadline:
+                return bool(queue)
+        return False
+
+    # ---- reader thread ---------------------------------------------------------------------
+    def _main(self) -> None:
+        try:
+            asyncio.run(self._read())
+        except asyncio.CancelledError:
+            pass
+        except BaseException as exc:  # handed to the UI thread, where _guard reports it
+            self.error = exc
+        finally:
+            ui_loop, ended = self._ui_loop, self._ended
+            if ui_loop is not None and ended is not None:
+                with contextlib.suppress(RuntimeError):  # the UI loop is gone (shutdown)
+                    ui_loop.call_soon_threadsafe(_resolve, ended)
+
+    async def _read(self) -> None:
+        with self._lock:
+            if self._cancelled:
+                return  # stopped before it began: nothing was sent
+            self._loop = asyncio.get_running_loop()
+            self._task = asyncio.current_task()
+        from playground.transport.client import stream_request
+
+        await stream_request(
+            self.spec,
+            self,
+            connect_timeout=self.connect_timeout,
+            first_byte_timeout=self.first_byte_timeout,
+            allow_insecure_key=self.allow_insecure_key,
+        )
+
+    def on_request(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> None:
+        self._queue.append((_REQUEST, method, url, headers, body))
+
+    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
+        self._queue.append((_RESPONSE, status, headers, t))
+
+    def on_chunk(self, t: float, data: bytes) -> None:
+        self._queue.append((_CHUNK, t, data))
+        if not self._go.is_set():
+            # Bounded: a UI thread that never resumes (shut down) cannot hang the reader.
+            self._go.wait(READER_HOLD_MAX_S)
+
+    def on_transport_error(self, error: TransportError, t: float) -> None:
+        self._queue.append((_ERROR, error, t))
+
+    def on_end(self, t: float) -> None:
+        self._queue.append((_END, t))
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+def _flush_sink(sink: Any) -> None:
+    flush = getattr(sink, "flush", None)
+    if callable(flush):
+        flush()
+
+
+class _Tee:
+    """The run's sinks in order: the session's own gets every call as it comes; the journals get
+    reads that arrived within ``JOURNAL_MERGE_S`` of each other as one chunk (``flush`` sends a
+    pending group; every other call flushes first, so the order of calls is kept)."""
+
+    def __init__(self, first: Any, recorders: list[Any]) -> None:
+        self.first = first
+        self.recorders = recorders
+        self._parts: list[bytes] = []
+        self._t_group = 0.0  # the first read's time in the pending group
+        self._t_last = 0.0
+
+    def flush(self) -> None:
+        parts = self._parts
+        if not parts:
+            return
+        data = parts[0] if len(parts) == 1 else b"".join(parts)
+        self._parts = []
+        for recorder in self.recorders:
+            recorder.on_chunk(self._t_last, data)
+
+    def on_request(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> None:
+        self.first.on_request(method, url, headers, body)
+        for recorder in self.recorders:
+            recorder.on_request(method, url, headers, body)
+
+    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
+        self.flush()
+        self.first.on_response(status, headers, t)
+        for recorder in self.recorders:
+            recorder.on_response(status, headers, t)
+
+    def on_chunk(self, t: float, data: bytes) -> None:
+        self.first.on_chunk(t, data)
+        parts = self._parts
+        if parts and t - self._t_group > JOURNAL_MERGE_S:
+            self.flush()
+            parts = self._parts
+        if not parts:
+            self._t_group = t
+        parts.append(data)
+        self._t_last = t
+
+    def on_transport_error(self, error: TransportError, t: float) -> None:
+        self.flush()
+        self.first.on_transport_error(error, t)
+        for recorder in self.recorders:
+            recorder.on_transport_error(error, t)
+
+    def on_end(self, t: float) -> None:
+        self.flush()
+        self.first.on_end(t)
+        for recorder in self.recorders:
+            recorder.on_end(t)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import tracemalloc
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 from widgets_fixtures import CHUNK, capture_bytes, decode
@@ -209,3 +211,36 @@ def test_without_decoder_memory_per_row_is_small(qtbot: QtBot) -> None:
         tracemalloc.stop()
     assert model.rowCount() == n
     assert (held - len(data)) / n < 120  # issue 7 budget: 250 B per event over its raw bytes
+
+
+_RAW_PARTS = [
+    'data: {"type":"',
+    "data: ",
+    "a.b",
+    '"',
+    "\n",
+    "\r",
+    "é",
+    "\xff",
+    ": c",
+    "event: x",
+    ' "chat.completion.chunk"',
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_RAW_PARTS), max_size=12))
+def test_type_from_raw_bytes_matches_type_from_data(parts: list[str]) -> None:
+    from playground.protocol.sse import data_of_raw
+    from playground.ui.inspector.timeline_model import _raw_type
+
+    raw = "".join(parts).encode() + b"\n\n"
+    name = _raw_type(raw)
+    if name is None:
+        return  # the model reads `data` then, as before
+    data = data_of_raw(raw)
+    if data.startswith('{"type":"'):
+        end = data.find('"', 9)
+        assert name == (data[9:end] if end > 0 else "message")
+    else:
+        assert name == "chunk" and '"chat.completion.chunk"' in data[:200]

@@ -140,6 +140,47 @@ def test_decode_scales_down_smoothly_off_thread() -> None:
     assert result.thumb is not None and max(result.thumb[1:]) <= 96
 
 
+def test_decode_keeps_colours_and_opacity_and_fits_like_thumbnail() -> None:
+    import io
+
+    from PIL import Image
+
+    from playground.ui.widgets.image_decode import fit_size
+
+    for width, height, box in [
+        (1536, 1024, (512, 512)),
+        (333, 1000, (200, 700)),
+        (10, 10, (96, 96)),
+    ]:
+        img = Image.new("L", (width, height))
+        img.thumbnail(box)
+        assert fit_size(width, height, box) == img.size
+    out = io.BytesIO()
+    Image.new("RGB", (300, 200), (200, 30, 60)).save(out, "PNG")
+    opaque = decode_rgba(out.getvalue(), fit=(150, 150))
+    assert opaque.opaque and opaque.display[1:] == (150, 100)
+    assert opaque.display[0][:4] == bytes((200, 30, 60, 255))  # RGBA byte order, alpha 255
+    out = io.BytesIO()
+    Image.new("RGBA", (300, 200), (10, 20, 30, 0)).save(out, "PNG")
+    clear = decode_rgba(out.getvalue(), fit=(150, 150))
+    assert not clear.opaque and clear.display[0][3] == 0
+    assert clear.display_image().pixelColor(0, 0).alpha() == 0
+
+
+def test_a_lazy_image_is_decoded_in_the_worker(qtbot: QtBot) -> None:
+    png = png_bytes(320, 200)
+    state = StreamState(route="images")
+    lazy = ImageState(0, False, "png", None, 320, 200, 1, 0.1, b64=base64.b64encode(png).decode())
+    state.images.append(lazy)
+    view = ImagesView()
+    qtbot.addWidget(view)
+    view.refresh(state)
+    assert not lazy.decoded  # the UI thread listed it without decoding its base64
+    qtbot.waitUntil(lambda: view.shown_position == 0, timeout=5000)
+    assert lazy.decoded and lazy.data == png
+    assert view.decoded(0).width == 320  # type: ignore[union-attr]
+
+
 def _pcm_state(pcm: bytes) -> StreamState:
     state = StreamState(route="speech")
     state.audio = AudioState(format="pcm")
