@@ -10,7 +10,7 @@ from typing import Any
 
 from playground.sim import prose
 from playground.sim.context import new_id, seed_of
-from playground.sim.schema_values import value_for
+from playground.sim.schema_values import places_in, value_for
 
 
 @dataclass(slots=True)
@@ -119,7 +119,7 @@ def make_plan(
     if after_tool_result is None:
         for tool in fitting_tools(tools, prompt, tool_choice):
             schema = tool.schema if isinstance(tool.schema, dict) else {}
-            args = value_for(schema or {"type": "object"}, rng)
+            args = value_for(schema or {"type": "object"}, rng, places=places_in(prompt))
             if not isinstance(args, dict):  # tool arguments are always a JSON object
                 args = {}
             calls.append(ToolCall(tool.name, json.dumps(args), new_id(call_prefix)[:29]))

@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 _WORDS = ["Paris", "blue", "alpha", "river", "north", "quick", "seven", "amber", "delta"]
 _MAX_DEPTH = 6
 
 
-def value_for(schema: Any, rng: random.Random, name: str = "", depth: int = 0) -> Any:
-    """A deterministic value that validates against `schema` (the common JSON Schema subset)."""
+def value_for(
+    schema: Any,
+    rng: random.Random,
+    name: str = "",
+    depth: int = 0,
+    places: tuple[str, ...] = (),
+) -> Any:
+    """A deterministic value that validates against `schema` (the common JSON Schema subset).
+
+    `places` are proper names from the prompt: a city or location argument uses the first, so
+    "the weather in Paris" calls the tool for Paris, as a model would.
+    """
     if not isinstance(schema, dict) or depth > _MAX_DEPTH:
-        return _string_for(name, {}, rng)
+        return _string_for(name, {}, rng, places)
     if "const" in schema:
         return schema["const"]
     if isinstance(schema.get("enum"), list) and schema["enum"]:
@@ -25,7 +36,7 @@ def value_for(schema: Any, rng: random.Random, name: str = "", depth: int = 0) -
         options = schema.get(key)
         if isinstance(options, list) and options:
             non_null = [o for o in options if not (isinstance(o, dict) and o.get("type") == "null")]
-            return value_for((non_null or options)[0], rng, name, depth + 1)
+            return value_for((non_null or options)[0], rng, name, depth + 1, places)
     if isinstance(schema.get("allOf"), list) and schema["allOf"]:
         merged: dict[str, Any] = {}
         for part in schema["allOf"]:
@@ -37,7 +48,7 @@ def value_for(schema: Any, rng: random.Random, name: str = "", depth: int = 0) -
                         merged.setdefault("required", []).extend(v)
                     else:
                         merged[k] = v
-        return value_for(merged, rng, name, depth + 1)
+        return value_for(merged, rng, name, depth + 1, places)
     kind = schema.get("type")
     if isinstance(kind, list):
         kinds = [k for k in kind if k != "null"] or kind
@@ -49,13 +60,15 @@ def value_for(schema: Any, rng: random.Random, name: str = "", depth: int = 0) -
         out: dict[str, Any] = {}
         if isinstance(props, dict):
             for key, sub in props.items():
-                out[key] = value_for(sub, rng, key, depth + 1)
+                out[key] = value_for(sub, rng, key, depth + 1, places)
         return out
     if kind == "array":
         low = int(schema.get("minItems", 1))
         high = int(schema.get("maxItems", max(low, 2)))
         count = max(low, min(high, 2))
-        return [value_for(schema.get("items", {}), rng, name, depth + 1) for _ in range(count)]
+        return [
+            value_for(schema.get("items", {}), rng, name, depth + 1, places) for _ in range(count)
+        ]
     if kind == "integer":
         return int(_number(schema, rng, integer=True))
     if kind == "number":
@@ -64,7 +77,7 @@ def value_for(schema: Any, rng: random.Random, name: str = "", depth: int = 0) -
         return rng.random() < 0.5
     if kind == "null":
         return None
-    return _string_for(name, schema, rng)
+    return _string_for(name, schema, rng, places)
 
 
 def _number(schema: dict[str, Any], rng: random.Random, *, integer: bool) -> float:
@@ -84,7 +97,9 @@ def _number(schema: dict[str, Any], rng: random.Random, *, integer: bool) -> flo
     return round(rng.uniform(low, high), 2)
 
 
-def _string_for(name: str, schema: dict[str, Any], rng: random.Random) -> str:
+def _string_for(
+    name: str, schema: dict[str, Any], rng: random.Random, places: tuple[str, ...] = ()
+) -> str:
     fmt = schema.get("format")
     if fmt == "date":
         return f"2026-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"
@@ -97,8 +112,8 @@ def _string_for(name: str, schema: dict[str, Any], rng: random.Random) -> str:
     if fmt == "uuid":
         return "123e4567-e89b-42d3-a456-426614174000"
     low = name.lower()
-    if "city" in low or "location" in low:
-        text = rng.choice(["Paris", "Tokyo", "Lima", "Oslo", "Nairobi"])
+    if "city" in low or "location" in low or "place" in low:
+        text = places[0] if places else rng.choice(["Paris", "Tokyo", "Lima", "Oslo", "Nairobi"])
     elif "unit" in low:
         text = rng.choice(["celsius", "fahrenheit"])
     elif "query" in low or "search" in low or low == "q":
@@ -110,3 +125,16 @@ def _string_for(name: str, schema: dict[str, Any], rng: random.Random) -> str:
     if len(text) < min_len:
         text = (text + "x" * min_len)[:min_len]
     return text[:max_len]
+
+
+def places_in(prompt: str) -> tuple[str, ...]:
+    """Capitalised words that do not start a sentence: the prompt's proper names, in order."""
+    found: list[str] = []
+    for sentence in re.split(r"[.!?]\s+", prompt):
+        for word in re.findall(r"[A-Za-z][\w'-]*", sentence)[1:]:
+            if word[0].isupper() and word not in found and word.lower() not in _NOT_PLACES:
+                found.append(word)
+    return tuple(found)
+
+
+_NOT_PLACES = {"i", "i'm", "i'd", "i'll", "celsius", "fahrenheit"}

@@ -110,3 +110,22 @@ def test_cli_warns_for_non_loopback_and_prints_url(
     assert cli.main([]) == 0
     out, err = capsys.readouterr()
     assert out.strip() == "http://127.0.0.1:1234/v1" and "warning" not in err
+
+
+def test_a_city_argument_takes_the_place_named_in_the_prompt() -> None:
+    import json
+    import random
+
+    from playground.sim.schema_values import places_in, value_for
+
+    schema = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "unit": {"enum": ["celsius", "fahrenheit"]}},
+        "required": ["city"],
+    }
+    prompt = "What is the weather like in Paris today?"
+    args = value_for(schema, random.Random(1), places=places_in(prompt))
+    assert args["city"] == "Paris"
+    assert args["unit"] in ("celsius", "fahrenheit")
+    assert json.loads(json.dumps(args)) == args
+    assert places_in("Is it raining? Tell me about Oslo and Lima.") == ("Oslo", "Lima")

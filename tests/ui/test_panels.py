@@ -244,3 +244,11 @@ def test_stall_shows_a_banner_with_stop_and_clears_when_bytes_resume(
     assert seen and "stalled" in seen[0]
     assert panel.banner.stop.isVisibleTo(panel) or panel.banner.isHidden()
     assert panel.banner.kind != "stall"  # bytes came back: the stall banner went away
+
+
+def test_fault_picker_names_every_simulator_fault() -> None:
+    # The panel names the faults itself (importing the simulator costs startup time, issue 7).
+    from playground.sim.faults import FAULTS
+    from playground.ui.panels.route_panel import SIM_FAULTS
+
+    assert tuple(SIM_FAULTS) == tuple(FAULTS)

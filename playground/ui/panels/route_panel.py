@@ -41,30 +41,38 @@ SpecFactory = Callable[
 PACES = ("realtime", "fast", "instant")
 
 
-def _faults() -> tuple[str, ...]:
-    try:
-        from playground.sim.faults import FAULTS
-
-        return tuple(FAULTS)
-    except Exception:  # the picker still works with the faults issue 3 names
-        return (
-            "none",
-            "http-400",
-            "http-401",
-            "http-404",
-            "http-429",
-            "http-500",
-            "http-503",
-            "midstream-error",
-            "incomplete",
-            "drop",
-            "stall",
-            "bad-json",
-            "unknown-events",
-        )
-
-
-SIM_FAULTS = _faults()
+# The simulator's faults (playground.sim.faults.FAULTS), named here rather than imported: that
+# module pulls in starlette, about 50 ms the first frame does not need (issue 7: startup).
+# tests/ui/test_panels.py checks that the two lists agree.
+SIM_FAULTS: tuple[str, ...] = (
+    "none",
+    "http-400",
+    "http-401",
+    "http-403",
+    "http-404",
+    "http-408",
+    "http-413",
+    "http-422",
+    "http-429",
+    "http-500",
+    "http-502",
+    "http-503",
+    "http-504",
+    "no-key",
+    "non-json-error",
+    "empty-error",
+    "json-instead-of-stream",
+    "midstream-error",
+    "incomplete",
+    "drop",
+    "stall",
+    "bad-json",
+    "unknown-events",
+    "huge-line",
+    "garbage",
+    "out-of-order",
+    "after-terminator",
+)
 
 _EMPTY_TEXT = {
     "chat": "Type a message on the left and press <b>Send</b> (Ctrl+Enter).<br>"
