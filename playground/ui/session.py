@@ -258,10 +258,13 @@ class StreamSession(QObject):
                         # More than a slice's worth waited: let Qt paint and run timers first.
                         await asyncio.sleep(0)
                     _flush_sink(sink)
-                    self._flush_now()
+                    if self._flush_now():
+                        # Paint now, while the reader is paused: painting a widget subclassed in
+                        # Python (and a model's data() per cell) enters Python many times, and
+                        # each entry would wait for the GIL behind a busy reader.
+                        _paint_now()
                 finally:
-                    # Posted events (the paint this frame asked for) run before the next timer.
-                    loop.call_soon(reader.resume)
+                    reader.resume()
                 if ended and reader.empty():
                     break
         except BaseException:
@@ -525,11 +528,13 @@ class StreamSession(QObject):
             self._flush_armed = True
             self._flush_timer.start()
 
-    def _flush_now(self) -> None:
+    def _flush_now(self) -> bool:
         """Emit a pending ``updated`` now (the reader's frame is done) rather than on the timer."""
-        if self._flush_armed:
-            self._flush_timer.stop()
-            self._flush()
+        if not self._flush_armed:
+            return False
+        self._flush_timer.stop()
+        self._flush()
+        return True
 
     def _flush(self) -> None:
         self._flush_armed = False
@@ -849,6 +854,13 @@ class _Reader:
 def _resolve(future: asyncio.Future[None]) -> None:
     if not future.done():
         future.set_result(None)
+
+
+def _paint_now() -> None:
+    """Deliver the paint requests the widgets have posted (QEvent.UpdateRequest) right away."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)
 
 
 def _flush_sink(sink: Any) -> None:

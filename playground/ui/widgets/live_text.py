@@ -12,6 +12,10 @@ __all__ = ["LiveText", "utf16_len"]
 
 HIGHLIGHT = QColor(255, 200, 0, 110)
 PARAGRAPH_LIMIT = 2000  # characters of one paragraph laid out while streaming (see _insert)
+# Above this many characters the answer stays plain text at the end: parsing and laying out a
+# Markdown document that size blocks the UI thread for 100 ms and more (issue 7: stalls), and
+# the plain text is already on screen.
+MARKDOWN_LIMIT = 200_000
 
 
 def utf16_len(text: str) -> int:
@@ -129,6 +133,8 @@ class LiveText(QTextEdit):
     def render_markdown(self) -> None:
         """Swap the plain text for rendered Markdown (once, at the end of the stream)."""
         if self._rendered or self._buffer is None or not self._shown:
+            return
+        if self._shown > MARKDOWN_LIMIT:
             return
         self._source = self._buffer.value[: self._shown]
         self.setExtraSelections([])
