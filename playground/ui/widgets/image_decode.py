@@ -14,6 +14,8 @@ from PySide6.QtCore import QObject, QRect, Qt, Signal
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from playground.protocol.media import image_format
+
 __all__ = [
     "DecodedImage",
     "ImageCanvas",
@@ -38,17 +40,8 @@ def _pool() -> ThreadPoolExecutor:
         return _POOL
 
 
-def sniff_image_format(data: bytes) -> str | None:
-    """png / jpeg / webp / gif from the magic bytes, else None."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
-        return "png"
-    if data[:3] == b"\xff\xd8\xff":
-        return "jpeg"
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "webp"
-    if data[:6] in (b"GIF87a", b"GIF89a"):
-        return "gif"
-    return None
+# One magic-byte sniffer for the whole program: the protocol layer's.
+sniff_image_format = image_format
 
 
 @dataclass(slots=True)
