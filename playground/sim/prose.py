@@ -105,13 +105,39 @@ _THINK = [
 _TOKEN = re.compile(r"\s*(?:[A-Za-z]+|[0-9]+|[^\sA-Za-z0-9])")
 
 
+_ASKING = {
+    "explain",
+    "describe",
+    "write",
+    "show",
+    "list",
+    "compare",
+    "summarize",
+    "summarise",
+    "define",
+    "count",
+    "help",
+    "make",
+    "create",
+    "generate",
+    "could",
+    "would",
+    "should",
+}
+
+
 def keywords(prompt: str, n: int = 3) -> list[str]:
+    """The prompt's longest content words: acronyms kept as written, the rest lower case."""
     words = re.findall(r"[A-Za-z][A-Za-z'-]{2,}", prompt)
     picked: list[str] = []
     for word in sorted(words, key=lambda w: (-len(w), words.index(w))):
         low = word.lower()
-        if low not in _STOP and low not in picked:
-            picked.append(low)
+        # Adverbs and instructions ("briefly", "explain") are how a prompt asks, not its topic.
+        if low in _STOP or low in _ASKING or (low.endswith("ly") and len(low) > 4):
+            continue
+        kept = word if word.isupper() and len(word) <= 6 else low
+        if kept not in picked:
+            picked.append(kept)
         if len(picked) == n:
             break
     for filler in ("streaming", "latency", "design"):
@@ -149,7 +175,7 @@ class _Writer:
             Topic=self.topic[:1].upper() + self.topic[1:],
             kw=kw,
             kw2=kw2,
-            Kw=kw.capitalize(),
+            Kw=kw[:1].upper() + kw[1:],
             code=code,
         )
 
@@ -160,7 +186,7 @@ class _Writer:
 def answer(prompt: str, variant: int = 0) -> str:
     """A Markdown answer of ~60-150 words that mentions the prompt: a heading, a list, `code`."""
     w = _Writer(prompt, f"answer{variant}" if variant else "answer")
-    title = " & ".join(k.capitalize() for k in w.kws[:2])
+    title = " & ".join(k[:1].upper() + k[1:] for k in w.kws[:2])
     picks = w.rng.sample(_BULLETS, 3)
     bullets = "\n".join("- " + w.fill(t, kw) for t, kw in zip(picks, w.kws))
     return (
