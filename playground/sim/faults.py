@@ -9,37 +9,8 @@ from dataclasses import dataclass
 
 from starlette.responses import JSONResponse, Response
 
+from playground.sim.fault_names import FAULTS
 from playground.sim.framing import CONTENT, HEAD, TAIL, TERMINATOR, Frame, encode
-
-FAULTS: tuple[str, ...] = (
-    "none",
-    "http-400",
-    "http-401",
-    "http-403",
-    "http-404",
-    "http-408",
-    "http-413",
-    "http-422",
-    "http-429",
-    "http-500",
-    "http-502",
-    "http-503",
-    "http-504",
-    "no-key",
-    "non-json-error",
-    "empty-error",
-    "json-instead-of-stream",
-    "midstream-error",
-    "incomplete",
-    "drop",
-    "stall",
-    "bad-json",
-    "unknown-events",
-    "huge-line",
-    "garbage",
-    "out-of-order",
-    "after-terminator",
-)
 
 # status -> (OpenAI-style type, OpenRouter metadata.error_type, Anthropic error type, message).
 # Envelopes follow PROTOCOL.md §2 (OpenAI), §7 (OpenRouter/Vultr: code = status,

@@ -1,0 +1,37 @@
+"""The simulator's fault names, in a module of their own so the window can list them cheaply."""
+
+from __future__ import annotations
+
+__all__ = ["FAULTS"]
+
+# Chosen per request by the `X-Sim-Fault` header (docs/simulator.md). Importing this module
+# pulls in nothing else: the window shows the list before the simulator (starlette) is loaded.
+FAULTS: tuple[str, ...] = (
+    "none",
+    "http-400",
+    "http-401",
+    "http-403",
+    "http-404",
+    "http-408",
+    "http-413",
+    "http-422",
+    "http-429",
+    "http-500",
+    "http-502",
+    "http-503",
+    "http-504",
+    "no-key",
+    "non-json-error",
+    "empty-error",
+    "json-instead-of-stream",
+    "midstream-error",
+    "incomplete",
+    "drop",
+    "stall",
+    "bad-json",
+    "unknown-events",
+    "huge-line",
+    "garbage",
+    "out-of-order",
+    "after-terminator",
+)
