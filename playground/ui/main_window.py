@@ -373,11 +373,13 @@ class MainWindow(QMainWindow):
             self._inspector_pending.extend(items)
         # The timeline takes rows at most every INSPECTOR_MS (issue 7: repainting the table per
         # frame cost more than decoding the events); the answer still follows every frame.
-        wait = INSPECTOR_MS - (time.perf_counter() - self._inspector_last) * 1000
-        if wait <= 0:
+        # Rows go in from here, inside the session's frame (its reader thread paused, see
+        # StreamSession._stream); the timer, restarted by every update, only catches the last
+        # rows once updates pause.
+        if (time.perf_counter() - self._inspector_last) * 1000 >= INSPECTOR_MS:
             self._flush_inspector()
-        elif not self._inspector_timer.isActive():
-            self._inspector_timer.start(max(1, int(wait)))
+        else:
+            self._inspector_timer.start(INSPECTOR_MS)
 
     def _flush_inspector(self) -> None:
         self._inspector_timer.stop()

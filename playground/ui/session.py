@@ -34,7 +34,7 @@ READER_HOLD_MAX_S = 0.25  # the longest the reader waits for the UI thread's fra
 FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
 # The longest the UI thread spends feeding a backlog before it lets Qt paint and run timers
 # (issue 7: ui_stall_p99_ms <= 50 with a 5 ms probe timer).
-DRAIN_BUDGET_S = 0.008
+DRAIN_BUDGET_S = 0.004
 FINAL = ("complete", "incomplete", "failed", "truncated", "cancelled")
 
 

@@ -213,3 +213,96 @@ def test_stall_watchdog_reports_without_blocking(qloop: Any, sim: Any) -> None:
     assert any(s >= 0.5 for s in stalls)
     assert ticks > 50  # the loop kept turning while the server said nothing
     assert session.state is not None and session.state.status == "complete"
+
+
+class _RecordingSink:
+    """A history-like RunSink: every call, in order, with the thread it came on."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int]] = []
+        self.chunks: list[tuple[float, bytes]] = []
+        self.finished: list[str | None] = []
+
+    def _note(self, name: str) -> None:
+        import threading
+
+        self.calls.append((name, threading.get_ident()))
+
+    def on_request(self, method: str, url: str, headers: Any, body: Any) -> None:
+        self._note("request")
+
+    def on_response(self, status: int, headers: Any, t: float) -> None:
+        self._note("response")
+
+    def on_chunk(self, t: float, data: bytes) -> None:
+        self._note("chunk")
+        self.chunks.append((t, data))
+
+    def on_transport_error(self, error: Any, t: float) -> None:
+        self._note("error")
+
+    def on_end(self, t: float) -> None:
+        self._note("end")
+
+    def finish(self, status: str | None = None, **_: Any) -> None:
+        self.finished.append(status)
+
+
+def test_bytes_are_read_off_the_ui_thread_but_sinks_hear_them_on_it(qloop: Any, sim: Any) -> None:
+    import threading
+
+    from playground.ui import session as session_module
+    from playground.ui.session import StreamSession
+
+    session = StreamSession("chat")
+    recorder = _RecordingSink()
+    session.recorder_factory = lambda spec: recorder
+    readers: list[int] = []
+    original = session_module._Reader.on_chunk
+
+    def spy(self: Any, t: float, data: bytes) -> None:
+        readers.append(threading.get_ident())
+        original(self, t, data)
+
+    session_module._Reader.on_chunk = spy  # type: ignore[method-assign]
+    try:
+        qloop.do(session.start, _spec(sim, "chat", {"X-Sim-Tokens": "300"}))
+        assert qloop.run(session.wait()) == "complete"
+    finally:
+        session_module._Reader.on_chunk = original  # type: ignore[method-assign]
+    ui = threading.get_ident()
+    # The network reads happened on the reader thread...
+    assert readers and ui not in readers
+    # ...and every RunSink call reached the journal on the UI thread, in the contract's order.
+    names = [name for name, _ in recorder.calls]
+    assert {thread for _, thread in recorder.calls} == {ui}
+    assert names[:2] == ["request", "response"] and names[-1] == "end"
+    assert set(names[2:-1]) == {"chunk"}
+    assert recorder.finished == ["complete"]
+    # The journal may get neighbouring reads merged (JOURNAL_MERGE_S): the same bytes, in order,
+    # at times that only move forward and never earlier than the reads they hold.
+    run = session.run
+    assert b"".join(d for _, d in recorder.chunks) == b"".join(d for _, d in run.chunks)
+    times = [t for t, _ in recorder.chunks]
+    assert times == sorted(times) and times[-1] == run.chunks[-1][0]
+    assert len(recorder.chunks) <= len(run.chunks)
+
+
+def test_an_unexpected_error_in_the_reader_fails_the_run(qloop: Any, sim: Any) -> None:
+    from playground.ui import session as session_module
+    from playground.ui.session import StreamSession
+
+    async def broken(self: Any) -> None:
+        raise RuntimeError("a bug below the session")
+
+    session = StreamSession("chat")
+    original = session_module._Reader._read
+    session_module._Reader._read = broken  # type: ignore[method-assign]
+    try:
+        qloop.do(session.start, _spec(sim, "chat"))
+        assert qloop.run(session.wait()) == "failed"
+    finally:
+        session_module._Reader._read = original  # type: ignore[method-assign]
+    assert session.state is not None and session.state.error is not None
+    assert "unexpectedly" in session.state.error.message
+    assert not session.is_running
