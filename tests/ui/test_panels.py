@@ -246,9 +246,20 @@ def test_stall_shows_a_banner_with_stop_and_clears_when_bytes_resume(
     assert panel.banner.kind != "stall"  # bytes came back: the stall banner went away
 
 
-def test_fault_picker_names_every_simulator_fault() -> None:
-    # The panel names the faults itself (importing the simulator costs startup time, issue 7).
-    from playground.sim.faults import FAULTS
-    from playground.ui.panels.route_panel import SIM_FAULTS
+def test_fault_picker_names_every_simulator_fault_without_loading_the_simulator() -> None:
+    import subprocess
+    import sys
 
-    assert tuple(SIM_FAULTS) == tuple(FAULTS)
+    # The picker lists the simulator's own names; loading them must not pull in starlette
+    # (issue 7: startup), which the simulator module itself needs.
+    code = (
+        "import sys; import playground.ui.panels.route_panel as rp; "
+        "from playground.sim.fault_names import FAULTS; "
+        "assert tuple(rp.SIM_FAULTS) == FAULTS and 'midstream-error' in FAULTS; "
+        "assert 'starlette' not in sys.modules, 'starlette loaded'"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    from playground.sim.faults import FAULTS
+
+    assert "stall" in FAULTS and "http-429" in FAULTS

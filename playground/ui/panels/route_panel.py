@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.requests import route_spec
+from playground.sim.fault_names import FAULTS
 from playground.ui.panels.editor import CHAT_LIKE, RequestEditor
 from playground.ui.panels.error_banner import ErrorBanner
 from playground.ui.panels.status_line import StatusLine
@@ -41,38 +42,9 @@ SpecFactory = Callable[
 PACES = ("realtime", "fast", "instant")
 
 
-# The simulator's faults (playground.sim.faults.FAULTS), named here rather than imported: that
-# module pulls in starlette, about 50 ms the first frame does not need (issue 7: startup).
-# tests/ui/test_panels.py checks that the two lists agree.
-SIM_FAULTS: tuple[str, ...] = (
-    "none",
-    "http-400",
-    "http-401",
-    "http-403",
-    "http-404",
-    "http-408",
-    "http-413",
-    "http-422",
-    "http-429",
-    "http-500",
-    "http-502",
-    "http-503",
-    "http-504",
-    "no-key",
-    "non-json-error",
-    "empty-error",
-    "json-instead-of-stream",
-    "midstream-error",
-    "incomplete",
-    "drop",
-    "stall",
-    "bad-json",
-    "unknown-events",
-    "huge-line",
-    "garbage",
-    "out-of-order",
-    "after-terminator",
-)
+# The simulator's faults, from the module that names them without loading starlette (about
+# 50 ms the first frame does not need; issue 7: startup).
+SIM_FAULTS = FAULTS
 
 _EMPTY_TEXT = {
     "chat": "Type a message on the left and press <b>Send</b> (Ctrl+Enter).<br>"
