@@ -60,6 +60,21 @@ class RouteDecoder:
         if final is not None:
             out.append(Finished(final, terminal=True))
 
+    def event_kind(self, ev: SSEEvent, payload: Any, *, named: bool = True) -> str | None:
+        """The event's type: ``data.type``, else its SSE ``event:`` name (``named``, on routes
+        whose SSE name equals ``data.type``); None, with a finding, when data is not an object."""
+        if type(payload) is not dict:
+            self.sink.report(
+                "warning", "unexpected_shape", "event data is not a JSON object", ev.index
+            )
+            return None
+        kind = payload.get("type")
+        if type(kind) is str:
+            return kind
+        if named:
+            return ev.event
+        return ev.event if ev.event != "message" else ""
+
     def unknown(self, ev: SSEEvent, name: str) -> None:
         self.sink.once(
             f"unknown:{name}",

@@ -34,14 +34,9 @@ class ImagesDecoder(RouteDecoder):
         self._responses: ResponsesDecoder | None = None
 
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
-        if type(payload) is not dict:
-            self.sink.report(
-                "warning", "unexpected_shape", "event data is not a JSON object", ev.index
-            )
+        kind = self.event_kind(ev, payload)
+        if kind is None:
             return
-        kind = payload.get("type")
-        if type(kind) is not str:
-            kind = ev.event
         if kind.startswith("response."):
             if self._responses is None:
                 self._responses = ResponsesDecoder(self.sink)

@@ -40,14 +40,10 @@ class MessagesDecoder(RouteDecoder):
         self._open: dict[int, int] = {}  # index -> timeline item of its content_block_start
 
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
-        if type(payload) is not dict:
-            self.sink.report(
-                "warning", "unexpected_shape", "event data is not a JSON object", ev.index
-            )
+        # The SSE name equals data.type (ANT-DOC); it is the fallback.
+        kind = self.event_kind(ev, payload)
+        if kind is None:
             return
-        kind = payload.get("type")
-        if type(kind) is not str:
-            kind = ev.event  # the SSE name equals data.type (ANT-DOC); fall back on it
         if kind == "content_block_delta":
             self._delta(ev, payload, out)
         elif kind == "content_block_start":

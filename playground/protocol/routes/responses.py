@@ -164,14 +164,9 @@ class ResponsesDecoder(RouteDecoder):
     # -- the grammar -----------------------------------------------------------------------
 
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
-        if type(payload) is not dict:
-            self.sink.report(
-                "warning", "unexpected_shape", "event data is not a JSON object", ev.index
-            )
+        kind = self.event_kind(ev, payload, named=False)
+        if kind is None:
             return
-        kind = payload.get("type")
-        if type(kind) is not str:
-            kind = ev.event if ev.event != "message" else ""
         self._sequence(ev, payload)
         delta = payload.get("delta")
         if kind == "response.output_text.delta":

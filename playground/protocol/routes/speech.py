@@ -18,14 +18,9 @@ class SpeechDecoder(RouteDecoder):
     route: ClassVar[str] = "speech"
 
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
-        if type(payload) is not dict:
-            self.sink.report(
-                "warning", "unexpected_shape", "event data is not a JSON object", ev.index
-            )
+        kind = self.event_kind(ev, payload)
+        if kind is None:
             return
-        kind = payload.get("type")
-        if type(kind) is not str:
-            kind = ev.event
         if kind == "speech.audio.delta":
             audio = as_str(payload.get("audio"))
             if audio is None:

@@ -30,14 +30,9 @@ class TranscriptionDecoder(RouteDecoder):
     route: ClassVar[str] = "transcription"
 
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
-        if type(payload) is not dict:
-            self.sink.report(
-                "warning", "unexpected_shape", "event data is not a JSON object", ev.index
-            )
+        kind = self.event_kind(ev, payload)
+        if kind is None:
             return
-        kind = payload.get("type")
-        if type(kind) is not str:
-            kind = ev.event
         if kind == "transcript.text.delta":
             delta = as_str(payload.get("delta"))
             if delta:
