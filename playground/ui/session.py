@@ -482,7 +482,8 @@ class StreamSession(QObject):
             return
         decoder.state.audio = audio.state.audio
         if self.run.t_first_token is None and audio.state.audio is not None:
-            self.run.t_first_token = t
+            # ``t`` counts from the song's own request; the run's figures count from the job's.
+            self.run.t_first_token = max(t, time.perf_counter() - self._t0)
         self._last_byte_clock = time.perf_counter()
         self._schedule()
 
