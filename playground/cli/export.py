@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from playground.protocol.capture import read_capture
 from playground.runs.export import FORMATS, ExportError, export_request
 from playground.runs.journal import JournalError, read_journal
 
@@ -37,23 +37,15 @@ def _parser() -> _Parser:
 
 
 def _read_request(path: Path) -> tuple[str, dict[str, Any] | None]:
-    """(route, request) from a capture; the protocol's reader when present, else ours."""
-    try:  # the protocol engineer's reader (also reads other capture flavours) when it exists
-        read_capture = importlib.import_module("playground.protocol.capture").read_capture
-    except (ImportError, AttributeError):
-        read_capture = None
-    if read_capture is not None:
-        try:
-            capture = read_capture(path)
-        except Exception:
-            capture = None  # fall through to our reader: it says what is wrong in one line
-        else:
-            request = getattr(capture, "request", None)
-            route = str(getattr(capture, "route", None) or "auto")
-            if getattr(capture, "raw", False) or isinstance(request, dict):
-                return route, request if isinstance(request, dict) else None
+    """(route, request) from a capture: read leniently, strictly only to say what is wrong."""
+    try:
+        capture = read_capture(path)
+    except Exception:
+        capture = None  # the strict reader below says what is wrong in one line
+    if capture is not None and (capture.raw or capture.request is not None):
+        return capture.route or "auto", capture.request
     journal = read_journal(path)
-    return journal.route, journal.request or None
+    return journal.route or "auto", journal.request or None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,15 +7,19 @@ Layout (one JSON object per line):
     {"t": seconds_since_request, "b64": "..."}          one per byte chunk, as it arrived
     {"end": t, "status": "complete|incomplete|failed|truncated|cancelled"}
 
-The writer journals each line as it happens (flushed, so a crash keeps what came) into a temp file
-beside the target, and ``finalize()`` fsyncs it and renames it into place (atomic on POSIX and
-Windows). The reader also accepts raw ``curl -N`` output (one chunk at t=0).
+This module is the one place that knows the format: the record builders and ``encode_line`` (used
+by ``CaptureWriter`` here and by the app's ``playground.runs.journal.CaptureJournal``) and the one
+reader, ``read_capture``. The writer journals each line as it happens (flushed, so a crash keeps
+what came) into a temp file beside the target, and ``finalize()`` fsyncs it and renames it into
+place (atomic on POSIX and Windows). The reader also accepts raw ``curl -N`` output (one chunk at
+t=0).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 import os
 import tempfile
 import time
@@ -28,10 +32,16 @@ import orjson
 __all__ = [
     "FORMAT",
     "Capture",
+    "CaptureError",
     "CaptureWriter",
+    "chunk_record",
+    "encode_line",
+    "end_record",
+    "header_record",
     "is_capture",
     "read_capture",
     "redact_headers",
+    "response_record",
 ]
 
 FORMAT: Final = "playground-capture/1"
@@ -40,6 +50,10 @@ REDACTED: Final = "[redacted]"
 _SECRET_HEADERS: Final = frozenset(
     {"authorization", "x-api-key", "api-key", "cookie", "set-cookie", "proxy-authorization"}
 )
+
+
+class CaptureError(ValueError):
+    """A capture that ``read_capture(strict=True)`` refuses; names the file, never its content."""
 
 
 def redact_headers(headers: Any) -> dict[str, str]:
@@ -54,6 +68,39 @@ def redact_headers(headers: Any) -> dict[str, str]:
     return out
 
 
+# ---- the line format (one writer core: CaptureWriter and the app's CaptureJournal) -----------
+def encode_line(record: dict[str, Any]) -> bytes:
+    """One record as a capture line: compact UTF-8 JSON and a newline."""
+    try:
+        return orjson.dumps(record, default=str) + b"\n"
+    except orjson.JSONEncodeError:
+        # orjson refuses integers beyond 64 bits (a request body may hold one): the stdlib
+        # writes them, in the same compact UTF-8 form.
+        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+        return text.encode("utf-8") + b"\n"
+
+
+def header_record(route: str, request: dict[str, Any], started_at: str) -> dict[str, Any]:
+    """The first line: what was asked (``request`` already redacted by the caller)."""
+    return {"format": FORMAT, "route": route, "request": request, "started_at": started_at}
+
+
+def response_record(status: int, headers: Any, t: float) -> dict[str, Any]:
+    """The response line: status, headers (a mapping or ``[name, value]`` pairs), arrival time."""
+    return {"response": {"status": status, "headers": headers, "t": t}}
+
+
+def chunk_record(t: float, data: bytes) -> dict[str, Any]:
+    """One byte chunk as it arrived, ``t`` seconds after the request."""
+    return {"t": t, "b64": base64.b64encode(data).decode("ascii")}
+
+
+def end_record(t: float, status: str | None, **extra: Any) -> dict[str, Any]:
+    """The closing line; its absence means the run never ended (a crash)."""
+    return {"end": t, "status": status, **extra}
+
+
+# ---- the reader -------------------------------------------------------------------------------
 @dataclass(slots=True)
 class Capture:
     """A read capture: what was asked, what came back, and every chunk with its arrival time."""
@@ -68,15 +115,20 @@ class Capture:
     end_status: str | None = None
     raw: bool = False  # True when the file was plain SSE (curl -N), not the capture format
     problems: list[str] = field(default_factory=list)  # lines that could not be read
+    # The response headers in their order, duplicates kept (``response_headers`` folds them).
+    header_pairs: list[tuple[str, str]] = field(default_factory=list)
+    response_at: float | None = None  # the response line's "t": when the headers arrived
+    end: dict[str, Any] | None = None  # the closing record as written; None: the run never ended
 
     @property
     def body(self) -> bytes:
         return b"".join(chunk for _, chunk in self.chunks)
 
     def header(self, name: str) -> str | None:
-        """A response header, looked up case-insensitively."""
+        """A response header, looked up case-insensitively (the first one when repeated)."""
         wanted = name.lower()
-        for key, value in self.response_headers.items():
+        pairs = self.header_pairs or list(self.response_headers.items())
+        for key, value in pairs:
             if key.lower() == wanted:
                 return value
         return None
@@ -99,13 +151,118 @@ def is_capture(data: bytes) -> bool:
     return isinstance(first, dict) and first.get("format") == FORMAT
 
 
-def read_capture(source: str | os.PathLike[str] | bytes) -> Capture:
+def _set_headers(capture: Capture, pairs: list[tuple[str, str]]) -> None:
+    capture.header_pairs = pairs
+    capture.response_headers = dict(pairs)
+
+
+def _set_end(capture: Capture, obj: dict[str, Any]) -> None:
+    end = obj.get("end")
+    capture.end_t = float(end) if isinstance(end, int | float) else None
+    status = obj.get("status")
+    capture.end_status = status if isinstance(status, str) else None
+    capture.end = obj
+
+
+def _read_lenient(capture: Capture, number: int, obj: dict[str, Any]) -> None:
+    """Take one record; whatever cannot be read is listed in ``problems``."""
+    if "b64" in obj:
+        try:
+            chunk = base64.b64decode(str(obj["b64"]), validate=True)
+        except (binascii.Error, ValueError):
+            capture.problems.append(f"line {number}: bad base64")
+            return
+        t = obj.get("t")
+        capture.chunks.append((float(t) if isinstance(t, int | float) else 0.0, chunk))
+    elif "format" in obj:
+        route = obj.get("route")
+        capture.route = route if isinstance(route, str) else None
+        request = obj.get("request")
+        capture.request = request if isinstance(request, dict) else None
+        started = obj.get("started_at")
+        capture.started_at = str(started) if started is not None else None
+    elif "response" in obj:
+        response = obj["response"] if isinstance(obj["response"], dict) else {}
+        status = response.get("status")
+        capture.response_status = status if isinstance(status, int) else None
+        headers = response.get("headers")
+        if isinstance(headers, dict):
+            _set_headers(capture, [(str(k), str(v)) for k, v in headers.items()])
+        elif isinstance(headers, list):
+            _set_headers(
+                capture,
+                [
+                    (str(pair[0]), str(pair[1]))
+                    for pair in headers
+                    if isinstance(pair, list | tuple) and len(pair) == 2
+                ],
+            )
+        t = response.get("t")
+        capture.response_at = float(t) if isinstance(t, int | float) else None
+    elif "end" in obj:
+        _set_end(capture, obj)
+    else:
+        capture.problems.append(f"line {number}: unknown record")
+
+
+def _read_strict(capture: Capture, obj: dict[str, Any]) -> None:
+    """Take one record after the header; a malformed one raises (KeyError/TypeError/ValueError)."""
+    if "response" in obj:
+        response = obj["response"]
+        capture.response_status = int(response["status"])
+        headers = response.get("headers") or []
+        if isinstance(headers, dict):  # CaptureWriter writes a mapping, CaptureJournal pairs
+            headers = list(headers.items())
+        _set_headers(capture, [(str(n), str(v)) for n, v in headers])
+        capture.response_at = float(response.get("t", 0.0))
+    elif "b64" in obj:
+        capture.chunks.append((float(obj["t"]), base64.b64decode(obj["b64"])))
+    elif "end" in obj:
+        _set_end(capture, obj)
+    # anything else (a newer record kind) is skipped: the strict reader only refuses damage
+
+
+def _parse_strict(data: bytes, name: str) -> list[dict[str, Any]]:
+    """Every line as a record; a cut last line (a crash mid-write) is dropped, else raises."""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    records: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, 1):
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            record = None
+        if not isinstance(record, dict):
+            if number == len(lines) and number > 1:
+                break  # the last line was being written when the program stopped
+            raise CaptureError(f"{name}: line {number} is not a capture record")
+        records.append(record)
+    if not records or records[0].get("format") != FORMAT:
+        raise CaptureError(f"{name} is not a {FORMAT} file")
+    return records
+
+
+def read_capture(source: str | os.PathLike[str] | bytes, *, strict: bool = False) -> Capture:
     """Read a capture file (path or bytes); raw SSE (``curl -N`` output) becomes one chunk at t=0.
 
-    Never raises on content: unreadable lines are listed in ``problems``. (A missing file still
-    raises ``OSError`` from ``open``: the caller decides how to report that.)
+    Lenient by default: never raises on content, unreadable lines are listed in ``problems``.
+    ``strict=True`` (the history and bug reports) raises ``CaptureError`` on anything but a cut
+    last line, and on a file that is not a capture. (A missing file raises ``OSError`` from
+    ``open`` either way: the caller decides how to report that.)
     """
     data = source if isinstance(source, bytes) else Path(source).read_bytes()
+    if strict:
+        name = "capture" if isinstance(source, bytes) else Path(source).name
+        records = _parse_strict(data, name)
+        capture = Capture(None, None, None, {}, [])
+        _read_lenient(capture, 1, records[0])
+        try:
+            for record in records[1:]:
+                _read_strict(capture, record)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CaptureError(f"{name}: a record is malformed ({type(exc).__name__})") from None
+        return capture
     if not is_capture(data):
         return Capture(None, None, None, {}, [(0.0, data)] if data else [], raw=True)
     capture = Capture(None, None, None, {}, [])
@@ -120,44 +277,11 @@ def read_capture(source: str | os.PathLike[str] | bytes) -> Capture:
         if not isinstance(obj, dict):
             capture.problems.append(f"line {number}: not an object")
             continue
-        if "b64" in obj:
-            try:
-                chunk = base64.b64decode(str(obj["b64"]), validate=True)
-            except (binascii.Error, ValueError):
-                capture.problems.append(f"line {number}: bad base64")
-                continue
-            t = obj.get("t")
-            capture.chunks.append((float(t) if isinstance(t, int | float) else 0.0, chunk))
-        elif "format" in obj:
-            route = obj.get("route")
-            capture.route = route if isinstance(route, str) else None
-            request = obj.get("request")
-            capture.request = request if isinstance(request, dict) else None
-            started = obj.get("started_at")
-            capture.started_at = str(started) if started is not None else None
-        elif "response" in obj:
-            response = obj["response"] if isinstance(obj["response"], dict) else {}
-            status = response.get("status")
-            capture.response_status = status if isinstance(status, int) else None
-            headers = response.get("headers")
-            if isinstance(headers, dict):
-                capture.response_headers = {str(k): str(v) for k, v in headers.items()}
-            elif isinstance(headers, list):
-                capture.response_headers = {
-                    str(pair[0]): str(pair[1])
-                    for pair in headers
-                    if isinstance(pair, list | tuple) and len(pair) == 2
-                }
-        elif "end" in obj:
-            end = obj.get("end")
-            capture.end_t = float(end) if isinstance(end, int | float) else None
-            status = obj.get("status")
-            capture.end_status = status if isinstance(status, str) else None
-        else:
-            capture.problems.append(f"line {number}: unknown record")
+        _read_lenient(capture, number, obj)
     return capture
 
 
+# ---- the writer -------------------------------------------------------------------------------
 class CaptureWriter:
     """Journal one run to ``path``: header now, a line per chunk as it arrives, atomic finalize.
 
@@ -194,35 +318,30 @@ class CaptureWriter:
                 body_value = {"b64": base64.b64encode(bytes(body)).decode("ascii")}
         else:
             body_value = body
-        self._line(
-            {
-                "format": FORMAT,
-                "route": route,
-                "request": {
-                    "method": method,
-                    "url": url,
-                    "headers": redact_headers(headers),
-                    "body": body_value,
-                },
-                "started_at": started_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            }
-        )
+        request = {
+            "method": method,
+            "url": url,
+            "headers": redact_headers(headers),
+            "body": body_value,
+        }
+        started = started_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        self._line(header_record(route, request, started))
 
     def _line(self, obj: dict[str, Any]) -> None:
         if self._file is None:
             raise ValueError("capture already finalized")
-        self._file.write(orjson.dumps(obj, default=str) + b"\n")
+        self._file.write(encode_line(obj))
         self._file.flush()  # journaled: every line reaches the OS as it happens
 
     def response(self, status: int, headers: Any, t: float) -> None:
-        self._line({"response": {"status": status, "headers": redact_headers(headers), "t": t}})
+        self._line(response_record(status, redact_headers(headers), t))
 
     def chunk(self, t: float, data: bytes) -> None:
-        self._line({"t": t, "b64": base64.b64encode(data).decode("ascii")})
+        self._line(chunk_record(t, data))
 
     def finalize(self, t: float, status: str) -> Path:
         """Write the closing line, fsync, and rename the journal into place atomically."""
-        self._line({"end": t, "status": status})
+        self._line(end_record(t, status))
         assert self._file is not None
         self._file.flush()
         os.fsync(self._file.fileno())

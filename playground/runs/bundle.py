@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from playground.runs.journal import JournalRun, read_journal
+from playground.protocol.capture import Capture
+from playground.runs.journal import read_journal
 from playground.transport.redact import redact_headers, redact_pairs, scrub
 
 __all__ = ["bundle_versions", "decode_run", "make_bundle"]
@@ -37,7 +38,7 @@ def bundle_versions() -> dict[str, Any]:
     }
 
 
-def decode_run(run: JournalRun) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+def decode_run(run: Capture) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
     """(state summary, findings, timing) by decoding the capture's bytes again, offline."""
     from playground.protocol.stream import StreamDecoder
     from playground.protocol.timing import compute_timing
@@ -46,7 +47,7 @@ def decode_run(run: JournalRun) -> tuple[dict[str, Any], list[dict[str, Any]], d
     status = run.response_status or 200
     end_t = float((run.end or {}).get("end") or (run.chunks[-1][0] if run.chunks else 0.0))
     if status >= 400:
-        retry = next((v for n, v in run.response_headers if n.lower() == "retry-after"), None)
+        retry = run.header("retry-after")
         decoder.fail_before_stream(status, run.body, run.content_type, retry)
     else:
         decoder.set_content_type(run.content_type)
@@ -69,15 +70,15 @@ def decode_run(run: JournalRun) -> tuple[dict[str, Any], list[dict[str, Any]], d
     }
     findings = [f.as_json() for f in state.findings]
     first_byte = run.chunks[0][0] if run.chunks else None
-    timing = compute_timing(decoder, run.t_response, first_byte, t_end=end_t).as_json()
+    timing = compute_timing(decoder, run.response_at, first_byte, t_end=end_t).as_json()
     return summary, findings, timing
 
 
-def _basic_timing(run: JournalRun) -> dict[str, Any]:
+def _basic_timing(run: Capture) -> dict[str, Any]:
     times = [t for t, _d in run.chunks]
     gaps = [b - a for a, b in itertools.pairwise(times)]
     return {
-        "t_headers": run.t_response,
+        "t_headers": run.response_at,
         "t_first_byte": times[0] if times else None,
         "t_last_byte": times[-1] if times else None,
         "t_end": (run.end or {}).get("end"),
@@ -121,23 +122,23 @@ def make_bundle(
     ``secrets`` (the keys the program knows) are scrubbed from every file as a last guard.
     """
     run = read_journal(Path(capture))
-    request = dict(run.request)
+    request = dict(run.request or {})
     if isinstance(request.get("headers"), dict):
         request["headers"] = redact_headers(request["headers"])
     try:
         summary, findings, timing = decode_run(run)
     except Exception as exc:  # the decoder missing or failing must not lose the bundle
-        summary = {"route": run.route, "decode_error": type(exc).__name__}
+        summary = {"route": run.route or "auto", "decode_error": type(exc).__name__}
         findings = []
         timing = _basic_timing(run)
     timing.setdefault("transport", _basic_timing(run))
     meta = {
         "format": "playground-bug-report/1",
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "route": run.route,
+        "route": run.route or "auto",
         "started_at": run.started_at,
         "response_status": run.response_status,
-        "response_headers": [list(p) for p in redact_pairs(run.response_headers)],
+        "response_headers": [list(p) for p in redact_pairs(run.header_pairs)],
         "end": run.end,
         "notes": notes,
         **(extra or {}),

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from playground.protocol.capture import Capture
 from playground.runs.journal import PART_SUFFIX, CaptureJournal, JournalError, read_journal
 from playground.runs.paths import data_dir
 
@@ -204,9 +205,9 @@ class RunHistory:
         return LoadedRun(
             summary,
             path,
-            journal.request,
+            journal.request or {},
             journal.response_status,
-            journal.response_headers,
+            journal.header_pairs,
             journal.chunks,
             journal.end,
         )
@@ -312,17 +313,18 @@ class RunHistory:
         return changed
 
     @staticmethod
-    def _summary_from(run_id: str, journal: Any) -> RunSummary:
-        body = journal.request.get("body")
+    def _summary_from(run_id: str, journal: Capture) -> RunSummary:
+        request = journal.request or {}
+        body = request.get("body")
         end = journal.end or {}
         return RunSummary(
             run_id,
-            journal.route,
+            journal.route or "auto",
             journal.started_at or "",
             status=end.get("status") or ("truncated" if journal.end is None else None),
             http_status=journal.response_status,
             model=str(body.get("model") or "") if isinstance(body, dict) else "",
-            url=str(journal.request.get("url") or ""),
+            url=str(request.get("url") or ""),
             duration=end.get("end"),
             bytes=sum(len(d) for _t, d in journal.chunks),
         )

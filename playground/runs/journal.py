@@ -1,24 +1,32 @@
-"""A run journaled as it streams, in the "playground-capture/1" format; and a reader for it.
+"""A run journaled as it streams, in the "playground-capture/1" format; and a strict reader for it.
 
-The format (documented in the team's shared notes, read by ``playground.protocol.capture``):
-a header line ``{"format", "route", "request": {method, url, headers (redacted), body},
-"started_at"}``, then ``{"response": {status, headers, t}}``, one ``{"t", "b64"}`` line per byte
-chunk, and a closing ``{"end": t, "status": ...}``. Lines are written and flushed as the bytes
-arrive into ``<name>.part``; the end renames it into place (issue 5: a crash mid-stream loses
-nothing already received, and a finished file appears atomically).
+The format itself (records, line encoding, the reader) lives in ``playground.protocol.capture``;
+this module is the app's RunSink on top of it: keys scrubbed from what it writes, the decoder's
+verdict as the final status, a full disk reported instead of raised. Lines are written and flushed
+as the bytes arrive into ``<name>.part``; the end renames it into place (issue 5: a crash
+mid-stream loses nothing already received, and a finished file appears atomically).
 """
 
 from __future__ import annotations
 
-import base64
 import datetime
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from playground.protocol.capture import (
+    FORMAT,
+    Capture,
+    CaptureError,
+    chunk_record,
+    encode_line,
+    end_record,
+    header_record,
+    read_capture,
+    response_record,
+)
 from playground.transport.errors import TransportError
 from playground.transport.redact import redact_headers, redact_pairs, scrub
 
@@ -32,12 +40,15 @@ __all__ = [
     "read_journal",
 ]
 
-CAPTURE_FORMAT = "playground-capture/1"
+CAPTURE_FORMAT = FORMAT
 FINAL_STATUSES = frozenset({"complete", "incomplete", "failed", "truncated", "cancelled"})
 PART_SUFFIX = ".part"
 
+# A capture file read back: the protocol's one reader type (the old name kept for importers).
+JournalRun = Capture
 
-class JournalError(ValueError):
+
+class JournalError(CaptureError):
     """A file that is not a readable capture; the message names the file, never its content."""
 
 
@@ -80,7 +91,7 @@ class CaptureJournal:
         self.bytes = 0
         self.request: dict[str, Any] | None = None
         self.write_error: str | None = None  # a full disk or a lost folder: the run goes on
-        self._file: IO[str] | None = None
+        self._file: IO[bytes] | None = None
 
     # -- RunSink -----------------------------------------------------------------------------
     def on_request(
@@ -88,7 +99,7 @@ class CaptureJournal:
     ) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(self.part_path, "w", encoding="utf-8")  # noqa: SIM115 (on_end closes)
+            self._file = open(self.part_path, "wb")  # noqa: SIM115 (on_end closes)
         except OSError as exc:
             self._fail(exc)
         text_body = body_value(body)
@@ -102,23 +113,16 @@ class CaptureJournal:
             "headers": redact_headers(headers),  # already redacted by the transport: twice is safe
             "body": text_body,
         }
-        self._line(
-            {
-                "format": CAPTURE_FORMAT,
-                "route": self.route,
-                "request": self.request,
-                "started_at": self.started_at,
-            }
-        )
+        self._line(header_record(self.route, self.request, self.started_at))
 
     def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
         self.http_status = status
         pairs = [list(p) for p in redact_pairs(headers)]
-        self._line({"response": {"status": status, "headers": pairs, "t": round(t, 6)}})
+        self._line(response_record(status, pairs, round(t, 6)))
 
     def on_chunk(self, t: float, data: bytes) -> None:
         self.bytes += len(data)
-        self._line({"t": round(t, 6), "b64": base64.b64encode(data).decode("ascii")})
+        self._line(chunk_record(round(t, 6), data))
 
     def on_transport_error(self, error: TransportError, t: float) -> None:
         self.transport_error = error
@@ -126,13 +130,13 @@ class CaptureJournal:
     def on_end(self, t: float) -> None:
         self.end_t = t
         self.status = self._final_status()
-        end: dict[str, Any] = {"end": round(t, 6), "status": self.status}
+        extra: dict[str, Any] = {}
         if self.transport_error is not None:
-            end["transport_error"] = {
+            extra["transport_error"] = {
                 "kind": self.transport_error.kind,
                 "message": scrub(self.transport_error.message, *self.secrets),
             }
-        self._line(end)
+        self._line(end_record(round(t, 6), self.status, **extra))
         self.close()
 
     # -- helpers -----------------------------------------------------------------------------
@@ -161,7 +165,7 @@ class CaptureJournal:
         if self._file is None:
             return
         try:
-            self._file.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+            self._file.write(encode_line(obj))
             self._file.flush()  # journaled: what arrived is on disk even if the program dies next
         except OSError as exc:
             self._fail(exc)
@@ -182,76 +186,16 @@ class CaptureJournal:
             self._fail(exc)
 
 
-@dataclass
-class JournalRun:
-    """A capture file read back."""
+def read_journal(path: Path) -> Capture:
+    """Read a capture file strictly: a cut last line (a crash mid-write) is ignored, else raises.
 
-    route: str
-    request: dict[str, Any]
-    started_at: str | None
-    response_status: int | None = None
-    response_headers: list[tuple[str, str]] = field(default_factory=list)
-    t_response: float | None = None
-    chunks: list[tuple[float, bytes]] = field(default_factory=list)
-    end: dict[str, Any] | None = None  # None when the run never ended (a crash)
-
-    @property
-    def body(self) -> bytes:
-        return b"".join(data for _t, data in self.chunks)
-
-    @property
-    def content_type(self) -> str | None:
-        for name, value in self.response_headers:
-            if name.lower() == "content-type":
-                return value
-        return None
-
-
-def read_journal(path: Path) -> JournalRun:
-    """Read a capture file; a cut last line (a crash mid-write) is ignored, anything else raises."""
+    ``JournalError`` names the file and what is wrong, never its content.
+    """
     try:
-        lines = Path(path).read_bytes().split(b"\n")
+        return read_capture(Path(path), strict=True)
     except OSError as exc:
         raise JournalError(
             f"{Path(path).name} cannot be read ({exc.strerror or 'I/O error'})"
         ) from None
-    if lines and lines[-1] == b"":
-        lines.pop()
-    records: list[dict[str, Any]] = []
-    for number, raw in enumerate(lines, 1):
-        try:
-            record = json.loads(raw)
-            if not isinstance(record, dict):
-                raise ValueError("not an object")
-        except ValueError:
-            if number == len(lines) and number > 1:
-                break  # the last line was being written when the program stopped
-            raise JournalError(
-                f"{Path(path).name}: line {number} is not a capture record"
-            ) from None
-        records.append(record)
-    if not records or records[0].get("format") != CAPTURE_FORMAT:
-        raise JournalError(f"{Path(path).name} is not a {CAPTURE_FORMAT} file")
-    head = records[0]
-    raw_request = head.get("request")
-    request: dict[str, Any] = raw_request if isinstance(raw_request, dict) else {}
-    run = JournalRun(str(head.get("route") or "auto"), request, head.get("started_at"))
-    try:
-        for record in records[1:]:
-            if "response" in record:
-                response = record["response"]
-                run.response_status = int(response["status"])
-                headers = response.get("headers") or []
-                if isinstance(headers, dict):  # the protocol's CaptureWriter writes a mapping
-                    headers = list(headers.items())
-                run.response_headers = [(str(n), str(v)) for n, v in headers]
-                run.t_response = float(response.get("t", 0.0))
-            elif "b64" in record:
-                run.chunks.append((float(record["t"]), base64.b64decode(record["b64"])))
-            elif "end" in record:
-                run.end = record
-    except (KeyError, TypeError, ValueError) as exc:
-        raise JournalError(
-            f"{Path(path).name}: a record is malformed ({type(exc).__name__})"
-        ) from None
-    return run
+    except CaptureError as exc:
+        raise JournalError(str(exc)) from None

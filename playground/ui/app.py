@@ -237,7 +237,7 @@ async def _amain(args: argparse.Namespace) -> int:
         await closed
     finally:
         window._closing = True
-        for panel in window.panels.values():
+        for panel in window.panels.built().values():
             panel.session.stop()
         await window.shutdown()
         window.close()

@@ -300,9 +300,19 @@ class Extras(QObject):
         toggle.setShortcut(QKeySequence("Ctrl+H"))
         _menu(window, "view_menu", "&View").addAction(toggle)
         dock.visibilityChanged.connect(lambda visible: view.refresh() if visible else None)
-        for panel in getattr(window, "panels", {}).values():
+
+        def hook(panel: Any) -> None:
             # The recorder updates the index as the session finishes; list it on the next turn.
             panel.session.finished.connect(lambda _s: QTimer.singleShot(0, self._refresh_history))
+
+        # Panels are built on demand (issue 7: startup): hook those built now and any later one.
+        panels = getattr(window, "panels", {})
+        built = getattr(panels, "built", None)
+        for panel in (built() if callable(built) else panels).values():
+            hook(panel)
+        signal = getattr(window, "panelBuilt", None)
+        if signal is not None:
+            signal.connect(hook)
         self.history_view, self.history_dock = view, dock
 
     def _refresh_history(self) -> None:

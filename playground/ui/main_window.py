@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,9 +19,10 @@ from PySide6.QtWidgets import (
     QStyle,
     QTabWidget,
     QToolBar,
+    QWidget,
 )
 
-from playground.protocol.requests import ROUTE_NAMES
+from playground.protocol.requests import ROUTE_NAMES, route_spec
 from playground.ui.panels.route_panel import RoutePanel
 from playground.ui.provider_bar import ProviderBar
 from playground.ui.settings_dialog import SettingsDialog, first_byte_timeout, stall_seconds
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MainWindow"]
 
+IDLE_BUILD_MS = 250  # after the first frame, the panels not yet shown are built one per tick
+IDLE_STEP_MS = 30  # ... this far apart, so input and painting go on between them
 INSPECTOR_MS = 100  # the timeline takes new rows at most this often while a stream runs
 _BODY_SHOWN = 64 * 1024  # bytes of an error body shown in the response view
 
@@ -46,10 +50,58 @@ _TAB_ICONS = {
 }
 
 
+class _Placeholder(QWidget):
+    """The tab page of a route whose panel is not built yet (issue 7: startup)."""
+
+    def __init__(self, route: str) -> None:
+        super().__init__()
+        self.route = route
+
+
+class PanelMap(Mapping[str, RoutePanel]):
+    """``MainWindow.panels``: every route's panel by name, built the first time it is asked for.
+
+    Issue 7: building all seven panels before the first paint tripled the startup time, so only
+    the current one is built then; ``in``, ``len`` and iterating the keys never build anything,
+    ``panels[route]``, ``.values()`` and ``.items()`` build what they hand out. Code that only
+    needs to touch what exists (closing, settings) uses ``built()``.
+    """
+
+    def __init__(self, build: Callable[[str], RoutePanel]) -> None:
+        self._build = build
+        self._built: dict[str, RoutePanel] = {}
+
+    def __getitem__(self, route: str) -> RoutePanel:
+        panel = self._built.get(route)
+        if panel is None:
+            if route not in ROUTE_NAMES:
+                raise KeyError(route)
+            panel = self._build(route)
+            self._built[route] = panel
+        return panel
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(ROUTE_NAMES)
+
+    def __len__(self) -> int:
+        return len(ROUTE_NAMES)
+
+    def __contains__(self, route: object) -> bool:
+        return route in ROUTE_NAMES
+
+    def is_built(self, route: str) -> bool:
+        return route in self._built
+
+    def built(self) -> dict[str, RoutePanel]:
+        """The panels built so far, in route order (no building)."""
+        return {r: self._built[r] for r in ROUTE_NAMES if r in self._built}
+
+
 class MainWindow(QMainWindow):
     """The playground window (issue 4); ``closed`` fires once when it closes (the app cleans up)."""
 
     closed = Signal()
+    panelBuilt = Signal(object)  # a route panel was just built (on demand or in idle time)
 
     def __init__(
         self,
@@ -80,16 +132,15 @@ class MainWindow(QMainWindow):
         self.history = _open_history()
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
-        self.panels: dict[str, RoutePanel] = {}
+        # Every route has its tab from the start; a placeholder page stands in for a panel until
+        # the panel is needed or idle time after the first frame builds it (issue 7: startup).
+        self.panels = PanelMap(self._build_panel)
+        self._pages: dict[str, QWidget] = {}
         for route in ROUTE_NAMES:
-            panel = RoutePanel(route, self._make_spec)
-            panel.session.stall_seconds = stall_seconds(self.settings)
-            panel.session.first_byte_timeout = first_byte_timeout(self.settings)
-            self.panels[route] = panel
-            if self.history is not None:
-                panel.session.recorder_factory = self._recorder_for(panel)
-            self.tabs.addTab(panel, self.style().standardIcon(_TAB_ICONS[route]), panel.title)
-            self._wire_panel(panel)
+            page = _Placeholder(route)
+            self._pages[route] = page
+            self.tabs.addTab(page, self.style().standardIcon(_TAB_ICONS[route]), _title(route))
+        self._idle_started = False
 
         from playground.ui.inspector.inspector import Inspector
 
@@ -151,8 +202,52 @@ class MainWindow(QMainWindow):
     # ---- structure ------------------------------------------------------------------------------
     def current_panel(self) -> RoutePanel:
         widget = self.tabs.currentWidget()
+        if isinstance(widget, _Placeholder):
+            return self.panels[widget.route]
         assert isinstance(widget, RoutePanel)
         return widget
+
+    def _build_panel(self, route: str) -> RoutePanel:
+        """Build ``route``'s panel and put it in its tab in place of the placeholder."""
+        panel = RoutePanel(route, self._make_spec)
+        panel.session.stall_seconds = stall_seconds(self.settings)
+        panel.session.first_byte_timeout = first_byte_timeout(self.settings)
+        if self.history is not None:
+            panel.session.recorder_factory = self._recorder_for(panel)
+        self._wire_panel(panel)
+        provider = self.provider_bar.provider()
+        panel.set_on_simulator(provider.builtin)
+        panel.editor.set_model(self.provider_bar.model_for(route))
+        page = self._pages[route]
+        index = self.tabs.indexOf(page)
+        current = self.tabs.currentIndex()
+        enabled = self.tabs.isTabEnabled(index)
+        # The swap is not a tab change: nobody (the inspector, the extras) hears about it.
+        blocked = self.tabs.blockSignals(True)
+        try:
+            self.tabs.removeTab(index)
+            self.tabs.insertTab(
+                index, panel, self.style().standardIcon(_TAB_ICONS[route]), panel.title
+            )
+            self.tabs.setTabEnabled(index, enabled)
+            self.tabs.setCurrentIndex(current)
+        finally:
+            self.tabs.blockSignals(blocked)
+        self._pages[route] = panel
+        page.deleteLater()
+        self.panels._built[route] = panel  # before panelBuilt: handlers may index the panels
+        self.panelBuilt.emit(panel)
+        return panel
+
+    def _build_idle(self) -> None:
+        """Build one panel not built yet, then come back for the next (idle time, issue 7)."""
+        if self._closing:
+            return
+        for route in ROUTE_NAMES:
+            if not self.panels.is_built(route):
+                self.panels[route]
+                QTimer.singleShot(IDLE_STEP_MS, self._build_idle)
+                return
 
     def show_panel(self, route: str) -> RoutePanel:
         panel = self.panels[route]
@@ -192,8 +287,7 @@ class MainWindow(QMainWindow):
         self.send_action, self.stop_action = send, stop
         run_menu.addSeparator()
         for i, route in enumerate(ROUTE_NAMES, start=1):
-            panel = self.panels[route]
-            action = QAction(panel.title, self)
+            action = QAction(_title(route), self)
             action.setShortcut(QKeySequence(f"Ctrl+{i}"))
             action.triggered.connect(lambda _checked=False, r=route: self.show_panel(r))
             run_menu.addAction(action)
@@ -238,15 +332,19 @@ class MainWindow(QMainWindow):
         if self.provider_bar.provider().builtin and self._start_simulator:
             self.ensure_simulator()
         self.provider_bar.load_models()
+        if not self._idle_started:
+            self._idle_started = True
+            QTimer.singleShot(IDLE_BUILD_MS, self._build_idle)
 
     def _provider_changed(self) -> None:
         provider = self.provider_bar.provider()
         if provider.builtin and self._start_simulator and not self._deferring:
             self.ensure_simulator()
-        for route, panel in self.panels.items():
+        for route, panel in self.panels.built().items():
             panel.set_on_simulator(provider.builtin)
             panel.editor.set_model(self.provider_bar.model_for(route))
-            self.tabs.setTabEnabled(self.tabs.indexOf(panel), route in provider.routes)
+        for route, page in self._pages.items():
+            self.tabs.setTabEnabled(self.tabs.indexOf(page), route in provider.routes)
 
     def _make_spec(
         self, route: str, body: dict[str, Any], files: list[Any] | None, sim_headers: dict[str, str]
@@ -256,9 +354,7 @@ class MainWindow(QMainWindow):
 
         provider = self.provider_bar.provider()
         if route not in provider.routes:
-            raise ValueError(
-                f"{provider.name} does not serve the {self.panels[route].title} route."
-            )
+            raise ValueError(f"{provider.name} does not serve the {_title(route)} route.")
         base = self.ensure_simulator() if provider.builtin else self.provider_bar.base_url()
         if not base:
             raise ValueError(f"{provider.name} needs a base URL (type it in the provider bar).")
@@ -289,7 +385,7 @@ class MainWindow(QMainWindow):
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.settings, self)
         if dialog.exec():
-            for panel in self.panels.values():
+            for panel in self.panels.built().values():
                 panel.session.stall_seconds = stall_seconds(self.settings)
                 panel.session.first_byte_timeout = first_byte_timeout(self.settings)
         self.provider_bar.update_key_label()
@@ -480,7 +576,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closing:
             self._closing = True
-            for panel in self.panels.values():
+            for panel in self.panels.built().values():
                 panel.session.stop()  # cancels the tasks now; shutdown() awaits their ends
             self.closed.emit()
         super().closeEvent(event)
@@ -488,12 +584,17 @@ class MainWindow(QMainWindow):
     async def shutdown(self) -> None:
         """Wait for every stream to close, then stop the simulator (no pending tasks at exit)."""
         await asyncio.gather(
-            *(p.session.aclose() for p in self.panels.values()), return_exceptions=True
+            *(p.session.aclose() for p in self.panels.built().values()), return_exceptions=True
         )
         await self.provider_bar.aclose()
         if self.simulator is not None:
             simulator, self.simulator = self.simulator, None
             await asyncio.get_running_loop().run_in_executor(None, simulator.stop)
+
+
+def _title(route: str) -> str:
+    """A route's tab title, without building its panel."""
+    return route_spec(route).title
 
 
 def _open_history() -> Any:

@@ -90,3 +90,56 @@ def test_reader_survives_damaged_lines() -> None:
     assert capture.route == "messages"
     assert capture.chunks == [(0.6, b"hi")]
     assert len(capture.problems) == 4
+
+
+def test_strict_reader_tolerates_only_a_cut_last_line() -> None:
+    from playground.protocol.capture import CaptureError
+
+    head = json.dumps({"format": FORMAT, "route": "chat", "request": {"url": "u"}}).encode()
+    chunk = b'{"t": 0.25, "b64": "aGk="}'
+    cut = read_capture(head + b"\n" + chunk + b'\n{"t": 0.3, "b6', strict=True)
+    assert cut.chunks == [(0.25, b"hi")] and cut.end is None and cut.problems == []
+    for bad, message in (
+        (head + b"\nnot json\n" + chunk + b"\n", "line 2 is not a capture record"),
+        (head + b'\n{"t": 1, "b64": 5}\n' + chunk + b"\n", "a record is malformed"),
+        (b'{"format": "other"}\n' + chunk + b"\n", f"is not a {FORMAT} file"),
+        (b"", f"is not a {FORMAT} file"),
+    ):
+        try:
+            read_capture(bad, strict=True)
+        except CaptureError as exc:
+            assert message in str(exc) and b"aGk" not in str(exc).encode()
+        else:
+            raise AssertionError(f"strict read accepted {bad!r}")
+    # the lenient reader takes the same damaged file and lists the problem instead
+    assert read_capture(head + b"\nnot json\n" + chunk + b"\n").problems == ["line 2: not JSON"]
+
+
+def test_reader_keeps_header_pairs_response_time_and_closing_record() -> None:
+    lines = [
+        {"format": FORMAT, "route": "chat", "request": {"url": "u"}, "started_at": "now"},
+        {
+            "response": {
+                "status": 200,
+                "headers": [["Set-Cookie", "a"], ["set-cookie", "b"]],
+                "t": 0.1,
+            }
+        },
+        {"t": 0.2, "b64": "aGk="},
+        {"end": 0.3, "status": "complete", "transport_error": None},
+    ]
+    data = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+    for strict in (False, True):
+        capture = read_capture(data, strict=strict)
+        assert capture.header_pairs == [("Set-Cookie", "a"), ("set-cookie", "b")]
+        assert capture.header("SET-COOKIE") == "a"  # the first when repeated
+        assert (capture.response_at, capture.end_t, capture.end_status) == (0.1, 0.3, "complete")
+        assert capture.end == lines[-1]
+
+
+def test_line_encoding_survives_integers_beyond_64_bits() -> None:
+    from playground.protocol.capture import chunk_record, encode_line, header_record
+
+    line = encode_line(header_record("chat", {"body": {"seed": 2**70}}, "now"))
+    assert line.endswith(b"\n") and json.loads(line)["request"]["body"]["seed"] == 2**70
+    assert json.loads(encode_line(chunk_record(0.5, b"\xff"))) == {"t": 0.5, "b64": "/w=="}
