@@ -174,7 +174,7 @@ def capture_times(capture: Any) -> tuple[float | None, float]:
     """``(t_response, t_end)`` of a capture, tolerating raw captures with neither recorded."""
     chunks: list[tuple[float, bytes]] = list(getattr(capture, "chunks", None) or [])
     last = chunks[-1][0] if chunks else 0.0
-    t_resp = _first_attr(capture, "response_t", "t_response", "t_headers")
+    t_resp = _first_attr(capture, "response_at", "response_t", "t_response", "t_headers")
     end = _first_attr(capture, "end_t", "t_end", "end")
     if isinstance(end, dict):  # a JournalRun's closing record: {"end": t, "status": ...}
         end = end.get("end")

@@ -224,3 +224,25 @@ def test_raw_capture_without_request_or_status() -> None:
     assert capture_times(capture) == (None, 0.0)
     run(replay_capture(capture, sink, ReplayControl(speed=0)))
     assert [name for name, _ in sink.calls] == ["chunk", "end"]
+
+
+def test_a_recorded_capture_replays_its_headers_at_their_recorded_time() -> None:
+    from playground.protocol.capture import CaptureWriter, read_capture
+
+    async def record_and_replay(path: Any) -> Recorder:
+        writer = CaptureWriter(path, route="chat", method="POST", url="http://127.0.0.1:1/v1/x")
+        writer.response(200, {"content-type": "text/event-stream"}, 0.05)
+        writer.chunk(0.2, b"data: [DONE]\n\n")
+        writer.finalize(0.25, "complete")
+        sink = Recorder()
+        await replay_capture(read_capture(path), sink, ReplayControl(speed=0))
+        return sink
+
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        sink = asyncio.run(record_and_replay(Path(tmp) / "run.capture.jsonl"))
+    response = [v for name, v in sink.calls if name == "response"]
+    assert response and response[0][2] == 0.05  # not the first chunk's 0.2
+    assert sink.chunk_times() == [0.2]
