@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import logging
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ __all__ = ["Extras", "install_extras"]
 log = logging.getLogger(__name__)
 SPEED_LABELS = {1.0: "1x", 2.0: "2x", 10.0: "10x", 0.0: "instant"}
 SCRUB_STEPS = 1000
+IDLE_MS = 400  # the docks not shown at startup are built this long after it (issue 7)
 
 
 def install_extras(window: Any) -> None:
@@ -50,6 +52,14 @@ def _menu(window: Any, attr: str, title: str) -> QMenu:
     menu: QMenu = window.menuBar().addMenu(title)
     setattr(window, attr, menu)
     return menu
+
+
+def _module_exists(name: str) -> bool:
+    """Whether ``name`` can be found, without importing it."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # ValueError: sys.modules holds None for it
+        return False
 
 
 def _has_action(menu: QMenu, text: str) -> bool:
@@ -83,8 +93,10 @@ class Extras(QObject):
         super().__init__(window)
         self.window = window
         self.interactive = bool(getattr(window, "interactive", True))
-        self.timing_view: Any = None
-        self.timing_dock: QDockWidget | None = None
+        self._timing_view: Any = None
+        self._timing_dock: QDockWidget | None = None
+        self._timing_failed = False
+        self.timing_action: QAction | None = None
         self.history_view: Any = None
         self.history_dock: QDockWidget | None = None
         self.compare_window: Any = None
@@ -259,24 +271,68 @@ class Extras(QObject):
         return out
 
     # ---- View: Timing ------------------------------------------------------------------------
+    # The dock (its chart and imports) is built on first use or in idle time after the first
+    # frame, not before it (issue 7: startup); the menu action is there from the start.
     def _install_timing(self) -> None:
-        from playground.ui.linking import link_view
-        from playground.ui.timing_view import TimingView
-
         window = self.window
-        view = TimingView()
-        dock = QDockWidget("Timing — where the time went", window)
-        dock.setObjectName("timingDock")
-        dock.setWidget(view)
-        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-        dock.hide()
-        toggle = dock.toggleViewAction()
-        toggle.setText("&Timing")
+        toggle = QAction("&Timing", window)
+        toggle.setCheckable(True)
         toggle.setShortcut(QKeySequence("Ctrl+T"))
+        toggle.toggled.connect(self._toggle_timing)
         _menu(window, "view_menu", "&View").addAction(toggle)
-        dock.visibilityChanged.connect(lambda visible: view.recompute() if visible else None)
-        link_view(window, view)
-        self.timing_view, self.timing_dock = view, dock
+        self.timing_action = toggle
+        QTimer.singleShot(IDLE_MS, self, self._ensure_timing)
+
+    @property
+    def timing_view(self) -> Any:
+        self._ensure_timing()
+        return self._timing_view
+
+    @property
+    def timing_dock(self) -> QDockWidget | None:
+        self._ensure_timing()
+        return self._timing_dock
+
+    def _ensure_timing(self) -> None:
+        if self._timing_dock is not None or self._timing_failed:
+            return
+        try:
+            from playground.ui.linking import link_view
+            from playground.ui.timing_view import TimingView
+
+            window = self.window
+            view = TimingView()
+            dock = QDockWidget("Timing — where the time went", window)
+            dock.setObjectName("timingDock")
+            dock.setWidget(view)
+            window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+            dock.hide()
+            dock.visibilityChanged.connect(self._timing_visibility)
+            link_view(window, view)
+        except Exception:  # a missing piece leaves just its own action out
+            log.exception("extras: the timing dock was left out")
+            self._timing_failed = True
+            if self.timing_action is not None:
+                self.timing_action.setEnabled(False)
+            return
+        self._timing_view, self._timing_dock = view, dock
+        self._follow_current()
+
+    def _toggle_timing(self, on: bool) -> None:
+        dock = self.timing_dock
+        if dock is not None and dock.isVisible() != on:
+            dock.setVisible(on)
+            if on:
+                dock.raise_()
+
+    def _timing_visibility(self, visible: bool) -> None:
+        action = self.timing_action
+        if action is not None and action.isChecked() != visible:
+            blocked = action.blockSignals(True)
+            action.setChecked(visible)
+            action.blockSignals(blocked)
+        if visible and self._timing_view is not None:
+            self._timing_view.recompute()
 
     # ---- View: History -----------------------------------------------------------------------
     def _install_history(self) -> None:
@@ -512,8 +568,9 @@ class Extras(QObject):
 
     # ---- Run: Compare ------------------------------------------------------------------------
     def _install_compare(self) -> None:
-        importlib.import_module("playground.ui.compare_window")  # fail here, not on click
-
+        # Fail here, not on click; the (slow) import itself waits for idle time (issue 7).
+        if not _module_exists("playground.ui.compare_window"):
+            raise ImportError("playground.ui.compare_window")
         window = self.window
         action = QAction("&Compare…", window)
         action.setShortcut(QKeySequence("Ctrl+Shift+K"))
@@ -521,6 +578,16 @@ class Extras(QObject):
         action.triggered.connect(lambda: self.open_compare())
         _menu(window, "run_menu", "&Run").addAction(action)
         self.compare_action = action
+        # Fail in idle time after the first frame (issue 7: startup), not on click.
+        QTimer.singleShot(IDLE_MS, self, self._check_compare)
+
+    def _check_compare(self) -> None:
+        try:
+            importlib.import_module("playground.ui.compare_window")
+        except Exception:
+            log.exception("extras: compare was left out")
+            with contextlib.suppress(RuntimeError):
+                self.compare_action.setEnabled(False)
 
     def open_compare(self) -> Any:
         from playground.ui.compare_window import COMPARE_ROUTES, ColumnConfig, CompareWindow
@@ -593,7 +660,7 @@ class Extras(QObject):
             panel = self.window.current_panel()
         except Exception:
             return
-        if self.timing_view is not None:
-            self.timing_view.follow(panel.session)
+        if self._timing_view is not None:
+            self._timing_view.follow(panel.session)
         if self.history_view is not None:
             self.history_view.set_route(panel.route)

@@ -246,7 +246,7 @@ class MainWindow(QMainWindow):
         for route in ROUTE_NAMES:
             if not self.panels.is_built(route):
                 self.panels[route]
-                QTimer.singleShot(IDLE_STEP_MS, self._build_idle)
+                QTimer.singleShot(IDLE_STEP_MS, self, self._build_idle)
                 return
 
     def show_panel(self, route: str) -> RoutePanel:
@@ -334,7 +334,7 @@ class MainWindow(QMainWindow):
         self.provider_bar.load_models()
         if not self._idle_started:
             self._idle_started = True
-            QTimer.singleShot(IDLE_BUILD_MS, self._build_idle)
+            QTimer.singleShot(IDLE_BUILD_MS, self, self._build_idle)
 
     def _provider_changed(self) -> None:
         provider = self.provider_bar.provider()

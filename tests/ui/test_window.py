@@ -379,3 +379,59 @@ def test_an_http_error_gets_its_timeline_row(window: Any, send_and_wait: Any) ->
     assert send_and_wait(panel) == "failed"
     assert window.inspector.model.rowCount() == len(panel.session.decoder.items) == 1
     assert "500" in window.inspector.response_view.toPlainText()
+
+
+def test_only_the_current_panel_is_built_before_it_is_needed(
+    qloop: Any, sim: Any, settings: Any, qtbot: Any, send_and_wait: Any
+) -> None:
+    """Issue 7: the window paints before the six panels not shown are built; any is one ask away."""
+    from playground.protocol.requests import ROUTE_NAMES, route_spec
+    from playground.ui.main_window import MainWindow
+    from playground.ui.panels.route_panel import RoutePanel
+
+    win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
+    try:
+        win.show()
+        assert list(win.panels.built()) == ["chat"]
+        assert win.tabs.count() == len(ROUTE_NAMES)  # every tab is there from the start
+        titles = [route_spec(r).title for r in ROUTE_NAMES]
+        assert [win.tabs.tabText(i) for i in range(win.tabs.count())] == titles
+        # `in`, len() and the keys never build a panel.
+        assert "music" in win.panels and "nope" not in win.panels
+        assert len(win.panels) == len(ROUTE_NAMES) and list(win.panels) == list(ROUTE_NAMES)
+        assert list(win.panels.built()) == ["chat"]
+        with pytest.raises(KeyError):
+            win.panels["nope"]
+
+        # Indexing builds exactly that panel, in its own tab, without switching to it.
+        messages = win.panels["messages"]
+        assert isinstance(messages, RoutePanel) and messages.route == "messages"
+        assert list(win.panels.built()) == ["chat", "messages"]
+        assert win.tabs.indexOf(messages) == ROUTE_NAMES.index("messages")
+        assert win.current_panel().route == "chat"
+        assert win.panels["messages"] is messages  # built once
+
+        # Switching tabs builds the panel it lands on; the inspector follows it.
+        win.tabs.setCurrentIndex(ROUTE_NAMES.index("images"))
+        images = win.current_panel()
+        assert images.route == "images" and win.tabs.currentWidget() is images
+        assert win.panels.is_built("images") and not win.panels.is_built("music")
+        assert win._followed is images
+
+        # A panel built late streams like the others.
+        music = win.show_panel("music")
+        music.set_pace("fast")
+        assert send_and_wait(music) == "complete"
+        assert win.inspector.model.rowCount() == len(music.session.decoder.items) > 0
+
+        # Idle time after the first frame builds the rest, one per tick.
+        deadline = time.monotonic() + 10
+        while len(win.panels.built()) < len(ROUTE_NAMES) and time.monotonic() < deadline:
+            qloop.run(asyncio.sleep(0.05), 5)
+        assert list(win.panels.built()) == list(ROUTE_NAMES)
+        assert all(isinstance(win.tabs.widget(i), RoutePanel) for i in range(win.tabs.count()))
+    finally:
+        win._closing = True
+        qloop.run(win.shutdown(), 10)
+        win.close()
+        win.deleteLater()
