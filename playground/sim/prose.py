@@ -6,6 +6,7 @@ import random
 import re
 
 from playground.sim.context import seed_of
+from playground.sim.schema_values import places_in
 
 _STOP = {
     "the",
@@ -123,11 +124,15 @@ _ASKING = {
     "could",
     "would",
     "should",
+    "today",
+    "tomorrow",
+    "like",
+    "there",
 }
 
 
 def keywords(prompt: str, n: int = 3) -> list[str]:
-    """The prompt's longest content words: acronyms kept as written, the rest lower case."""
+    """The prompt's longest content words: acronyms and proper names as written, the rest lower."""
     words = re.findall(r"[A-Za-z][A-Za-z'-]{2,}", prompt)
     picked: list[str] = []
     for word in sorted(words, key=lambda w: (-len(w), words.index(w))):
@@ -135,7 +140,8 @@ def keywords(prompt: str, n: int = 3) -> list[str]:
         # Adverbs and instructions ("briefly", "explain") are how a prompt asks, not its topic.
         if low in _STOP or low in _ASKING or (low.endswith("ly") and len(low) > 4):
             continue
-        kept = word if word.isupper() and len(word) <= 6 else low
+        proper = word[0].isupper() and word in places_in(prompt)
+        kept = word if proper or (word.isupper() and len(word) <= 6) else low
         if kept not in picked:
             picked.append(kept)
         if len(picked) == n:
