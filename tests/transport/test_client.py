@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import datetime
 import json
 import socket
-import ssl
 import time
 from pathlib import Path
 from typing import Any
@@ -14,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from netfakes import Conn, RecSink, serve
+from tls_helpers import self_signed_server_context
 
 from playground.protocol.requests import RequestParams, build_body
 from playground.transport.client import RequestSpec, build_spec, is_loopback_url, stream_request
@@ -209,7 +208,7 @@ def test_http_errors_deliver_status_headers_and_body() -> None:
 
 
 def test_tls_verification_fails_on_self_signed(tmp_path: Path) -> None:
-    context = _self_signed_context(tmp_path)
+    context = self_signed_server_context(tmp_path)
 
     async def handler(conn: Conn) -> None:  # never reached: the handshake fails first
         await conn.send(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
@@ -227,45 +226,6 @@ def test_tls_verification_fails_on_self_signed(tmp_path: Path) -> None:
     assert sink.error is not None and sink.error.kind == "tls"
     assert "could not be verified" in sink.error.message
     assert served == 0 and sink.status is None
-
-
-def _self_signed_context(tmp_path: Path) -> ssl.SSLContext:
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.UTC)
-    import ipaddress
-
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(
-            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False,
-        )
-        .sign(key, hashes.SHA256())
-    )
-    cert_path, key_path = tmp_path / "cert.pem", tmp_path / "key.pem"
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert_path, key_path)
-    return context
 
 
 def test_dns_failure_without_network(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tls_helpers import self_signed_server_context
 
 pytestmark = pytest.mark.gui
 
@@ -349,45 +350,6 @@ def test_name_that_does_not_resolve_never_leaves_the_machine(
     assert panel.banner.retry.isVisibleTo(panel)
 
 
-def _self_signed(tmp: Path) -> ssl.SSLContext:
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.UTC)
-    import ipaddress
-
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(
-            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False,
-        )
-        .sign(key, hashes.SHA256())
-    )
-    cert_path, key_path = tmp / "cert.pem", tmp / "key.pem"
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert_path, key_path)
-    return context
-
-
 def test_tls_failure_on_a_self_signed_server(
     window: Any, raw: Callable[..., RawServer], send_and_wait: Any, tmp_path: Path
 ) -> None:
@@ -395,7 +357,7 @@ def test_tls_failure_on_a_self_signed_server(
         writer.write(_http(200, b"{}"))
         await writer.drain()
 
-    server = raw(handler, _self_signed(tmp_path))
+    server = raw(handler, self_signed_server_context(tmp_path))
     _point_at(window, f"https://127.0.0.1:{server.port}/v1")
     panel = window.show_panel("chat")
     assert send_and_wait(panel) == "failed"
