@@ -381,18 +381,24 @@ class HistoryView(QWidget):
         self._say(f"Reopened the run of {_when(capture.started_at or '')}.")
         return capture
 
+    def _save_target(self, target: str | None, title: str, name: str, kinds: str) -> str | None:
+        """``target`` if given, else ask (interactive only); None when there is nowhere to save."""
+        if target is not None:
+            return target
+        if not self.interactive:
+            return None
+        chosen, _ = QFileDialog.getSaveFileName(self, title, name, kinds)
+        return chosen or None
+
     def save_capture(self, run_id: str | None = None, target: str | None = None) -> Path | None:
         run_id = run_id or self.selected_id()
         if run_id is None:
             return None
+        target = self._save_target(
+            target, "Save the run as a capture", f"{run_id}.capture.jsonl", "Captures (*.jsonl)"
+        )
         if target is None:
-            if not self.interactive:
-                return None
-            target, _ = QFileDialog.getSaveFileName(
-                self, "Save the run as a capture", f"{run_id}.capture.jsonl", "Captures (*.jsonl)"
-            )
-            if not target:
-                return None
+            return None
         try:
             shutil.copyfile(self._path(run_id), target)
         except OSError as exc:
@@ -425,14 +431,11 @@ class HistoryView(QWidget):
         run_id = run_id or self.selected_id()
         if run_id is None:
             return None
+        target = self._save_target(
+            target, "Save a bug-report bundle", f"{run_id}.bug-report.zip", "Zip (*.zip)"
+        )
         if target is None:
-            if not self.interactive:
-                return None
-            target, _ = QFileDialog.getSaveFileName(
-                self, "Save a bug-report bundle", f"{run_id}.bug-report.zip", "Zip (*.zip)"
-            )
-            if not target:
-                return None
+            return None
         from playground.runs.bundle import make_bundle
 
         try:
