@@ -115,11 +115,7 @@ def state_json(decoder: StreamDecoder) -> dict[str, Any]:
         "text": state.text,
         "reasoning": state.reasoning,
         "refusal": state.refusal,
-        "tool_calls": [
-            {"id": c.id, "name": c.name, "arguments": c.arguments.value, "valid_json": c.valid_json}
-            for c in state.tool_calls
-            if not c.server and c.choice == 0
-        ],
+        "tool_calls": [c.as_json() for c in state.tool_calls if not c.server and c.choice == 0],
         "server_tool_calls": [
             {"id": c.id, "name": c.name, "arguments": c.arguments.value}
             for c in state.tool_calls
@@ -135,18 +131,7 @@ def state_json(decoder: StreamDecoder) -> dict[str, Any]:
             }
             for _, c in sorted(state.choices.items())
         ],
-        "images": [
-            {
-                "index": i.index,
-                "final": i.final,
-                "format": i.output_format,
-                "width": i.width,
-                "height": i.height,
-                "bytes": len(i.data),
-                "event": i.item,
-            }
-            for i in state.images
-        ],
+        "images": [i.as_json() | {"event": i.item} for i in state.images],
         "audio": None
         if audio is None
         else {

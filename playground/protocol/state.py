@@ -254,6 +254,14 @@ class ToolCallState:
             return False
         return True
 
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "arguments": self.arguments.value,
+            "valid_json": self.valid_json,
+        }
+
 
 class ImageState:
     """A partial or final image; ``data`` is the decoded bytes, width/height from the header.
@@ -320,6 +328,17 @@ class ImageState:
         self._data = value
         self._b64 = None
         self.nbytes = len(value)
+
+    def as_json(self) -> dict[str, Any]:
+        """What a report shows of the image (its size from ``nbytes``: no base64 decoded)."""
+        return {
+            "index": self.index,
+            "final": self.final,
+            "format": self.output_format,
+            "width": self.width,
+            "height": self.height,
+            "bytes": self.nbytes,
+        }
 
     @property
     def decoded(self) -> bool:

@@ -528,27 +528,8 @@ class RoutePanel(QWidget):
             "text": state.text,
             "reasoning": state.reasoning,
             "refusal": state.refusal,
-            "tool_calls": [
-                {
-                    "id": c.id,
-                    "name": c.name,
-                    "arguments": c.arguments_text,
-                    "valid_json": c.valid_json,
-                }
-                for c in state.tool_calls
-            ],
-            "images": [
-                {
-                    "index": i.index,
-                    "final": i.final,
-                    "format": i.output_format,
-                    "width": i.width,
-                    "height": i.height,
-                    "bytes": len(i.data),
-                    "item": i.item,
-                }
-                for i in state.images
-            ],
+            "tool_calls": [c.as_json() for c in state.tool_calls],
+            "images": [i.as_json() | {"item": i.item} for i in state.images],
             "audio_seconds": round(audio.seconds, 3) if audio is not None else 0.0,
             "audio_bytes": len(audio.data) if audio is not None else 0,
             "segments": list(state.segments),
