@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 __all__ = ["TRANSPORT_ERROR_KINDS", "TransportError", "TransportErrorKind", "describe_http_error"]
 
@@ -19,17 +19,7 @@ TransportErrorKind = Literal[
     "insecure_key_refused",
     "other",
 ]
-TRANSPORT_ERROR_KINDS: tuple[str, ...] = (
-    "connect_refused",
-    "dns",
-    "tls",
-    "timeout_connect",
-    "timeout_first_byte",
-    "stall",
-    "dropped",
-    "insecure_key_refused",
-    "other",
-)
+TRANSPORT_ERROR_KINDS: tuple[str, ...] = get_args(TransportErrorKind)
 
 
 @dataclass(eq=False)  # hashable by identity, like every exception

@@ -201,23 +201,21 @@ class Extras(QObject):
 
     def save_capture(self, path: str | None = None) -> Path | None:
         """Save the current panel's run as a capture file (asks where unless ``path`` is given)."""
-        from playground.ui.history_view import write_run_capture
+        from playground.ui.history_view import ask_save_path, write_run_capture
 
         if not self._has_run():
             return None
         session = self.session()
+        path = ask_save_path(
+            self.window,
+            path,
+            self.interactive,
+            "Save the run as a capture",
+            f"{session.run.route}.capture.jsonl",
+            "Captures (*.jsonl)",
+        )
         if path is None:
-            if not self.interactive:
-                return None
-            route = session.run.route
-            path, _ = QFileDialog.getSaveFileName(
-                self.window,
-                "Save the run as a capture",
-                f"{route}.capture.jsonl",
-                "Captures (*.jsonl)",
-            )
-            if not path:
-                return None
+            return None
         try:
             out = write_run_capture(session.run, path, self._status(), secrets=self._secrets())
         except (OSError, ValueError) as exc:
@@ -246,22 +244,21 @@ class Extras(QObject):
         return code
 
     def bundle(self, path: str | None = None) -> Path | None:
-        from playground.ui.history_view import bundle_run
+        from playground.ui.history_view import ask_save_path, bundle_run
 
         if not self._has_run():
             return None
         session = self.session()
+        path = ask_save_path(
+            self.window,
+            path,
+            self.interactive,
+            "Save a bug-report bundle",
+            f"{session.run.route}-bug-report.zip",
+            "Zip (*.zip)",
+        )
         if path is None:
-            if not self.interactive:
-                return None
-            path, _ = QFileDialog.getSaveFileName(
-                self.window,
-                "Save a bug-report bundle",
-                f"{session.run.route}-bug-report.zip",
-                "Zip (*.zip)",
-            )
-            if not path:
-                return None
+            return None
         try:
             out = bundle_run(session.run, path, status=self._status(), secrets=self._secrets())
         except Exception as exc:

@@ -176,6 +176,18 @@ def _when(started_at: str) -> str:
     return moment.astimezone().strftime("%d %b %H:%M:%S")
 
 
+def ask_save_path(
+    parent: QWidget, target: str | None, interactive: bool, title: str, name: str, kinds: str
+) -> str | None:
+    """``target`` if given, else ask (interactive only); None when there is nowhere to save."""
+    if target is not None:
+        return target
+    if not interactive:
+        return None
+    chosen, _ = QFileDialog.getSaveFileName(parent, title, name, kinds)
+    return chosen or None
+
+
 class HistoryView(QWidget):
     """Runs of one panel (or all), newest first; double-click reopens a run into its panel.
 
@@ -381,21 +393,17 @@ class HistoryView(QWidget):
         self._say(f"Reopened the run of {_when(capture.started_at or '')}.")
         return capture
 
-    def _save_target(self, target: str | None, title: str, name: str, kinds: str) -> str | None:
-        """``target`` if given, else ask (interactive only); None when there is nowhere to save."""
-        if target is not None:
-            return target
-        if not self.interactive:
-            return None
-        chosen, _ = QFileDialog.getSaveFileName(self, title, name, kinds)
-        return chosen or None
-
     def save_capture(self, run_id: str | None = None, target: str | None = None) -> Path | None:
         run_id = run_id or self.selected_id()
         if run_id is None:
             return None
-        target = self._save_target(
-            target, "Save the run as a capture", f"{run_id}.capture.jsonl", "Captures (*.jsonl)"
+        target = ask_save_path(
+            self,
+            target,
+            self.interactive,
+            "Save the run as a capture",
+            f"{run_id}.capture.jsonl",
+            "Captures (*.jsonl)",
         )
         if target is None:
             return None
@@ -431,8 +439,13 @@ class HistoryView(QWidget):
         run_id = run_id or self.selected_id()
         if run_id is None:
             return None
-        target = self._save_target(
-            target, "Save a bug-report bundle", f"{run_id}.bug-report.zip", "Zip (*.zip)"
+        target = ask_save_path(
+            self,
+            target,
+            self.interactive,
+            "Save a bug-report bundle",
+            f"{run_id}.bug-report.zip",
+            "Zip (*.zip)",
         )
         if target is None:
             return None
