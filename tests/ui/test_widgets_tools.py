@@ -130,3 +130,18 @@ def test_garbage_arguments_do_not_crash(qtbot: QtBot, pieces: list[str]) -> None
     _call(state, pieces)
     view.refresh(state)
     assert not view.cards[0].valid_json
+
+
+def test_the_pretty_printer_knows_when_json_cannot_be_whole_yet() -> None:
+    from playground.ui.widgets.json_stream import JsonPrettyStream
+
+    pretty = JsonPrettyStream()
+    for piece, still_open in (
+        ('{"city": "Pa', True),
+        ('ris {"}', True),  # braces inside a string do not count
+        ('", "n": [1, 2', True),
+        ("]", True),
+        ("}", False),
+    ):
+        pretty.feed(piece)
+        assert pretty.open is still_open, piece

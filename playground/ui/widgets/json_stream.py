@@ -24,6 +24,11 @@ class JsonPrettyStream:
         self._escape = False
         self._pending_open = False  # just opened { or [: the newline waits to see if it is empty
 
+    @property
+    def open(self) -> bool:
+        """Inside a string or an unclosed object/array: the text so far cannot be whole JSON."""
+        return self._in_string or self._depth > 0
+
     def feed(self, text: str) -> str:
         out: list[str] = []
         add = out.append

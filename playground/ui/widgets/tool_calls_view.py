@@ -129,8 +129,9 @@ class ToolCallCard(QFrame):
             cursor = QTextCursor(self.args.document())
             cursor.movePosition(QTextCursor.MoveOperation.End)
             cursor.insertText(chunk)
-        # Parse once per refresh, not per token (the raw string stays the truth, DESIGN.md).
-        valid = call.valid_json
+        # Parse once per refresh, not per token (the raw string stays the truth, DESIGN.md), and
+        # not at all while the pretty-printer knows a string or bracket is still open.
+        valid = False if self._pretty.open else call.valid_json
         if valid != self._valid:
             self._valid = valid
             self.json_badge.setVisible(valid)
