@@ -32,10 +32,13 @@ def test_streams_are_deterministic_and_cut_without_loss() -> None:
 
 
 def test_parser_peers_agree_and_figures_are_ratios() -> None:
-    from benchmarks.parsers import PEERS, parser_figures, run_ours
+    from benchmarks.parsers import PEERS, arrivals, parser_figures, run_ours
 
     chunks = random_chunks(chat_stream(40), 15, 45)
-    assert run_ours(chunks) == 41
+    timed = arrivals(chunks)
+    assert [chunk for _, chunk in timed] == chunks
+    assert [t for t, _ in timed] == sorted({t for t, _ in timed})
+    assert run_ours(timed) == 41
     for name, run in PEERS.items():
         assert run(chunks) == 41, name
     figures = parser_figures(300, 1)

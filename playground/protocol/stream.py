@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import orjson
@@ -109,10 +109,10 @@ class StreamDecoder:
                     "pcm": "pcm",
                 }.get(sub)
 
-    def feed(self, chunk: bytes, t: float) -> list[SSEItem]:
+    def feed(self, chunk: bytes, t: float) -> Sequence[SSEItem]:
         """Take one network chunk; return the timeline items it completed (state is updated)."""
         if not chunk or self._finished:
-            return []
+            return ()
         self._bytes += len(chunk)
         mode = self._mode
         if mode == "sniff":
@@ -132,7 +132,7 @@ class StreamDecoder:
             else:
                 self._body_t = (self._body_t[0], t)
             self._body += chunk
-            return []
+            return ()
         return [self._audio(chunk, t)]
 
     def _sniff(self, chunk: bytes) -> str:
@@ -260,7 +260,7 @@ class StreamDecoder:
             cache.clear()  # cheap, and the inspector asks for the rows on screen again anyway
         cache[index] = value
 
-    def _take(self, items: list[SSEItem]) -> None:
+    def _take(self, items: Sequence[SSEItem]) -> None:
         # The hot loop (issue 7 benchmarks it): locals only, at most one JSON parse per event,
         # none for chat text chunks that match the template (fastpath.py), and those collected
         # in two lists and added to the text buffer in one go (`_flush`) before anything else
@@ -398,7 +398,7 @@ class StreamDecoder:
         texts.clear()
         origins.clear()
 
-    def _tie_utf8(self, items: list[SSEItem], *, final: bool = False) -> None:
+    def _tie_utf8(self, items: Sequence[SSEItem], *, final: bool = False) -> None:
         """Report invalid UTF-8 at the item whose bytes held it (or the next one, for a line the
         SSE parser ignored); offsets not reached by ``items`` yet wait for later ones."""
         bad = self._utf8.bad

@@ -113,3 +113,36 @@ def test_fields_can_be_set_and_compare_like_the_dataclass() -> None:
     assert ev.data_is_derived
     assert ev == SSEEvent(0, "message", "a", None, None, b"data: a\n\n", 0, 9, 1.0, 1.0)
     assert "data='a'" in repr(ev)
+
+
+@settings(max_examples=300, deadline=None)
+@given(streams, st.lists(st.integers(0, 400), max_size=6))
+def test_start_is_derived_from_end_and_raw_and_is_the_first_byte(
+    stream: bytes, cuts: list[int]
+) -> None:
+    body = stream[3:] if stream.startswith(b"\xef\xbb\xbf") else stream
+    offset = len(stream) - len(body)
+    for ev in parse(stream, cuts):
+        assert ev.start == ev.end - len(ev.raw)
+        assert stream[ev.start : ev.end] == ev.raw
+        assert ev.start >= offset
+        assert ev._meta is None or ev._meta[4] is None  # nothing stored for it
+
+
+def test_a_start_that_raw_does_not_span_is_kept() -> None:
+    # A raw audio chunk keeps its bytes elsewhere: its item has empty raw but a real span.
+    ev = SSEEvent(3, "audio", "", None, None, b"", 100, 4900, 1.0, 1.0)
+    assert (ev.start, ev.end) == (100, 4900)
+    ev.event = "audio2"  # changing another field keeps it
+    assert ev.start == 100
+
+
+def test_a_start_set_by_hand_stays_when_end_moves() -> None:
+    ev = SSEParser().feed(b"data: a\n\n", 1.0)[0]
+    assert isinstance(ev, SSEEvent)
+    assert (ev.start, ev.end) == (0, 9)
+    ev.start = 500  # the inspector re-parses one row's bytes and puts them back in place
+    ev.end = 509
+    assert (ev.start, ev.end) == (500, 509)
+    assert ev == SSEEvent(0, "message", "a", None, None, b"data: a\n\n", 500, 509, 1.0, 1.0)
+    assert ev.data_is_derived

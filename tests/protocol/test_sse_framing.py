@@ -64,7 +64,7 @@ def test_cr_at_end_of_chunk_then_lf_is_one_crlf() -> None:
 
 def test_cr_at_end_of_chunk_waits_for_the_next_byte() -> None:
     parser = SSEParser()
-    assert parser.feed(b"data: a\r\r", 1.0) == []  # second CR may be half of a CRLF
+    assert not parser.feed(b"data: a\r\r", 1.0)  # second CR may be half of a CRLF
     items = parser.feed(b"data: b", 2.0)
     assert [(i.data, i.raw, i.t_last) for i in items if isinstance(i, SSEEvent)] == [
         ("a", b"data: a\r\r", 2.0)
@@ -265,8 +265,8 @@ def test_feed_after_finish_and_finish_twice_are_ignored() -> None:
     assert len(parser.finish(2.0)) == 1
     assert parser.offset == 15
     assert parser.finish(3.0) == []
-    assert parser.feed(b"\n", 4.0) == []
-    assert parser.feed(b"more", 5.0) == []
+    assert not parser.feed(b"\n", 4.0)
+    assert not parser.feed(b"more", 5.0)
     assert parser.offset == 15
 
 
@@ -297,7 +297,7 @@ def test_offsets_times_and_raw_exact() -> None:
 
 def test_t_first_is_the_chunk_holding_the_first_byte_after_a_bom() -> None:
     parser = SSEParser()
-    assert parser.feed(b"\xef\xbb", 1.0) == []
+    assert not parser.feed(b"\xef\xbb", 1.0)
     (ev,) = parser.feed(b"\xbfdata: a\n\n", 2.0)
     assert isinstance(ev, SSEEvent)
     assert (ev.t_first, ev.start) == (2.0, 3)
@@ -323,7 +323,7 @@ def _feed_long_line(pieces: int) -> float:
     start = time.process_time()
     parser.feed(b"data: ", 0.0)
     for i in range(pieces):
-        assert parser.feed(piece, float(i)) == []
+        assert not parser.feed(piece, float(i))
     (ev,) = parser.feed(b"\n\n", 1.0)
     elapsed = time.process_time() - start
     assert isinstance(ev, SSEEvent)
@@ -338,7 +338,7 @@ def test_a_10_mb_line_in_4k_pieces_is_never_rescanned() -> None:
     parser.feed(b"data: ", 0.0)
     piece = b"x" * 4096
     for i in range(2560):  # 10 MiB
-        assert parser.feed(piece, float(i)) == []
+        assert not parser.feed(piece, float(i))
         assert len(parser._parts) == i + 2  # the invariant under test
     assert parser.offset == 6 + 2560 * 4096
     (ev,) = parser.feed(b"\n\n", 1.0)
