@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from operator import attrgetter
 from typing import Any, Final
 
 import orjson
 
 from playground.protocol.errors import error_from_body, payload_error
 from playground.protocol.events import Finished, StreamEvent
-from playground.protocol.fastpath import Template, build_template, string_body
+from playground.protocol.fastpath import Template, build_template, string_body, template_texts
 from playground.protocol.findings import FindingSink
 from playground.protocol.media import guess_audio_format
 from playground.protocol.routes import ROUTES, detect_route, make_decoder
@@ -25,6 +26,8 @@ _loads: Final = orjson.loads
 _JSONError: Final = orjson.JSONDecodeError
 _CACHE_MAX: Final = 512  # parsed payloads kept by payload() (rows on screen); restarts when full
 _INVALID: Final = object()
+_EVENTS_ONLY: Final = {SSEEvent}
+_RAW: Final = attrgetter("raw")
 # After this many template builds that did not pay off, stop trying (e.g. a provider that adds a
 # random `obfuscation` field to every chunk: the template never matches twice).
 _TEMPLATE_TRIES: Final = 32
@@ -276,13 +279,26 @@ class StreamDecoder:
         origins: list[int] = []
         add_text = texts.append
         add_origin = origins.append
-        head = tail = ""
+        head = tail = b""
         cut = uncut = need = 0
         if tpl is not None:
             head, tail, cut, uncut = tpl
             need = cut - uncut
         text: str | None
         events = 0
+        if tpl is not None and len(items) > 1 and set(map(type, items)) == _EVENTS_ONLY:
+            # A whole read of plain text chunks: one match for all (fastpath.template_texts).
+            run = template_texts(list(map(_RAW, items)), tpl)
+            if run is not None:
+                first = items[0].index
+                origins_run: Iterable[int] = range(first, first + len(run))
+                if "" in run:
+                    kept = [(t, i) for t, i in zip(run, origins_run) if t]
+                    run = [t for t, _ in kept]
+                    origins_run = [i for _, i in kept]
+                state.choice(0).text.extend(run, origins_run)
+                state.events += len(items)
+                return
         try:
             for item in items:
                 if type(item) is not SSEEvent:
@@ -291,26 +307,27 @@ class StreamDecoder:
                     self._other(item)
                     continue
                 events += 1
-                data = item.data
                 if tpl is not None:
-                    # A chat text chunk shaped like the last one: its text without a JSON parse.
-                    # The template exists only while the chat decoder's own state would let
-                    # `plain_text` accept the chunk (any other event drops it, below).
-                    if (
-                        data.startswith(head)
-                        and data.endswith(tail)
-                        and len(data) >= need
-                        and item.event == "message"
-                    ):
-                        text = data[cut:uncut]
-                        if '"' in text or "\\" in text or not text.isprintable():
-                            text = string_body(text)
+                    # A chat text chunk shaped like the last one: its text straight from its raw
+                    # bytes, without decoding the rest or a JSON parse (fastpath.py). The template
+                    # exists only while the chat decoder's own state would let `plain_text`
+                    # accept the chunk (any other event drops it, below).
+                    raw = item.raw
+                    if raw.startswith(head) and raw.endswith(tail) and len(raw) >= need:
+                        try:
+                            text = raw[cut:uncut].decode()
+                        except UnicodeDecodeError:
+                            text = None  # the full path decodes it with U+FFFD, as `data` does
+                        else:
+                            if '"' in text or "\\" in text or not text.isprintable():
+                                text = string_body(text)
                         if text is not None:
                             if text:
                                 add_text(text)
                                 add_origin(item.index)
                             continue
                     tpl = None
+                data = item.data
                 if texts:
                     self._flush(texts, origins)
                 if data[:1] != "{" and is_done(data):

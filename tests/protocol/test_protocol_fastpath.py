@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from protocol_helpers import decode, snapshot
 
-from playground.protocol.fastpath import build_template, string_body
+from playground.protocol.fastpath import Template, build_template, string_body, template_texts
 from playground.protocol.routes.chat import ChatDecoder
 
 HEAD = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m",'
@@ -93,3 +93,54 @@ def test_string_body() -> None:
     assert string_body('a"b') is None
     assert string_body("\\") is None
     assert string_body("tab\there") is None  # raw control characters are not JSON
+
+
+def _template() -> Template:
+    data = plain("seed")
+    tpl = build_template(data, json.loads(data))
+    assert tpl is not None
+    return tpl
+
+
+def _raw(middle: bytes) -> bytes:
+    head, tail, _, _ = _template()
+    return head + middle + tail
+
+
+def test_a_run_of_plain_chunks_gives_every_text_at_once() -> None:
+    raws = [_raw(m) for m in [b"Hel", b"lo", b" \xc3\xa9", b"\\n", b"", b"\\u00e9\\t"]]
+    assert template_texts(raws, _template()) == ["Hel", "lo", " \u00e9", "\n", "", "\u00e9\t"]
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        _raw(b'say \\"hi\\"'),  # an escaped quote: left to the one-by-one path
+        _raw(b'a","b'),  # a quote that would split one middle in two
+        _raw(b"a\\"),  # a backslash that would escape the array's own quote
+        _raw(b"\xc3"),  # invalid UTF-8
+        _raw(b"tab\there"),  # a raw control character
+        _raw(b"a\n\ndata: b"),  # two events' worth of bytes in one raw: not one line
+        b"id: 7\n" + _raw(b"x"),  # another field before the data line
+        _raw(b"x")[:-2] + b"\nid: 7\n\n",  # and after it
+        _raw(b"x")[:-3] + b"\n\n",  # a different tail
+        b"data: [DONE]\n\n",
+        _template()[0] + _template()[1][1:],  # head and tail overlap (their quote shared)
+    ],
+)
+def test_a_run_with_one_odd_chunk_is_refused(odd: bytes) -> None:
+    raws = [_raw(b"one"), odd, _raw(b"two")]
+    assert template_texts(raws, _template()) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet='ab"\\\n\t\u00e9\U0001f600u0{}:,', max_size=8), min_size=1))
+def test_a_run_is_read_exactly_as_one_by_one_or_refused(middles: list[str]) -> None:
+    raws = [_raw(m.encode()) for m in middles]
+    texts = template_texts(raws, _template())
+    one_by_one = [string_body(m) for m in middles]
+    if texts is not None:
+        assert texts == one_by_one
+    elif '"' not in "".join(middles) and "\\" not in "".join(middles):
+        # Without quotes or backslashes, only a raw control character makes a run fail.
+        assert any(text is None for text in one_by_one)
