@@ -28,6 +28,7 @@ _CACHE_MAX: Final = 512  # parsed payloads kept by payload() (rows on screen); r
 _INVALID: Final = object()
 _EVENTS_ONLY: Final = {SSEEvent}
 _RAW: Final = attrgetter("raw")
+_UNCHECKED_MAX: Final = 64  # reads held for a UTF-8 check before it is done anyway
 # After this many template builds that did not pay off, stop trying (e.g. a provider that adds a
 # random `obfuscation` field to every chunk: the template never matches twice).
 _TEMPLATE_TRIES: Final = 32
@@ -67,6 +68,10 @@ class StreamDecoder:
         self._bad_seen = 0  # state.bad_data entries already reported
         self._utf8 = Utf8Watch()
         self._utf8_items: set[int] = set()
+        # Bytes not yet validated as UTF-8, from stream offset _unchecked_at: validated when
+        # the items they complete are known, unless those items prove them valid (_take).
+        self._unchecked: list[bytes] = []
+        self._unchecked_at = 0
         if route != "auto":
             self._use(make_decoder(route, self._sink))
         # Until a content type says otherwise, the first bytes decide: a JSON body (an error or a
@@ -121,13 +126,32 @@ class StreamDecoder:
         if mode == "sniff":
             mode = self._sniff(chunk)
         if mode == "sse":
-            watch = self._utf8
-            watch.check(chunk, self._bytes - len(chunk))
+            offset = self._bytes - len(chunk)
+            unchecked = self._unchecked
+            if not unchecked:
+                self._unchecked_at = offset
+            unchecked.append(chunk)
             items = self._parser.feed(chunk, t)
             if items:
-                self._take(items)
-                if watch.bad:
-                    self._tie_utf8(items)
+                first = items[0]
+                if (
+                    self._take(items)
+                    and first.start <= self._unchecked_at
+                    and items[-1].end - first.start == sum(map(len, map(_RAW, items)))
+                ):
+                    # Every byte up to the last item is in one of them, and each matched chat's
+                    # text template: valid UTF-8 (fastpath.py). Only what follows is unchecked.
+                    end = items[-1].end
+                    rest = chunk[end - offset :]
+                    self._unchecked = [rest] if rest else []
+                    self._unchecked_at = end
+                    self._utf8.resync()
+                else:
+                    self._check_utf8()
+                    if self._utf8.bad:
+                        self._tie_utf8(items)
+            elif len(unchecked) > _UNCHECKED_MAX:
+                self._check_utf8()  # a long line: keep no second list of its pieces
             return items
         if mode == "json":
             if self._body_t is None:
@@ -163,6 +187,7 @@ class StreamDecoder:
         out: list[SSEItem] = []
         state = self.state
         if self._mode in ("sse", "sniff"):
+            self._check_utf8()
             self._utf8.flush(self._bytes)
             out = self._parser.finish(t)
             if out:
@@ -263,7 +288,9 @@ class StreamDecoder:
             cache.clear()  # cheap, and the inspector asks for the rows on screen again anyway
         cache[index] = value
 
-    def _take(self, items: Sequence[SSEItem]) -> None:
+    def _take(self, items: Sequence[SSEItem]) -> bool:
+        """Fold ``items`` into the state; True when every one matched chat's text template (so
+        its bytes are known to be valid UTF-8: fastpath.py)."""
         # The hot loop (issue 7 benchmarks it): locals only, at most one JSON parse per event,
         # none for chat text chunks that match the template (fastpath.py), and those collected
         # in two lists and added to the text buffer in one go (`_flush`) before anything else
@@ -298,7 +325,8 @@ class StreamDecoder:
                     origins_run = [i for _, i in kept]
                 state.choice(0).text.extend(run, origins_run)
                 state.events += len(items)
-                return
+                return True
+        matched = 0
         try:
             for item in items:
                 if type(item) is not SSEEvent:
@@ -322,6 +350,7 @@ class StreamDecoder:
                             if '"' in text or "\\" in text or not text.isprintable():
                                 text = string_body(text)
                         if text is not None:
+                            matched += 1
                             if text:
                                 add_text(text)
                                 add_origin(item.index)
@@ -394,6 +423,7 @@ class StreamDecoder:
                 self._flush(texts, origins)
             state.events += events
             self._tpl = tpl
+        return matched == len(items)
 
     def _report_bad(self) -> None:
         """``bad_base64`` at the event whose base64 did not decode, as soon as it is folded."""
@@ -414,6 +444,14 @@ class StreamDecoder:
         self.state.choices[0].text.extend(texts, origins)
         texts.clear()
         origins.clear()
+
+    def _check_utf8(self) -> None:
+        """Validate the bytes not yet checked (findings wait in ``_utf8.bad`` for their item)."""
+        unchecked = self._unchecked
+        if unchecked:
+            data = unchecked[0] if len(unchecked) == 1 else b"".join(unchecked)
+            self._unchecked = []
+            self._utf8.check(data, self._unchecked_at)
 
     def _tie_utf8(self, items: Sequence[SSEItem], *, final: bool = False) -> None:
         """Report invalid UTF-8 at the item whose bytes held it (or the next one, for a line the

@@ -73,6 +73,11 @@ class Utf8Watch:
         self._carry = bytes(view[pos:]) if pos < size else b""
         return added
 
+    def resync(self) -> None:
+        """The caller skipped bytes it proved valid, ending at a line end: nothing carries over."""
+        self._carry = b""
+        self._skip = False
+
     def flush(self, offset: int) -> bool:
         """The body ended (at stream ``offset``): a sequence still cut short is invalid."""
         carry = self._carry

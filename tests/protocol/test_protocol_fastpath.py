@@ -144,3 +144,43 @@ def test_a_run_is_read_exactly_as_one_by_one_or_refused(middles: list[str]) -> N
     elif '"' not in "".join(middles) and "\\" not in "".join(middles):
         # Without quotes or backslashes, only a raw control character makes a run fail.
         assert any(text is None for text in one_by_one)
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        b"id: \xff\n\n",  # an event with no data: no item carries these bytes
+        b": note \xc3(\n",  # a comment (its own item)
+        b"\n\n",  # stray blank lines (ASCII: nothing to report)
+    ],
+)
+@pytest.mark.parametrize("read", [4096, 37, 1])
+def test_invalid_utf8_between_template_chunks_is_still_found(between: bytes, read: int) -> None:
+    chunks = [plain(t) for t in ["Hel", "lo", " \u00e9"] * 20]
+    events = [f"data: {c}\n\n".encode() for c in chunks]
+    data = b"".join(events[:30]) + between + b"".join(events[30:]) + b"data: [DONE]\n\n"
+    decoder = decode(data, "chat", cuts=list(range(read, len(data), read)))
+    assert decoder.state.text == "".join(["Hel", "lo", " \u00e9"] * 20)
+    found = [f for f in decoder.findings if f.code == "invalid_utf8"]
+    if between == b"\n\n":
+        assert found == []
+    else:
+        assert len(found) == 1
+        assert (
+            str(
+                sum(map(len, events[:30]))
+                + between.index(b"\xff" if b"\xff" in between else b"\xc3")
+            )
+            in found[0].message
+        )
+    assert decoder._tpl_tries == 1
+
+
+def test_invalid_utf8_inside_a_template_chunk_is_found_and_read_as_the_full_path_does() -> None:
+    events = [f"data: {plain(t)}\n\n".encode() for t in ["Hel", "lo", "x", "y"] * 5]
+    events[9] = events[9].replace(b'"content":"lo"', b'"content":"l\xffo"')
+    data = b"".join(events) + b"data: [DONE]\n\n"
+    for read in (4096, 29):
+        decoder = decode(data, "chat", cuts=list(range(read, len(data), read)))
+        assert "l\ufffdo" in decoder.state.text
+        assert [f.item for f in decoder.findings if f.code == "invalid_utf8"] == [9]
