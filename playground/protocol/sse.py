@@ -364,13 +364,18 @@ class SSEParser:
             if not parts or 13 in chunk or self._ev_start is not None or len(chunk) > _SMALL:
                 return self._feed_lines(chunk, t)
             # A small read's line end completes the line begun in earlier chunks. Most often that
-            # line is a whole `data:` event and nothing after it is complete yet: built right here.
-            parts.append(chunk)
-            data = b"".join(parts)
-            line, blank, rest = data.partition(b"\n\n")
-            if not blank or 10 in line or 10 in rest or line[:6] != b"data: ":
-                return self._cut_joined(data, t)
-            raw = line + blank
+            # line is a whole `data:` event and nothing after it is complete yet: built right here
+            # (the earlier pieces hold no line end, so the event is one line if the read's part
+            # up to its first blank line holds none either).
+            line_end, blank, rest = chunk.partition(b"\n\n")
+            if not blank or 10 in line_end or 10 in rest:
+                parts.append(chunk)
+                return self._cut_joined(b"".join(parts), t)
+            parts.append(line_end)
+            parts.append(blank)
+            raw = b"".join(parts)
+            if raw[:6] != b"data: ":
+                return self._cut_joined(raw + rest, t)  # another field: the careful path
             index = self._index
             end = self._base + len(raw)
             event = _new(SSEEvent)  # the slots stored here (see _new)
