@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+import types
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
+    import asyncio
+
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -183,24 +185,91 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"playground: {exc}", file=sys.stderr)
         return 2
-    import qasync
-
-    app = _app()
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
+    # Issue 7 (startup): the window is built, shown and painted on Qt's own loop; asyncio and
+    # qasync (about a tenth of the time to a first frame) load right after that first frame.
+    _import_lazily("asyncio")
     try:
-        with loop:
-            code: int = loop.run_until_complete(_amain(args))
-            return code
+        with _no_collection():
+            app = _app()
+            window = _open_window(args)
+            _wait_first_frame(window)
+        import asyncio
+
+        import qasync
+
+        loop = qasync.QEventLoop(app)
+        asyncio.set_event_loop(loop)
+        try:
+            with loop:
+                code: int = loop.run_until_complete(_amain(window, args))
+                return code
+        finally:
+            asyncio.set_event_loop(None)
     finally:
-        asyncio.set_event_loop(None)
         import shutil
 
         for folder in _scratch_dirs:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-async def _amain(args: argparse.Namespace) -> int:
+@contextlib.contextmanager
+def _no_collection() -> Iterator[None]:
+    """No cyclic garbage collection inside: startup allocates a lot and frees almost nothing.
+
+    About sixty young-generation passes (8 ms here) ran before the first frame, each finding
+    next to nothing. The collector is switched back on right after it (unless it was off).
+    """
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _import_lazily(name: str) -> None:
+    """Make ``import name`` hand out a module whose code runs at its first missing attribute.
+
+    The chat panel's stream session imports asyncio at its top but uses it only once a run
+    starts; this keeps asyncio (and its ssl, socket and subprocess) out of the first frame.
+    Unlike ``importlib.util.LazyLoader``, reading what the import system set (``__name__``,
+    ``__file__``, ``__spec__``) does not load it: PySide6's import hook reads those of every
+    module imported (and its source), which would load it at once. A module already imported
+    is left alone.
+    """
+    import importlib.util
+
+    if name in sys.modules:
+        return
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        return
+    module = importlib.util.module_from_spec(spec)
+    module.__class__ = _LazyModule
+    sys.modules[name] = module
+
+
+class _LazyModule(types.ModuleType):
+    """A module whose code has not run yet; the first missing attribute runs it."""
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__") and attr.endswith("__") and attr != "__all__":
+            # What tools probe for on any object (inspect.unwrap's __wrapped__, in PySide6's
+            # import hook): the module defines none of these, so the answer is the same.
+            raise AttributeError(attr)
+        # First, so the module's own imports (``from . import x``) see a plain module.
+        self.__class__ = types.ModuleType  # type: ignore[assignment]
+        spec = self.__spec__
+        assert spec is not None and spec.loader is not None
+        spec.loader.exec_module(self)
+        return getattr(self, attr)
+
+
+def _open_window(args: argparse.Namespace) -> MainWindow:
+    """The main window, with the settings the arguments ask for, shown (not yet painted)."""
     from playground.ui.main_window import MainWindow
 
     settings, warning = _settings()
@@ -216,6 +285,29 @@ async def _amain(args: argparse.Namespace) -> int:
     window.resize(*args.size)
     if warning:
         window.statusBar().showMessage(warning, 15000)
+    window.show()
+    return window
+
+
+FIRST_FRAME_WAIT_MS = 2000  # a platform that never paints a hidden or minimised window
+
+
+def _wait_first_frame(window: MainWindow) -> None:
+    """Run Qt's own event loop until ``window`` has painted once (or a short while passed)."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    if window.painted:
+        return
+    waiter = QEventLoop()
+    window.firstFrame.connect(waiter.quit)
+    window.closed.connect(waiter.quit)
+    QTimer.singleShot(FIRST_FRAME_WAIT_MS, waiter.quit)
+    waiter.exec()  # the connections end with ``waiter``
+
+
+async def _amain(window: MainWindow, args: argparse.Namespace) -> int:
+    import asyncio
+
     closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def on_closed() -> None:
@@ -223,7 +315,10 @@ async def _amain(args: argparse.Namespace) -> int:
             closed.set_result(None)
 
     window.closed.connect(on_closed)
-    window.show()
+    if window.closing:  # closed while the first frame was on its way
+        on_closed()
+    if window.provider_bar.models_pending:  # asked for before this loop ran
+        window.provider_bar.load_models()
     if args.quit_after is not None:
         asyncio.get_running_loop().call_later(max(0.0, args.quit_after), window.close)
     code = 0
@@ -247,6 +342,7 @@ async def _amain(args: argparse.Namespace) -> int:
 
 async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
     """Send (or replay) on one panel, wait for the end, then screenshot and dump (issue 4, 6)."""
+    import asyncio
 
     if args.replay:
         from playground.protocol.capture import read_capture
@@ -299,6 +395,7 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
 
 async def _settle_widgets(panel: Any) -> None:
     """Images decode off the UI thread: give them a moment to reach the screen before a grab."""
+    import asyncio
 
     deadline = time.perf_counter() + 2.0
     while time.perf_counter() < deadline:

@@ -10,22 +10,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QSplitter,
-    QStyle,
-    QTabWidget,
-    QToolBar,
-    QWidget,
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QPaintEvent,
 )
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QStyle, QTabWidget, QToolBar, QWidget
 
 from playground.protocol.requests import ROUTE_NAMES, route_spec
 from playground.ui.panels.route_panel import RoutePanel
 from playground.ui.provider_bar import ProviderBar
-from playground.ui.settings_dialog import SettingsDialog, first_byte_timeout, stall_seconds
+from playground.ui.settings_dialog import first_byte_timeout, stall_seconds
 
 if TYPE_CHECKING:
     from playground.sim.server import SimServer
@@ -36,6 +34,7 @@ __all__ = ["MainWindow"]
 
 IDLE_BUILD_MS = 250  # after the first frame, the panels not yet shown are built one per tick
 IDLE_STEP_MS = 30  # ... this far apart, so input and painting go on between them
+UNPAINTED_MS = 1000  # a shown window that never paints (minimised...) gets its idle work anyway
 INSPECTOR_MS = 100  # the timeline takes new rows at most this often while a stream runs
 _BODY_SHOWN = 64 * 1024  # bytes of an error body shown in the response view
 
@@ -102,6 +101,7 @@ class MainWindow(QMainWindow):
 
     closed = Signal()
     panelBuilt = Signal(object)  # a route panel was just built (on demand or in idle time)
+    firstFrame = Signal()  # the window has painted for the first time (the app starts asyncio)
 
     def __init__(
         self,
@@ -118,6 +118,14 @@ class MainWindow(QMainWindow):
         self._start_simulator = start_simulator
         self._closing = False
         self._deferring = False
+        # Issue 7 (startup): what the first frame does not show is set up right after it, or
+        # the moment something asks for it (the history, the extras' menus and docks).
+        self._painted = False
+        self._after_done = False
+        self._history: Any = None
+        self._history_opened = False
+        self._extras: Any = None
+        self._extras_tried = False
         self.setWindowTitle("Playground")
         self.setAcceptDrops(True)
         self.resize(1560, 920)
@@ -129,7 +137,6 @@ class MainWindow(QMainWindow):
         toolbar.addWidget(self.provider_bar)
         self.addToolBar(toolbar)
 
-        self.history = _open_history()
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         # Every route has its tab from the start; a placeholder page stands in for a panel until
@@ -144,7 +151,8 @@ class MainWindow(QMainWindow):
 
         from playground.ui.inspector.inspector import Inspector
 
-        self.inspector: Inspector = Inspector()
+        # Its timeline model (and the stream decoder) is built right after the first frame.
+        self.inspector: Inspector = Inspector(defer_model=True)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.tabs)
         self.splitter.addWidget(self.inspector)
@@ -179,25 +187,71 @@ class MainWindow(QMainWindow):
         self._provider_changed()
         self._deferring = False
         self._follow_current()
-        QTimer.singleShot(0, self._after_first_frame)
-        if self.history is not None and self.history.messages:
-            self.statusBar().showMessage(" ".join(self.history.messages), 15000)
-        else:
-            self.statusBar().showMessage(
-                "Ready: on the built-in simulator. Type a prompt and press Ctrl+Enter."
-                if self.provider_bar.provider().builtin
-                else f"Ready: {self.provider_bar.provider().name}.",
-                8000,
-            )
-        try:
-            from playground.ui.extras import install_extras
-        except ImportError:
-            pass
-        else:
+        # A window never shown still gets its idle-time work; a shown one after its first paint.
+        QTimer.singleShot(0, self, self._after_first_frame)
+        self.statusBar().showMessage(
+            "Ready: on the built-in simulator. Type a prompt and press Ctrl+Enter."
+            if self.provider_bar.provider().builtin
+            else f"Ready: {self.provider_bar.provider().name}.",
+            8000,
+        )
+
+    # ---- what the first frame does not show (issue 7: startup) -----------------------------------
+    @property
+    def painted(self) -> bool:
+        """Whether the window has painted its first frame."""
+        return self._painted
+
+    @property
+    def closing(self) -> bool:
+        """Whether the window was closed (its streams are being stopped)."""
+        return self._closing
+
+    @property
+    def history(self) -> Any:
+        """The run history (playground.runs.history), opened on first use; None if unavailable."""
+        if not self._history_opened:
+            self._history_opened = True
+            self._history = _open_history()
+            if self._history is not None and self._history.messages:
+                # A history set aside or recovered says so, over the "Ready" line.
+                self.statusBar().showMessage(" ".join(self._history.messages), 15000)
+        return self._history
+
+    @history.setter
+    def history(self, value: Any) -> None:
+        self._history_opened = True
+        self._history = value
+
+    @property
+    def extras(self) -> Any:
+        """Issue 6's menus, docks and replay controls (playground.ui.extras), installed on first
+        use or right after the first frame; None if they could not load."""
+        if self._extras is None and not self._extras_tried:
+            self._extras_tried = True
             try:
-                install_extras(self)
-            except Exception as exc:  # extras are extras: the window must open anyway
-                self.statusBar().showMessage(f"Extras could not load ({type(exc).__name__}).", 8000)
+                from playground.ui.extras import install_extras
+            except ImportError:
+                pass
+            else:
+                try:
+                    install_extras(self)
+                except Exception as exc:  # extras are extras: the window works without them
+                    self.statusBar().showMessage(
+                        f"Extras could not load ({type(exc).__name__}).", 8000
+                    )
+        return self._extras
+
+    @extras.setter
+    def extras(self, value: Any) -> None:
+        self._extras = value
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            self.firstFrame.emit()
+            QTimer.singleShot(0, self, self._after_first_frame)
 
     # ---- structure ------------------------------------------------------------------------------
     def current_panel(self) -> RoutePanel:
@@ -212,8 +266,8 @@ class MainWindow(QMainWindow):
         panel = RoutePanel(route, self._make_spec)
         panel.session.stall_seconds = stall_seconds(self.settings)
         panel.session.first_byte_timeout = first_byte_timeout(self.settings)
-        if self.history is not None:
-            panel.session.recorder_factory = self._recorder_for(panel)
+        # The history opens when the first run starts, if nothing opened it before.
+        panel.session.recorder_factory = self._recorder_for(panel)
         self._wire_panel(panel)
         provider = self.provider_bar.provider()
         panel.set_on_simulator(provider.builtin)
@@ -242,6 +296,12 @@ class MainWindow(QMainWindow):
     def _build_idle(self) -> None:
         """Build one panel not built yet, then come back for the next (idle time, issue 7)."""
         if self._closing:
+            return
+        from playground.ui.session import streams_running
+
+        if streams_running():
+            # A stream is no idle time: building a panel blocks its frames (issue 7: stalls).
+            QTimer.singleShot(IDLE_STEP_MS, self, self._build_idle)
             return
         for route in ROUTE_NAMES:
             if not self.panels.is_built(route):
@@ -309,6 +369,8 @@ class MainWindow(QMainWindow):
         self.help_menu = help_menu
 
     def _about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(
             self,
             "About Playground",
@@ -326,9 +388,17 @@ class MainWindow(QMainWindow):
             self.provider_bar.set_simulator_url(self.simulator.base_url)
         return self.provider_bar.simulator_url
 
-    def _after_first_frame(self) -> None:
-        if self._closing:
+    def _after_first_frame(self, force: bool = False) -> None:
+        if self._closing or self._after_done:
             return
+        if self.isVisible() and not self._painted and not force:
+            # Shown but not painted yet: the first paint calls back (or this, a while later).
+            QTimer.singleShot(UNPAINTED_MS, self, lambda: self._after_first_frame(True))
+            return
+        self._after_done = True
+        self.inspector.ensure_model()
+        self.history  # noqa: B018 - opened now, not before the first frame
+        self.extras  # noqa: B018 - the shortcuts of the File, Run and View menus
         if self.provider_bar.provider().builtin and self._start_simulator:
             self.ensure_simulator()
         self.provider_bar.load_models()
@@ -369,6 +439,8 @@ class MainWindow(QMainWindow):
             # Issue 5: a key over plain http to anything but loopback asks first.
             if not self.interactive:
                 return spec  # the transport refuses it and the panel says why
+            from PySide6.QtWidgets import QMessageBox
+
             answer = QMessageBox.warning(
                 self,
                 "Send the key unencrypted?",
@@ -383,6 +455,8 @@ class MainWindow(QMainWindow):
         return spec
 
     def open_settings(self) -> None:
+        from playground.ui.settings_dialog import SettingsDialog
+
         dialog = SettingsDialog(self.settings, self)
         if dialog.exec():
             for panel in self.panels.built().values():
@@ -392,9 +466,9 @@ class MainWindow(QMainWindow):
 
     def _recorder_for(self, panel: RoutePanel) -> Any:
         """Each live run is journaled into the history as it streams (issue 5/6)."""
-        history = self.history
 
         def factory(spec: RequestSpec) -> Any:
+            history = self.history
             if history is None:
                 return None
             session = panel.session
@@ -529,6 +603,8 @@ class MainWindow(QMainWindow):
             message = f"Cannot open {Path(path).name}: {exc}"
             self.statusBar().showMessage(message, 10000)
             if self.interactive:
+                from PySide6.QtWidgets import QMessageBox
+
                 QMessageBox.warning(self, "Cannot open the capture", message)
             return
         route = capture.route if capture.route in self.panels else None

@@ -75,6 +75,7 @@ class ProviderBar(QWidget):
         super().__init__(parent)
         self.settings = settings
         self.simulator_url = ""
+        self.models_pending = False  # load_models() was asked for before an asyncio loop ran
         self.route = "chat"  # the current panel's route: each route remembers its own model
         self._models_task: asyncio.Task[None] | None = None
         layout = QHBoxLayout(self)
@@ -228,7 +229,11 @@ class ProviderBar(QWidget):
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            return  # no asyncio loop runs yet (a test building the window): nothing to fetch with
+            # No asyncio loop runs yet (a test building the window, or the app before its first
+            # frame): whoever starts one asks again (see models_pending).
+            self.models_pending = True
+            return
+        self.models_pending = False
         self._models_task = loop.create_task(self._fetch_models(self.provider(), base))
 
     async def _fetch_models(self, provider: Provider, base: str) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
@@ -131,6 +130,9 @@ class SettingsDialog(QDialog):
         self.first_byte.setValue(first_byte_timeout(settings))
         tform.addRow("First byte timeout", self.first_byte)
         layout.addWidget(times)
+        # Only here: the window imports this module for stall_seconds and first_byte_timeout.
+        from PySide6.QtWidgets import QDialogButtonBox
+
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
@@ -11,25 +12,29 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QPlainTextEdit,
-    QPushButton,
-    QStackedWidget,
     QTabWidget,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from playground.protocol.sse import SSEComment, SSEEvent, SSEUnterminated
 
-from ..widgets.audio_player import NO_AUDIO_NOTE, NoAudioOutput, PcmPlayer
-from ..widgets.image_decode import DecodedImage, ImageCanvas, ImageDecoder
-from ..widgets.waveform import WaveformWidget
-from .payload_media import Media, find_media
-from .timeline_model import TimelineModel
+if TYPE_CHECKING:
+    # The pages' Qt classes load with the pages (issue 7: each costs its Python enums).
+    from PySide6.QtWidgets import (
+        QListWidget,
+        QPushButton,
+        QStackedWidget,
+        QTreeWidget,
+        QTreeWidgetItem,
+    )
+
+    from ..widgets.audio_player import PcmPlayer
+    from ..widgets.image_decode import ImageCanvas, ImageDecoder
+    from ..widgets.waveform import WaveformWidget
+    from .payload_media import Media
+    from .timeline_model import TimelineModel
 
 __all__ = ["DetailPane", "escape_raw", "hex_dump"]
 
@@ -72,9 +77,15 @@ def hex_dump(raw: bytes, base: int = 0, limit: int = HEX_LIMIT) -> str:
 
 
 class DetailPane(QWidget):
-    def __init__(self, model: TimelineModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        model: TimelineModel | Callable[[], TimelineModel],
+        parent: QWidget | None = None,
+    ) -> None:
+        """``model``: the timeline model, or where to get it when a row is first shown (the
+        inspector builds its model after the first frame; issue 7: startup)."""
         super().__init__(parent)
-        self.model = model
+        self._model_source = model
         self.row: int | None = None
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         layout = QVBoxLayout(self)
@@ -104,40 +115,116 @@ class DetailPane(QWidget):
         raw_layout.addWidget(self.raw)
         self.tabs.addTab(raw_page, "Raw")
 
-        self.tree = QTreeWidget(self)
-        self.tree.setHeaderLabels(["Key", "Value"])
-        self.tree.setColumnWidth(0, 200)
-        self.tree.setUniformRowHeights(True)
-        self.tabs.addTab(self.tree, "JSON")
-
-        preview = QWidget()
-        preview_layout = QVBoxLayout(preview)
-        preview_layout.setContentsMargins(0, 0, 0, 0)
-        self.preview_info = QLabel("This event carries no image or audio.", preview)
-        self.preview_info.setWordWrap(True)
-        preview_layout.addWidget(self.preview_info)
-        self.preview_stack = QStackedWidget(preview)
-        self.preview_image = ImageCanvas(self.preview_stack)
-        self.preview_stack.addWidget(self.preview_image)
-        audio_page = QWidget()
-        audio_layout = QVBoxLayout(audio_page)
-        self.preview_wave = WaveformWidget(audio_page)
-        audio_layout.addWidget(self.preview_wave, 1)
-        self.preview_play = QPushButton("▶ Play this chunk", audio_page)
-        self.preview_play.clicked.connect(self._play_chunk)
-        audio_layout.addWidget(self.preview_play)
-        self.preview_stack.addWidget(audio_page)
-        preview_layout.addWidget(self.preview_stack, 1)
-        self.preview_stack.hide()
-        self.tabs.addTab(preview, "Preview")
-        self.decoder = ImageDecoder(self)
-        self.decoder.decoded.connect(self._image_decoded)
+        # The JSON, Preview and Findings pages (a tree, an image canvas, a waveform and an audio
+        # player, with their imports) are built when the first event is selected or one of them
+        # is opened, not before the first frame (issue 7: startup). Until then each tab holds an
+        # empty page of the same size.
+        self._pages: list[tuple[QWidget, QVBoxLayout]] = []
+        for title in ("JSON", "Preview", "Findings"):
+            page = QWidget()
+            page_layout = QVBoxLayout(page)
+            page_layout.setContentsMargins(0, 0, 0, 0)
+            self._pages.append((page, page_layout))
+            self.tabs.addTab(page, title)
+        self._built = False
         self._media: Media | None = None
         self._player: PcmPlayer | None = None
+        self.tabs.currentChanged.connect(self._tab_opened)
 
-        self.findings = QListWidget(self)
-        self.findings.setWordWrap(True)
-        self.tabs.addTab(self.findings, "Findings")
+    def _tab_opened(self, index: int) -> None:
+        if index > 0:
+            self._build()
+
+    def _build(self) -> None:
+        """Fill the JSON, Preview and Findings pages (once)."""
+        if self._built:
+            return
+        self._built = True
+        from PySide6.QtWidgets import QListWidget, QPushButton, QStackedWidget, QTreeWidget
+
+        from ..widgets.image_decode import ImageCanvas, ImageDecoder
+        from ..widgets.waveform import WaveformWidget
+
+        (json_page, json_layout), (preview, preview_layout), (findings_page, findings_layout) = (
+            self._pages
+        )
+        self._tree = QTreeWidget(json_page)
+        self._tree.setHeaderLabels(["Key", "Value"])
+        self._tree.setColumnWidth(0, 200)
+        self._tree.setUniformRowHeights(True)
+        json_layout.addWidget(self._tree)
+
+        self._preview_info = QLabel("This event carries no image or audio.", preview)
+        self._preview_info.setWordWrap(True)
+        preview_layout.addWidget(self._preview_info)
+        self._preview_stack = QStackedWidget(preview)
+        self._preview_image = ImageCanvas(self._preview_stack)
+        self._preview_stack.addWidget(self._preview_image)
+        audio_page = QWidget()
+        audio_layout = QVBoxLayout(audio_page)
+        self._preview_wave = WaveformWidget(audio_page)
+        audio_layout.addWidget(self._preview_wave, 1)
+        self._preview_play = QPushButton("▶ Play this chunk", audio_page)
+        self._preview_play.clicked.connect(self._play_chunk)
+        audio_layout.addWidget(self._preview_play)
+        self._preview_stack.addWidget(audio_page)
+        preview_layout.addWidget(self._preview_stack, 1)
+        self._preview_stack.hide()
+        self._decoder = ImageDecoder(self)
+        self._decoder.decoded.connect(self._image_decoded)
+
+        self._findings = QListWidget(findings_page)
+        self._findings.setWordWrap(True)
+        findings_layout.addWidget(self._findings)
+        # A child added to a page already shown would only show on a later turn of the loop.
+        for widget in (self._tree, self._preview_info, self._findings):
+            widget.show()
+
+    @property
+    def model(self) -> TimelineModel:
+        source = self._model_source
+        return source() if callable(source) else source
+
+    # The pages' widgets, built on first use.
+    @property
+    def tree(self) -> QTreeWidget:
+        self._build()
+        return self._tree
+
+    @property
+    def preview_info(self) -> QLabel:
+        self._build()
+        return self._preview_info
+
+    @property
+    def preview_stack(self) -> QStackedWidget:
+        self._build()
+        return self._preview_stack
+
+    @property
+    def preview_image(self) -> ImageCanvas:
+        self._build()
+        return self._preview_image
+
+    @property
+    def preview_wave(self) -> WaveformWidget:
+        self._build()
+        return self._preview_wave
+
+    @property
+    def preview_play(self) -> QPushButton:
+        self._build()
+        return self._preview_play
+
+    @property
+    def decoder(self) -> ImageDecoder:
+        self._build()
+        return self._decoder
+
+    @property
+    def findings(self) -> QListWidget:
+        self._build()
+        return self._findings
 
     # -- public --------------------------------------------------------------------------------
 
@@ -146,10 +233,12 @@ class DetailPane(QWidget):
         self.header.setText("Select an event to see its bytes, JSON and findings.")
         self.raw.clear()
         self.offsets.clear()
+        self.tabs.setTabText(3, "Findings")
+        if not self._built:
+            return  # nothing was ever shown on the other pages
         self.tree.clear()
         self.findings.clear()
         self._clear_preview()
-        self.tabs.setTabText(3, "Findings")
 
     def show_row(self, row: int) -> None:
         """Show ``row``: its JSON tree and preview are built now, on selection, never before."""
@@ -170,7 +259,7 @@ class DetailPane(QWidget):
         self.tabs.setTabText(3, f"Findings ({len(found)})" if found else "Findings")
         self.findings.clear()
         for finding in found:
-            entry = QListWidgetItem(f"{finding.severity}: {finding.code} — {finding.message}")
+            entry = _list_item(f"{finding.severity}: {finding.code} — {finding.message}")
             self.findings.addItem(entry)
         if not found:
             self.findings.addItem("No findings on this event.")
@@ -227,13 +316,15 @@ class DetailPane(QWidget):
                 note = "[DONE] — the end-of-stream sentinel, not JSON"
             else:
                 note = "not JSON"
-            self.tree.addTopLevelItem(QTreeWidgetItem([note, ""]))
+            self.tree.addTopLevelItem(_tree_item([note, ""]))
             return
         root = self.tree.invisibleRootItem()
         _fill(root, payload, 0)
         self.tree.expandToDepth(1)
 
     def _build_preview(self) -> None:
+        from .payload_media import find_media
+
         self._clear_preview()
         row = self.row
         assert row is not None
@@ -272,6 +363,8 @@ class DetailPane(QWidget):
         audio = decoder.state.audio if decoder is not None else None
         if audio is None:
             return None
+        from .payload_media import Media
+
         origins = audio.origins
         for i, (offset, item) in enumerate(origins):
             if item == row:
@@ -280,6 +373,8 @@ class DetailPane(QWidget):
         return None
 
     def _image_decoded(self, key: object, result: object) -> None:
+        from ..widgets.image_decode import DecodedImage
+
         if key != self.row or not isinstance(result, DecodedImage) or self._media is None:
             return
         media = self._media
@@ -307,6 +402,8 @@ class DetailPane(QWidget):
     def _play_chunk(self) -> None:
         if self._media is None or self._media.kind != "audio":
             return
+        from ..widgets.audio_player import NO_AUDIO_NOTE, NoAudioOutput, PcmPlayer
+
         try:
             if self._player is None:
                 self._player = PcmPlayer(parent=self)
@@ -337,18 +434,30 @@ def _fill(parent: QTreeWidgetItem, value: Any, depth: int) -> None:
     elif isinstance(value, list):
         entries = enumerate(value)
     else:
-        parent.addChild(QTreeWidgetItem(["", _short(value)]))
+        parent.addChild(_tree_item(["", _short(value)]))
         return
     for n, (key, child) in enumerate(entries):
         if n >= TREE_CHILDREN:
-            parent.addChild(QTreeWidgetItem(["…", f"{len(value) - n:,} more"]))
+            parent.addChild(_tree_item(["…", f"{len(value) - n:,} more"]))
             break
         label = f"[{key}]" if isinstance(key, int) else str(key)
         if isinstance(child, dict | list):
             summary = f"{{{len(child)}}}" if isinstance(child, dict) else f"[{len(child)}]"
-            node = QTreeWidgetItem([label, summary])
+            node = _tree_item([label, summary])
             parent.addChild(node)
             if depth < 32:
                 _fill(node, child, depth + 1)
         else:
-            parent.addChild(QTreeWidgetItem([label, _short(child)]))
+            parent.addChild(_tree_item([label, _short(child)]))
+
+
+def _tree_item(texts: list[str]) -> QTreeWidgetItem:
+    from PySide6.QtWidgets import QTreeWidgetItem
+
+    return QTreeWidgetItem(texts)
+
+
+def _list_item(text: str) -> Any:
+    from PySide6.QtWidgets import QListWidgetItem
+
+    return QListWidgetItem(text)

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -19,25 +29,51 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.protocol.sse import SSEItem
-from playground.protocol.stream import StreamDecoder
-
 from .detail_pane import DetailPane
 from .request_view import ExchangeView, format_request, format_response
-from .timeline_filter import TimelineFilter
-from .timeline_model import (
-    COL_FINDINGS,
-    COL_INDEX,
-    COL_SIZE,
-    COL_SUMMARY,
-    COL_TIME,
-    COL_TYPE,
-    TimelineModel,
-)
+
+if TYPE_CHECKING:
+    from playground.protocol.sse import SSEItem
+    from playground.protocol.stream import StreamDecoder
+
+    from .timeline_filter import TimelineFilter
+    from .timeline_model import TimelineModel
 
 __all__ = ["Inspector"]
 
 ALL_TYPES = "All types"
+
+# The timeline model's columns (timeline_model.COLUMNS; a test keeps the two equal). The window
+# shows them before that module (and the stream decoder with its JSON library) is loaded.
+COLUMNS = ("#", "Time (ms)", "Type", "Size", "Summary", "Findings")
+COL_INDEX, COL_TIME, COL_TYPE, COL_SIZE, COL_SUMMARY, COL_FINDINGS = range(6)
+
+
+_ROOT = QModelIndex()
+
+
+class _Headers(QAbstractTableModel):
+    """The timeline's column titles and no rows: the table until its model is built."""
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return 0
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return len(COLUMNS)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = 0) -> Any:
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(COLUMNS)
+        ):
+            return COLUMNS[section]
+        return None
 
 
 class Inspector(QWidget):
@@ -45,12 +81,14 @@ class Inspector(QWidget):
 
     itemSelected = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, defer_model: bool = False) -> None:
+        """``defer_model``: the timeline model is built by ``ensure_model()`` or on first use
+        (the window's first frame shows the empty table without it; issue 7: startup)."""
         super().__init__(parent)
         self._decoder: StreamDecoder | None = None
         self._selecting = False
-        self.model = TimelineModel(self)
-        self.filter = TimelineFilter(self.model, self)
+        self._model: TimelineModel | None = None
+        self._filter: TimelineFilter | None = None
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -95,7 +133,7 @@ class Inspector(QWidget):
         split = QSplitter(Qt.Orientation.Vertical, events)
         self.view = QTableView(split)
         self._setup_view()
-        self.detail = DetailPane(self.model, split)
+        self.detail = DetailPane(lambda: self.model, split)
         split.addWidget(self.view)
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
@@ -112,13 +150,51 @@ class Inspector(QWidget):
         self.response_view = ExchangeView("The response status and headers appear here.", self)
         self.tabs.addTab(self.response_view, "Response")
 
-        self.model.typesChanged.connect(self._types_changed)
-        self.model.findingsChanged.connect(self._findings_changed)
+        if defer_model:
+            self.view.setModel(_Headers(self))
+            self._setup_columns()
+        else:
+            self.ensure_model()
         self._update_count()
+
+    @property
+    def model(self) -> TimelineModel:
+        """The timeline's rows (built now if it was deferred)."""
+        self.ensure_model()
+        assert self._model is not None
+        return self._model
+
+    @property
+    def filter(self) -> TimelineFilter:
+        """The type / text / findings filter over ``model`` (built now if it was deferred)."""
+        self.ensure_model()
+        assert self._filter is not None
+        return self._filter
+
+    @property
+    def model_built(self) -> bool:
+        return self._model is not None
+
+    def ensure_model(self) -> None:
+        """Build the timeline model and filter and put them under the table (once)."""
+        if self._model is not None:
+            return
+        from .timeline_filter import TimelineFilter
+        from .timeline_model import TimelineModel
+
+        self._model = model = TimelineModel(self)
+        self._filter = TimelineFilter(model, self)
+        standin = self.view.model()
+        self.view.setModel(self._filter)
+        if standin is not None:
+            standin.deleteLater()
+        self._setup_columns()  # a new model starts the header over
+        self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        model.typesChanged.connect(self._types_changed)
+        model.findingsChanged.connect(self._findings_changed)
 
     def _setup_view(self) -> None:
         view = self.view
-        view.setModel(self.filter)
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         view.setAlternatingRowColors(True)
@@ -132,6 +208,11 @@ class Inspector(QWidget):
         # Fixed row height: a million rows never get measured one by one (issue 7).
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(view.fontMetrics().height() + 6)
+        bar = view.verticalScrollBar()
+        bar.actionTriggered.connect(self._user_scrolled)
+
+    def _setup_columns(self) -> None:
+        view = self.view
         header = view.horizontalHeader()
         header.setHighlightSections(False)
         # Fixed starting widths (never ResizeToContents: that measures every row); the user may
@@ -142,17 +223,17 @@ class Inspector(QWidget):
             view.setColumnWidth(col, width)
         # Shown with the findings badge before the summary, so the summary is the elastic last
         # column and a narrow inspector never pushes the badge out of sight (model order kept).
-        header.moveSection(header.visualIndex(COL_FINDINGS), header.visualIndex(COL_SUMMARY))
+        # (A header keeps its order when the table's model is swapped for one of as many columns.)
+        if header.visualIndex(COL_FINDINGS) > header.visualIndex(COL_SUMMARY):
+            header.moveSection(header.visualIndex(COL_FINDINGS), header.visualIndex(COL_SUMMARY))
         header.setStretchLastSection(True)
-        view.selectionModel().currentRowChanged.connect(self._current_changed)
-        bar = view.verticalScrollBar()
-        bar.actionTriggered.connect(self._user_scrolled)
 
     # -- the contract --------------------------------------------------------------------------
 
     def reset(self) -> None:
         self._decoder = None
-        self.model.clear()
+        if self._model is not None:  # nothing to clear in a model not built yet
+            self._model.clear()
         self.detail.clear()
         self._selecting = True
         self.type_combo.blockSignals(True)
@@ -160,8 +241,8 @@ class Inspector(QWidget):
         self.type_combo.addItem(ALL_TYPES)
         self.type_combo.blockSignals(False)
         self._selecting = False
-        if self.filter.active:
-            self.filter.clear_filter()
+        if self._filter is not None and self._filter.active:
+            self._filter.clear_filter()
         self.request_view.clear()
         self.response_view.clear()
         self._update_count()
@@ -320,6 +401,9 @@ class Inspector(QWidget):
             self.follow.setChecked(at_end)
 
     def _update_count(self) -> None:
+        if self._model is None:
+            self.count_label.setText("0 rows")
+            return
         total = self.model.rowCount()
         shown = self.filter.rowCount()
         findings = len(self.model.rows_with_findings())

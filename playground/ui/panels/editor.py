@@ -5,15 +5,14 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSignalBlocker, QTimer, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFontDatabase
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -29,6 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
 __all__ = ["RequestEditor", "params_from_body", "sample_audio_path"]
 
@@ -397,6 +399,8 @@ class RequestEditor(QWidget):
             f.addRow("Length", self.duration)
 
     def _browse(self) -> None:
+        from PySide6.QtWidgets import QFileDialog  # a dialog: its class loads when first used
+
         path, _ = QFileDialog.getOpenFileName(
             self,
             "Audio to transcribe",

@@ -1,0 +1,242 @@
+"""Issue 7 (startup): what is built after the first frame is there the moment it is reached for."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+pytestmark = pytest.mark.gui
+
+
+def _new_window(settings: Any, sim: Any) -> Any:
+    from playground.ui.main_window import MainWindow
+
+    return MainWindow(
+        settings, simulator_url=sim.base_url, start_simulator=False, interactive=False
+    )
+
+
+def _close(window: Any, qloop: Any) -> None:
+    window._closing = True
+    qloop.run(window.shutdown(), 10)
+    window.close()
+    window.deleteLater()
+
+
+def test_extras_are_there_when_asked_for_before_any_event(
+    qloop: Any, sim: Any, settings: Any
+) -> None:
+    window = _new_window(settings, sim)
+    try:
+        window.show()
+        assert window._extras is None  # nothing ran yet: no event was processed
+        extras = window.extras  # ...but reaching for them builds them now
+        assert extras is not None and window.extras is extras
+        texts = [a.text() for a in window.file_menu.actions()]
+        assert "&Save run as capture…" in texts
+        assert any(a.shortcut().toString() == "Ctrl+S" for a in window.file_menu.actions())
+    finally:
+        _close(window, qloop)
+
+
+def test_history_opens_on_first_use_and_records_a_run_started_right_away(
+    qloop: Any, sim: Any, settings: Any, send_and_wait: Any
+) -> None:
+    window = _new_window(settings, sim)
+    try:
+        window.show()
+        assert not window._history_opened
+        panel = window.current_panel()
+        panel.set_pace("instant")
+        assert send_and_wait(panel) == "complete"
+        assert window._history_opened and window.history is not None
+        runs = window.history.list_runs("chat")
+        assert runs and runs[0].status == "complete"
+    finally:
+        _close(window, qloop)
+
+
+def test_idle_work_runs_after_the_first_paint(qloop: Any, sim: Any, settings: Any) -> None:
+    window = _new_window(settings, sim)
+    try:
+        window.show()
+        qloop.wait_until(lambda: window.painted)
+        qloop.wait_until(lambda: window._extras is not None and window._history_opened)
+        assert window.extras.history_view is not None
+    finally:
+        _close(window, qloop)
+
+
+def test_a_window_never_shown_still_gets_its_idle_work(qloop: Any, sim: Any, settings: Any) -> None:
+    window = _new_window(settings, sim)
+    try:
+        qloop.wait_until(lambda: window._extras is not None)
+        assert not window.painted and window._history_opened
+    finally:
+        _close(window, qloop)
+
+
+def test_models_asked_for_before_a_loop_runs_are_fetched_once_one_does(
+    qloop: Any, sim: Any, settings: Any
+) -> None:
+    from playground.ui.provider_bar import ProviderBar
+
+    bar = ProviderBar(settings)
+    bar.set_simulator_url(sim.base_url)
+    bar.load_models()  # no asyncio loop runs here
+    assert bar.models_pending
+    loaded: list[list[str]] = []
+    bar.modelsLoaded.connect(loaded.append)
+    qloop.do(bar.load_models)
+    assert not bar.models_pending
+    qloop.wait_until(lambda: bool(loaded))
+    assert "sim-reasoner" in loaded[0]
+    qloop.run(bar.aclose(), 5)
+    bar.deleteLater()
+
+
+def test_detail_pages_are_built_when_a_tab_is_opened(qtbot: QtBot) -> None:
+    from playground.ui.inspector import Inspector
+
+    inspector = Inspector()
+    qtbot.addWidget(inspector)
+    inspector.show()
+    detail = inspector.detail
+    assert not detail._built
+    assert [detail.tabs.tabText(i) for i in range(4)] == ["Raw", "JSON", "Preview", "Findings"]
+    detail.clear()  # clearing what was never built builds nothing
+    assert not detail._built
+    detail.tabs.setCurrentIndex(1)
+    assert detail._built
+    assert detail.tree.isVisibleTo(inspector)
+    assert detail.tree.headerItem().text(0) == "Key"
+    detail.tabs.setCurrentIndex(2)
+    assert detail.preview_info.text() == "This event carries no image or audio."
+
+
+def test_selecting_a_row_right_away_fills_every_page(qtbot: QtBot) -> None:
+    from widgets_fixtures import capture_bytes
+
+    from playground.protocol.stream import StreamDecoder
+    from playground.ui.inspector import Inspector
+
+    inspector = Inspector()
+    qtbot.addWidget(inspector)
+    decoder = StreamDecoder("auto")
+    inspector.attach(decoder)
+    inspector.append(list(decoder.feed(capture_bytes("chat/openai-gpt4o-text-include-usage"), 0)))
+    inspector.append(list(decoder.finish(1.0)))
+    assert not inspector.detail._built
+    inspector.view.selectRow(1)
+    assert inspector.detail._built
+    assert {"id", "choices"} <= set(inspector.detail.tree_top_keys())
+    assert inspector.detail.findings.count() >= 1
+
+
+def test_deferred_timeline_model_shows_the_same_columns_and_works_at_once(qtbot: QtBot) -> None:
+    from widgets_fixtures import capture_bytes
+
+    from playground.protocol.stream import StreamDecoder
+    from playground.ui.inspector import Inspector, inspector
+    from playground.ui.inspector.timeline_model import COL_FINDINGS, COL_SUMMARY, COLUMNS
+
+    assert inspector.COLUMNS == COLUMNS  # the stand-in's titles are the model's
+    assert (inspector.COL_FINDINGS, inspector.COL_SUMMARY) == (COL_FINDINGS, COL_SUMMARY)
+
+    def columns(widget: Any) -> list[str]:
+        header = widget.view.horizontalHeader()
+        titles = [widget.view.model().headerData(i, Qt.Orientation.Horizontal) for i in range(6)]
+        return [titles[header.logicalIndex(v)] for v in range(6)]
+
+    from PySide6.QtCore import Qt
+
+    eager = Inspector()
+    lazy = Inspector(defer_model=True)
+    for widget in (eager, lazy):
+        qtbot.addWidget(widget)
+        widget.show()
+    assert not lazy.model_built and lazy.count_label.text() == "0 rows"
+    before = columns(lazy)
+    assert before == columns(eager) and before.index("Findings") < before.index("Summary")
+    widths = [lazy.view.columnWidth(i) for i in range(5)]
+    decoder = StreamDecoder("auto")
+    lazy.attach(decoder)  # the first run builds it
+    assert lazy.model_built
+    assert columns(lazy) == before and [lazy.view.columnWidth(i) for i in range(5)] == widths
+    lazy.append(list(decoder.feed(capture_bytes("chat/openai-gpt4o-text-include-usage"), 0)))
+    assert lazy.model.rowCount() == len(decoder.items) > 0
+    lazy.view.selectRow(1)  # the real selection model is wired
+    assert lazy.selected_item() == 1 and "#1" in lazy.detail.header.text()
+
+
+def test_lazy_module_loads_on_first_real_attribute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import builtins
+    import importlib
+    import inspect
+
+    from playground.ui.app import _import_lazily
+
+    package = tmp_path / "lazy_demo"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "import builtins\nbuiltins.lazy_demo_runs += 1\n"
+        "__all__ = ['VALUE']\nVALUE = 42\nfrom . import part\n"
+    )
+    (package / "part.py").write_text("PART = 'p'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(builtins, "lazy_demo_runs", 0, raising=False)
+
+    def runs() -> int:
+        return int(getattr(builtins, "lazy_demo_runs"))  # noqa: B009
+
+    try:
+        _import_lazily("lazy_demo")
+        lazy_demo = importlib.import_module("lazy_demo")  # as `import lazy_demo` does
+        # What the import system and PySide6's import hook read does not run it.
+        assert lazy_demo.__name__ == "lazy_demo" and lazy_demo.__file__
+        inspect.unwrap(lazy_demo)  # type: ignore[arg-type]
+        assert not hasattr(lazy_demo, "__wrapped__")
+        assert runs() == 0
+        assert lazy_demo.VALUE == 42  # the first real attribute runs it, once
+        assert runs() == 1
+        part = importlib.import_module("lazy_demo.part")
+        assert part.PART == "p" and lazy_demo.part is part and runs() == 1
+        assert type(lazy_demo) is type(sys)
+        _import_lazily("lazy_demo")  # already imported: left alone
+        assert sys.modules["lazy_demo"] is lazy_demo
+    finally:
+        for name in ("lazy_demo", "lazy_demo.part"):
+            sys.modules.pop(name, None)
+
+
+def test_lazy_module_star_import_runs_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from playground.ui.app import _import_lazily
+
+    (tmp_path / "lazy_star.py").write_text("__all__ = ['A']\nA = 1\nB = 2\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        _import_lazily("lazy_star")
+        namespace: dict[str, Any] = {}
+        exec("from lazy_star import *", namespace)
+        assert namespace["A"] == 1 and "B" not in namespace
+    finally:
+        sys.modules.pop("lazy_star", None)
+
+
+def test_widget_classes_load_with_their_own_module() -> None:
+    import playground.ui.widgets as widgets
+
+    assert widgets.ImagesView.__module__ == "playground.ui.widgets.images_view"
+    assert "ImagesView" in vars(widgets)  # resolved once, then a plain attribute
+    with pytest.raises(AttributeError):
+        widgets.NoSuchView  # noqa: B018
+    from playground.ui.widgets import audio_player
+
+    assert audio_player.__name__ == "playground.ui.widgets.audio_player"
+    assert sorted(widgets.__all__) == sorted(widgets._MODULES)
