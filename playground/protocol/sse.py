@@ -311,7 +311,7 @@ class SSEParser:
     __slots__ = (
         "_base",
         "_bom_checked",
-        "_data",
+        "_data_lines",
         "_ev_parts",
         "_ev_start",
         "_ev_t",
@@ -337,7 +337,9 @@ class SSEParser:
         self._bom_checked = False
         self._finished = False
         # The event being assembled (WHATWG's buffers), and its bytes from earlier chunks.
-        self._data: list[bytes] = []
+        # How many `data` lines the open event has: its data is derived from its raw bytes
+        # (SSEEvent.data), so the values are never copied out of a line (a 2.7 MB image line).
+        self._data_lines = 0
         self._event_type: bytes | None = None
         self._retry: int | None = None
         self._last_id: str | None = None  # never reset between events (WHATWG; PROTOCOL.md §1)
@@ -425,12 +427,12 @@ class SSEParser:
         if start is None and not tail:
             return out
         lines = b"".join(self._ev_parts)
-        data_list, event_type = self._data, self._event_type
+        event_type = self._event_type
         out.append(
             SSEUnterminated(
                 self._index,
                 event_type.decode("utf-8", "replace") if event_type else None,
-                b"\n".join(data_list).decode("utf-8", "replace") if data_list else None,
+                data_bytes_of_raw(lines).decode("utf-8", "replace") if self._data_lines else None,
                 lines + tail,
                 base if start is None else start,
                 self._base,
@@ -440,7 +442,7 @@ class SSEParser:
             )
         )
         self._index += 1
-        self._data, self._event_type, self._ev_start, self._ev_parts = [], None, None, []
+        self._data_lines, self._event_type, self._ev_start, self._ev_parts = 0, None, None, []
         return out
 
     # -- internals -------------------------------------------------------------------------
@@ -588,13 +590,14 @@ class SSEParser:
                 if last:
                     break
             self._index = index
-        if stop >= 0:
-            # Anything else, line by line up to the last line end.
-            for line in data[pos : data.rfind(b"\n")].split(b"\n"):
-                after = pos + len(line) + 1
-                self._line(data, base, line, pos, after, t_line, t, out)
-                pos = after
-                t_line = t
+        # Anything else, line by line up to the last line end (found in place: no line is
+        # copied out of ``data`` just to be looked at).
+        while stop >= 0:
+            after = stop + 1
+            self._line(data, base, pos, stop, after, t_line, t, out)
+            pos = after
+            t_line = t
+            stop = find(b"\n", pos)
         if self._ev_start is not None:
             self._keep_event_bytes(data, base, pos)
         return pos
@@ -605,7 +608,7 @@ class SSEParser:
         t_line = self._line_t
         for match in _LINE_END.finditer(data, 0, end):
             stop, after = match.span()
-            self._line(data, base, data[pos:stop], pos, after, t_line, t, out)
+            self._line(data, base, pos, stop, after, t_line, t, out)
             pos = after
             t_line = t
         self._keep_event_bytes(data, base, pos)
@@ -621,19 +624,21 @@ class SSEParser:
         self,
         data: bytes,
         base: int,
-        line: bytes,
         pos: int,
+        stop: int,
         after: int,
         t_line: float,
         t: float,
         out: list[SSEItem],
     ) -> None:
-        """One line of ``data`` at ``[pos, after)`` (terminator included) per WHATWG §9.2.6."""
-        if not line:
+        """The line ``data[pos:stop]`` (its terminator ends at ``after``) per WHATWG §9.2.6."""
+        if stop == pos:
             self._dispatch(data, base, after, t, out)
             return
-        if line[0] == _COLON:
-            text = line[2:] if line[1:2] == b" " else line[1:]
+        if data[pos] == _COLON:
+            text = data[pos + 1 : stop]
+            if text[:1] == b" ":
+                text = text[1:]
             out.append(
                 SSEComment(
                     self._index,
@@ -650,12 +655,19 @@ class SSEParser:
         if self._ev_start is None:
             self._ev_start = base + pos
             self._ev_t = t_line
-        name, _, value = line.partition(b":")
-        if value[:1] == b" ":
-            value = value[1:]
-        if name == b"data":
-            self._data.append(value)
-        elif name == b"event":
+        colon = data.find(b":", pos, stop)
+        name_end = stop if colon < 0 else colon
+        size = name_end - pos
+        if size == 4 and data.startswith(b"data", pos):
+            self._data_lines += 1  # the value stays in the line: data is derived from raw
+            return
+        if size > 5:
+            return  # no field we read has a name this long: ignored (WHATWG), bytes kept
+        name = data[pos:name_end]
+        value = b""
+        if colon >= 0:
+            value = data[colon + 2 if data[colon + 1 : colon + 2] == b" " else colon + 1 : stop]
+        if name == b"event":
             self._event_type = value
         elif name == b"id":
             if 0 not in value:
@@ -669,12 +681,11 @@ class SSEParser:
         start = self._ev_start
         if start is None:
             return  # a blank line with no fields before it: nothing to dispatch
-        data_list = self._data
-        if data_list:
+        if self._data_lines:
             if start >= base:
                 raw = data[start - base : after]
-            else:
-                raw = b"".join(self._ev_parts) + data[:after]
+            else:  # one copy of a long event's bytes, not two (a view of ``data``'s part)
+                raw = b"".join([*self._ev_parts, memoryview(data)[:after]])
             event_type = self._event_type
             out.append(
                 SSEEvent(
@@ -691,7 +702,7 @@ class SSEParser:
                 )
             )
             self._index += 1
-            self._data = []
+            self._data_lines = 0
         # Otherwise the data buffer is empty: reset and fire nothing (WHATWG), e.g. after `id:`.
         self._event_type = None
         self._retry = None

@@ -345,6 +345,12 @@ class ImageState:
         """False while ``data`` is still base64 text waiting for its first read."""
         return self._data is not None
 
+    @property
+    def b64(self) -> str | None:
+        """The base64 text while ``data`` waits for its first read (None once decoded): what an
+        early decode of the arriving event must equal before its pixels are shown (issue 7)."""
+        return self._b64
+
     def _key(self) -> tuple[object, ...]:
         return (
             self.index,

@@ -16,7 +16,14 @@ from playground.protocol.media import guess_audio_format
 from playground.protocol.routes import ROUTES, detect_route, make_decoder
 from playground.protocol.routes.base import RouteDecoder
 from playground.protocol.routes.whole import decode_whole
-from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEParser, SSEUnterminated
+from playground.protocol.sse import (
+    SSEComment,
+    SSEEvent,
+    SSEItem,
+    SSEParser,
+    SSEUnterminated,
+    data_bytes_of_raw,
+)
 from playground.protocol.state import Finding, StreamState
 from playground.protocol.utf8check import Utf8Watch
 
@@ -28,10 +35,20 @@ _CACHE_MAX: Final = 512  # parsed payloads kept by payload() (rows on screen); r
 _INVALID: Final = object()
 _EVENTS_ONLY: Final = {SSEEvent}
 _RAW: Final = attrgetter("raw")
+_LONG_EVENT: Final = 1 << 16  # raw bytes above which an event's JSON is parsed from its bytes
 _UNCHECKED_MAX: Final = 64  # reads held for a UTF-8 check before it is done anyway
 # After this many template builds that did not pay off, stop trying (e.g. a provider that adds a
 # random `obfuscation` field to every chunk: the template never matches twice).
 _TEMPLATE_TRIES: Final = 32
+
+
+def _loads_long(item: SSEEvent) -> Any:
+    """A long event's JSON from its data bytes (orjson reads UTF-8 itself); the str path only if
+    that fails, so invalid UTF-8 reads as U+FFFD exactly as ``item.data`` would give it."""
+    try:
+        return _loads(data_bytes_of_raw(item.raw))
+    except _JSONError:
+        return _loads(item.data)
 
 
 def is_done(data: str) -> bool:
@@ -356,7 +373,8 @@ class StreamDecoder:
                                 add_origin(item.index)
                             continue
                     tpl = None
-                data = item.data
+                # A long event (a partial image) is parsed from its bytes: no str of it is made.
+                data = item.data if len(item.raw) <= _LONG_EVENT else ""
                 if texts:
                     self._flush(texts, origins)
                 if data[:1] != "{" and is_done(data):
@@ -364,7 +382,7 @@ class StreamDecoder:
                     self._apply(Finished(None, terminal=True), item)
                     continue
                 try:
-                    payload = loads(data)
+                    payload = loads(data) if data else _loads_long(item)
                 except _JSONError as exc:
                     self._sink.report(
                         "error", "invalid_json", f"data is not JSON: {exc}", item.index
