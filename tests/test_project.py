@@ -37,3 +37,21 @@ def test_mypy_strict_on_protocol() -> None:
 def test_protocol_layer_imports_neither_qt_nor_httpx() -> None:
     result = _run("lint-imports")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_resources_ship_inside_the_package() -> None:
+    # A non-editable install copies only the package and its package data: the icon and the
+    # sample recording must live there and be listed in pyproject's package-data.
+    import tomllib
+
+    from playground.ui.app import ICON_PATH
+    from playground.ui.panels.editor import sample_audio_path
+
+    package = ROOT / "playground"
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]["playground"]
+    for path in (ICON_PATH, sample_audio_path()):
+        assert path.is_file()
+        relative = path.resolve().relative_to(package)
+        assert any(relative.match(pattern) for pattern in patterns), relative

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ICON_PATH", "UsageError", "main", "parse_args", "run_headless"]
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+RESOURCES = Path(__file__).resolve().parents[1] / "resources"  # package data (pyproject)
 ICON_PATH = RESOURCES / "icons" / "playground.svg"
 ROUTES = ("chat", "responses", "messages", "images", "speech", "transcription", "music")
 

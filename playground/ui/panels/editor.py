@@ -49,7 +49,7 @@ DEFAULT_PROMPTS = {
     "speech": "Hello! This is the playground's built-in simulator speaking.",
     "music": "A calm piano loop with soft rain",
 }
-_RESOURCES = Path(__file__).resolve().parents[3] / "resources"
+_RESOURCES = Path(__file__).resolve().parents[2] / "resources"  # package data (pyproject)
 
 
 def sample_audio_path() -> Path:
