@@ -363,8 +363,11 @@ class SSEParser:
         # Hot paths first (issue 7: tokens in small reads cost per chunk, not per byte).
         if 10 in chunk:
             parts = self._parts
-            if not parts or 13 in chunk or self._ev_start is not None or len(chunk) > _SMALL:
-                return self._feed_lines(chunk, t)
+            if not parts or 13 in chunk:
+                return self._feed_rare(chunk, t)
+            if self._ev_start is not None or len(chunk) > _SMALL:
+                parts.append(chunk)
+                return self._cut_joined(b"".join(parts), t)
             # A small read's line end completes the line begun in earlier chunks. Most often that
             # line is a whole `data:` event and nothing after it is complete yet: built right here
             # (the earlier pieces hold no line end, so the event is one line if the read's part
@@ -563,13 +566,13 @@ class SSEParser:
             size = len(data)
             index = self._index
             meta = self._meta()
-            startswith = data.startswith
             append = out.append
             new = _new
             while stop >= 0:
                 after = stop + 2
-                # One test for "blank line, then another `data: ` line" (most events) ...
-                last = not startswith(b"\n\ndata: ", stop)
+                # One test for "blank line, then another `data: ` line" (most events): a slice
+                # compare costs a third less than startswith's argument parsing here ...
+                last = data[stop : stop + 8] != b"\n\ndata: "
                 # ... else a blank line before anything else ends this run after this event.
                 if last and (after > size or data[stop + 1] != 10):
                     break
