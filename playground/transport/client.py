@@ -38,6 +38,7 @@ __all__ = [
     "RunSink",
     "TeeSink",
     "build_spec",
+    "failure_of",
     "is_loopback_url",
     "make_client",
     "stream_request",
@@ -237,6 +238,44 @@ def _classify_connect(exc: BaseException, url: str) -> TransportError:
     return TransportError("other", f"Could not connect to {host} ({type(exc).__name__}).")
 
 
+def failure_of(
+    exc: BaseException,
+    url: str,
+    answered: bool,
+    connect_timeout: float,
+    first_byte_timeout: float,
+) -> TransportError | None:
+    """The TransportError a failed request reports (None: not a transport failure, re-raise).
+
+    One mapping for the async and the blocking client (``answered``: the headers had arrived).
+    """
+    if isinstance(exc, TimeoutError):
+        return TransportError(
+            "timeout_first_byte",
+            f"No answer from {_host(url)} within {first_byte_timeout:g} seconds.",
+        )
+    if isinstance(exc, httpx.ConnectTimeout):
+        return TransportError(
+            "timeout_connect",
+            f"Could not connect to {_host(url)} within {connect_timeout:g} seconds.",
+        )
+    if isinstance(exc, httpx.ConnectError):
+        return _classify_connect(exc, url)
+    if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError):
+        if not answered:
+            return TransportError(
+                "dropped", f"{_host(url)} closed the connection before answering."
+            )
+        return TransportError("dropped", "The connection was closed in the middle of the stream.")
+    if isinstance(exc, httpx.TimeoutException):
+        return TransportError("other", f"The request to {_host(url)} timed out.")
+    if isinstance(exc, httpx.UnsupportedProtocol | httpx.InvalidURL):
+        return TransportError("other", "The URL is not a valid http or https address.")
+    if isinstance(exc, httpx.HTTPError):
+        return TransportError("other", f"The request failed ({type(exc).__name__}).")
+    return None
+
+
 async def _close_quietly(closer: Any) -> None:
     try:
         await closer()
@@ -335,33 +374,12 @@ async def stream_request(
                 if data:
                     got_first = True
                     sink.on_chunk(now(), data)
-        except TimeoutError:
-            error = TransportError(
-                "timeout_first_byte",
-                f"No answer from {_host(spec.url)} within {first_byte_timeout:g} seconds.",
+        except (TimeoutError, httpx.HTTPError) as exc:
+            error = failure_of(
+                exc, spec.url, response is not None, connect_timeout, first_byte_timeout
             )
-        except httpx.ConnectTimeout:
-            error = TransportError(
-                "timeout_connect",
-                f"Could not connect to {_host(spec.url)} within {connect_timeout:g} seconds.",
-            )
-        except httpx.ConnectError as exc:
-            error = _classify_connect(exc, spec.url)
-        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError):
-            if response is None:
-                error = TransportError(
-                    "dropped", f"{_host(spec.url)} closed the connection before answering."
-                )
-            else:
-                error = TransportError(
-                    "dropped", "The connection was closed in the middle of the stream."
-                )
-        except httpx.TimeoutException:
-            error = TransportError("other", f"The request to {_host(spec.url)} timed out.")
-        except (httpx.UnsupportedProtocol, httpx.InvalidURL):
-            error = TransportError("other", "The URL is not a valid http or https address.")
-        except httpx.HTTPError as exc:
-            error = TransportError("other", f"The request failed ({type(exc).__name__}).")
+            if error is None:
+                raise
         if error is not None:
             # Messages are built from templates; scrub anyway in case a host name echoes a key.
             sink.on_transport_error(

@@ -278,7 +278,7 @@ class Extras(QObject):
         toggle.toggled.connect(self._toggle_timing)
         _menu(window, "view_menu", "&View").addAction(toggle)
         self.timing_action = toggle
-        QTimer.singleShot(IDLE_MS, self, self._ensure_timing)
+        self._when_idle(self._ensure_timing)
 
     @property
     def timing_view(self) -> Any:
@@ -289,6 +289,19 @@ class Extras(QObject):
     def timing_dock(self) -> QDockWidget | None:
         self._ensure_timing()
         return self._timing_dock
+
+    def _when_idle(self, work: Any) -> None:
+        """Run ``work`` IDLE_MS from now, or later: a stream is no idle time (issue 7: stalls)."""
+
+        def run() -> None:
+            from playground.ui.session import streams_running
+
+            if streams_running():
+                QTimer.singleShot(IDLE_MS, self, run)
+            else:
+                work()
+
+        QTimer.singleShot(IDLE_MS, self, run)
 
     def _ensure_timing(self) -> None:
         if self._timing_dock is not None or self._timing_failed:
@@ -576,7 +589,7 @@ class Extras(QObject):
         _menu(window, "run_menu", "&Run").addAction(action)
         self.compare_action = action
         # Fail in idle time after the first frame (issue 7: startup), not on click.
-        QTimer.singleShot(IDLE_MS, self, self._check_compare)
+        self._when_idle(self._check_compare)
 
     def _check_compare(self) -> None:
         try:

@@ -7,7 +7,7 @@ import contextlib
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from playground.protocol.sse import SSEItem
 from playground.protocol.state import ErrorInfo, StreamState
+from playground.ui import gc_defer
 
 if TYPE_CHECKING:
     from playground.protocol.capture import Capture
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from playground.transport.errors import TransportError
     from playground.ui.replay import ReplayControl
 
-__all__ = ["FRAME_MS", "RunRecord", "StreamSession", "has_output"]
+__all__ = ["FRAME_MS", "RunRecord", "StreamSession", "has_output", "streams_running"]
 
 # Reads that arrive within this many seconds of each other reach the journals (history,
 # --save-capture) as one chunk: the same bytes, each chunk's time within 2 ms, but one JSON line
@@ -32,6 +33,8 @@ __all__ = ["FRAME_MS", "RunRecord", "StreamSession", "has_output"]
 JOURNAL_MERGE_S = 0.002
 READER_HOLD_MAX_S = 0.25  # the longest the reader waits for the UI thread's frame to end
 FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
+FRAME_PACE = 2.0  # under a flood, the wait before the next frame over this frame's work
+FRAME_MAX_S = 0.05  # ... up to this (20 frames a second at the least)
 # The longest the UI thread spends feeding a backlog before it lets Qt paint and run timers
 # (issue 7: ui_stall_p99_ms <= 50 with a 5 ms probe timer).
 DRAIN_BUDGET_S = 0.004
@@ -71,6 +74,14 @@ class RunRecord:
             if key.lower() == lower:
                 return value
         return None
+
+
+_live_runs = 0  # runs (of any session) between their start and their end; UI thread only
+
+
+def streams_running() -> int:
+    """How many runs stream now, in any panel: idle-time work should wait while any does."""
+    return _live_runs
 
 
 def has_output(state: StreamState) -> bool:
@@ -156,6 +167,9 @@ class StreamSession(QObject):
         self.connect_timeout = connect_timeout
         # Builds the history journal (a RunSink) for each live run; set by the window.
         self.recorder_factory: Callable[[RequestSpec], Any] | None = None
+        # Gets every network read on the reader thread before the UI thread does (the images
+        # view decodes an image while its event still arrives, issue 7); never raises.
+        self.chunk_tap: Callable[[bytes], None] | None = None
         self._next_sinks: list[Callable[[RequestSpec], Any]] = []
         self._recorders: list[Any] = []
         self._task: asyncio.Task[None] | None = None
@@ -174,6 +188,7 @@ class StreamSession(QObject):
         self._music_insecure = False
         self._music_provider = ""
         self._flush_armed = False
+        self._counted = False  # this session's run counts in streams_running()
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(FRAME_MS)
@@ -234,8 +249,9 @@ class StreamSession(QObject):
         """Read ``spec`` off the UI thread; hand what arrived to ``sink`` here, once per frame.
 
         Issue 7: a socket read costs about twice the CPU under qasync's loop as under plain
-        asyncio, so the bytes are read by a reader thread with its own loop and the UI thread
-        takes them in batches. ``sink`` still gets every RunSink call, in order, on this thread.
+        asyncio, so the bytes are read by a reader thread (httpx's blocking client, one entry per
+        socket read) and the UI thread takes them in batches. ``sink`` still gets every RunSink
+        call, in order, on this thread.
         """
         reader = _Reader(
             spec,
@@ -243,12 +259,16 @@ class StreamSession(QObject):
             first_byte_timeout=self.first_byte_timeout,
             allow_insecure_key=allow_insecure_key,
         )
+        reader.tap = self.chunk_tap
         loop = asyncio.get_running_loop()
         reader.start(loop)
         frame = FRAME_MS / 1000
+        wait = frame
+        clock = time.perf_counter
         try:
             while True:
-                ended = await reader.wait(frame)
+                ended = await reader.wait(wait)
+                began = clock()
                 # The frame's work runs with the reader paused: otherwise every call between
                 # Python and Qt (a model's data() per cell painted, a file flush) hands the GIL
                 # to the busy reader and waits up to the switch interval to get it back.
@@ -258,15 +278,28 @@ class StreamSession(QObject):
                         # More than a slice's worth waited: let Qt paint and run timers first.
                         await asyncio.sleep(0)
                     _flush_sink(sink)
+                    if self._flush_armed:
+                        await asyncio.sleep(0)  # Qt's timers between the decoding and the widgets
                     if self._flush_now():
                         # Paint now, while the reader is paused: painting a widget subclassed in
                         # Python (and a model's data() per cell) enters Python many times, and
-                        # each entry would wait for the GIL behind a busy reader.
+                        # each entry would wait for the GIL behind a busy reader. Two rounds of
+                        # Qt's loop first: a text view adjusts its scroll bars from a queued call
+                        # and a zero timer, and fewer repaints come after the reader resumed.
+                        # Each round also lets Qt run its timers (issue 7: ui_stall_p99_ms counts
+                        # every block longer than 5 ms).
+                        await asyncio.sleep(0)
+                        await asyncio.sleep(0)
                         _paint_now()
                 finally:
                     reader.resume()
                 if ended and reader.empty():
                     break
+                # A flood costs 10-20 ms of UI thread per frame, half of it painting: the next
+                # frame waits FRAME_PACE times as long as this one took, so frames take at most
+                # about a third of the UI thread (input, timers and the reader get the rest).
+                # A stream at reading speed keeps one frame per FRAME_MS.
+                wait = min(max(frame, (clock() - began) * FRAME_PACE), FRAME_MAX_S)
         except BaseException:
             # Stopped, replaced by a new Send, or the sink failed: close the connection now and
             # hand over what the transport says on its way out (on_end), but no more bytes.
@@ -371,6 +404,23 @@ class StreamSession(QObject):
         self._flush_timer.stop()
         self._flush_armed = False
         self._watchdog.stop()
+        self._run_over()
+
+    def _run_begins(self) -> None:
+        # Until _run_over (from _finalize or aclose): no full garbage collection mid-stream (an
+        # 80 ms pause, gc_defer.py), and streams_running() tells idle-time work to wait.
+        global _live_runs
+        if not self._counted:
+            self._counted = True
+            _live_runs += 1
+            gc_defer.hold()
+
+    def _run_over(self) -> None:
+        global _live_runs
+        if self._counted:
+            self._counted = False
+            _live_runs -= 1
+            gc_defer.release()
 
     async def wait(self) -> str:
         """Wait for the current run to end; returns its final status."""
@@ -397,6 +447,7 @@ class StreamSession(QObject):
         self._stall_reported = False
         self._t0 = time.perf_counter()
         self._last_byte_clock = self._t0
+        self._run_begins()
         self._watchdog.start()
         self.started.emit()
         return _RunSink(self, self._generation)
@@ -459,7 +510,7 @@ class StreamSession(QObject):
             run.t_first_token = t
         self._schedule()
 
-    def _music_events(self, items: list[SSEItem]) -> None:
+    def _music_events(self, items: Sequence[SSEItem]) -> None:
         """The job's progress events: report status and progress, start the song's stream."""
         decoder = self.decoder
         if decoder is None:
@@ -565,6 +616,7 @@ class StreamSession(QObject):
                         error=state.error.message if state.error else None,
                     )
         self._recorders = []
+        self._run_over()
         self.finished.emit(status)
 
     def _check_stall(self) -> None:
@@ -711,11 +763,12 @@ _REQUEST, _RESPONSE, _CHUNK, _ERROR, _END = range(5)
 
 
 class _Reader:
-    """One request read by a daemon thread with its own asyncio loop (httpx is loop-agnostic).
+    """One request read by a daemon thread with httpx's blocking client (transport.blocking).
 
     It is the transport's RunSink on the reader thread: each call becomes one entry in a deque
     (append and popleft are atomic, so no lock per chunk); the UI thread replays the entries to
-    the real sink with ``drain``. ``cancel`` may come from the UI thread at any time.
+    the real sink with ``drain``. ``cancel`` may come from the UI thread at any time: the reader
+    sees the flag within ``POLL_S`` and closes the connection.
     """
 
     def __init__(
@@ -732,12 +785,10 @@ class _Reader:
         self.allow_insecure_key = allow_insecure_key
         self.error: BaseException | None = None  # a bug below us, re-raised on the UI thread
         self._queue: deque[tuple[Any, ...]] = deque()
-        self._lock = threading.Lock()
+        self.tap: Callable[[bytes], None] | None = None  # StreamSession.chunk_tap
         self._cancelled = False
         self._go = threading.Event()  # cleared while the UI thread does a frame's work
         self._go.set()
-        self._loop: asyncio.AbstractEventLoop | None = None  # the reader thread's loop
-        self._task: asyncio.Task[None] | None = None
         self._ui_loop: asyncio.AbstractEventLoop | None = None
         self._ended: asyncio.Future[None] | None = None
         self._thread = threading.Thread(target=self._main, name="playground-reader", daemon=True)
@@ -760,28 +811,26 @@ class _Reader:
         return not self._queue
 
     def hold(self) -> None:
-        """Pause the reader at its next chunk (it waits with the GIL released)."""
+        """Pause the reader at its next piece of a read (it waits with the GIL released)."""
         self._go.clear()
 
     def resume(self) -> None:
         self._go.set()
 
     def cancel(self) -> None:
-        """Cancel the request on the reader's loop (its finally closes the connection)."""
+        """Stop the request: the reader's next wait on the socket raises, and it closes."""
+        self._cancelled = True
         self._go.set()
-        with self._lock:
-            self._cancelled = True
-            loop, task = self._loop, self._task
-        if loop is not None and task is not None:
-            with contextlib.suppress(RuntimeError):  # the loop already closed: nothing to stop
-                loop.call_soon_threadsafe(task.cancel)
+
+    def cancelled(self) -> bool:
+        return self._cancelled
 
     def drain(self, sink: Any, budget: float | None, *, chunks: bool = True) -> bool:
         """Replay queued calls to ``sink``; True when the time budget ran out with more left."""
         queue = self._queue
         popleft = queue.popleft
         deadline = time.perf_counter() + budget if budget is not None else None
-        n = 0
+        clock = time.perf_counter
         while queue:
             entry = popleft()
             kind = entry[0]
@@ -796,8 +845,8 @@ class _Reader:
                 sink.on_transport_error(entry[1], entry[2])
             else:
                 sink.on_end(entry[1])
-            n += 1
-            if deadline is not None and not n & 15 and time.perf_counter() > deadline:
+            # Every entry: one socket read may hold hundreds of events (transport.blocking).
+            if deadline is not None and clock() > deadline:
                 return bool(queue)
         return False
 
@@ -816,19 +865,21 @@ class _Reader:
                     ui_loop.call_soon_threadsafe(_resolve, ended)
 
     async def _read(self) -> None:
-        with self._lock:
-            if self._cancelled:
-                return  # stopped before it began: nothing was sent
-            self._loop = asyncio.get_running_loop()
-            self._task = asyncio.current_task()
-        from playground.transport.client import stream_request
+        # A coroutine on the thread's own short-lived loop, though the read itself blocks:
+        # nothing else runs on that loop, and it keeps this one seam for whatever reads.
+        if self._cancelled:
+            return  # stopped before it began: nothing was sent
+        from playground.transport.blocking import stream_request_blocking
 
-        await stream_request(
+        stream_request_blocking(
             self.spec,
             self,
+            cancelled=self.cancelled,
             connect_timeout=self.connect_timeout,
             first_byte_timeout=self.first_byte_timeout,
             allow_insecure_key=self.allow_insecure_key,
+            gate=self._go,
+            gate_max_s=READER_HOLD_MAX_S,
         )
 
     def on_request(
@@ -840,6 +891,9 @@ class _Reader:
         self._queue.append((_RESPONSE, status, headers, t))
 
     def on_chunk(self, t: float, data: bytes) -> None:
+        tap = self.tap
+        if tap is not None:
+            tap(data)  # before the UI thread can see the read
         self._queue.append((_CHUNK, t, data))
         if not self._go.is_set():
             # Bounded: a UI thread that never resumes (shut down) cannot hang the reader.

@@ -165,7 +165,8 @@ class TimelineFilter(QAbstractTableModel):
             if row >= len(self._rows):
                 return None
             row = self._rows[row]
-        return self.source.data(self.source.index(row, index.column()), role)
+        # By numbers: a source QModelIndex per call would cost more than the answer (issue 7).
+        return self.source.cell(row, index.column(), role)
 
     # -- following the source ------------------------------------------------------------------
 

@@ -25,6 +25,16 @@ SEVERITY_RANK: Final = {"info": 1, "warning": 2, "error": 3}
 _SUMMARY_CACHE: Final = 512
 _TYPE_PREFIX: Final = '{"type":"'
 _RAW_TYPE_PREFIX: Final = b'{"type":"'
+_RAW_CHUNK_MARKER: Final = b'"chat.completion.chunk"'
+# Roles as plain ints: comparing against ``Qt.ItemDataRole.X`` looks the enum up on every call.
+_DISPLAY: Final = int(Qt.ItemDataRole.DisplayRole)
+_FOREGROUND: Final = int(Qt.ItemDataRole.ForegroundRole)
+_ALIGNMENT: Final = int(Qt.ItemDataRole.TextAlignmentRole)
+_FONT: Final = int(Qt.ItemDataRole.FontRole)
+_DECORATION: Final = int(Qt.ItemDataRole.DecorationRole)
+_TOOLTIP: Final = int(Qt.ItemDataRole.ToolTipRole)
+_RIGHT: Final = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_NUMERIC: Final = frozenset({COL_INDEX, COL_TIME, COL_SIZE})
 _DIM: Final = QColor(128, 128, 128)
 _BAD: Final = QColor(192, 57, 43)
 
@@ -53,6 +63,14 @@ def _raw_type(raw: bytes) -> str | None:
     """The type column's cheap paths (below, in ``_type_of``) read from an event's raw bytes
     when its first line is a ``data: `` field, so ``data`` need not be decoded for it (its text
     starts with that line's value). None when only ``data`` can tell."""
+    typed = _raw_type_at(raw)
+    return None if typed is None else typed[0]
+
+
+def _raw_type_at(raw: bytes) -> tuple[str, int] | None:
+    """``_raw_type`` with the length of the prefix that decided it: any raw bytes that start
+    with that prefix get the same answer (a stream's chunks share it up to their type, which is
+    how ``_type_of`` skips this for most events)."""
     if raw[:6] != b"data: ":
         return None
     if raw[6:15] == _RAW_TYPE_PREFIX:
@@ -60,13 +78,13 @@ def _raw_type(raw: bytes) -> str | None:
         name = raw[15:end]
         if end < 0 or 10 in name or 13 in name:
             return None  # the quote (if any) is on a later line: let ``data`` decide
-        return name.decode("utf-8", "replace")
+        return name.decode("utf-8", "replace"), end + 1
     # The marker on that first line, within its first 200 bytes, is within data's first 200
     # characters.
     head = raw[6:206]
-    found = head.find(b'"chat.completion.chunk"')
+    found = head.find(_RAW_CHUNK_MARKER)
     if found >= 0 and 10 not in head[:found] and 13 not in head[:found]:
-        return "chunk"
+        return "chunk", 6 + found + len(_RAW_CHUNK_MARKER)
     return None
 
 
@@ -109,6 +127,8 @@ class TimelineModel(QAbstractTableModel):
         self._worst = array("b")  # worst finding severity rank (0 = none), kept per row
         self._type_names: list[str] = []
         self._type_ids: dict[str, int] = {}
+        self._hot_prefix = b""  # see _type_of
+        self._hot_type = 0
         self._findings: dict[int, list[Finding]] = {}
         self._findings_seen = 0
         self._summaries: OrderedDict[int, str] = OrderedDict()
@@ -283,11 +303,19 @@ class TimelineModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        row = index.row()
-        if not index.isValid() or row >= len(self._types):
+        if not index.isValid():
             return None
-        col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
+        return self.cell(index.row(), index.column(), role)
+
+    def cell(self, row: int, col: int, role: int) -> Any:
+        """``data()`` by plain numbers (the filter calls it without making a source index).
+
+        A paint asks for about seven roles of every visible cell (issue 7: a thousand calls per
+        frame at full speed), so roles are plain ints and the usual answers come first.
+        """
+        if row >= len(self._types):
+            return None
+        if role == _DISPLAY:
             if col == COL_INDEX:
                 return str(row)
             if col == COL_TIME:
@@ -302,19 +330,25 @@ class TimelineModel(QAbstractTableModel):
                 found = self._findings.get(row)
                 return str(len(found)) if found else ""
             return None
-        if role == ITEM_ROLE:
-            return row
-        if role == Qt.ItemDataRole.ForegroundRole:
+        if role == _FOREGROUND:
             kind = self._type_names[self._types[row]]
             if kind == "comment":
                 return _DIM  # comment lines are shown, dimmed (PROTOCOL.md §0)
             if kind in ("unterminated", "error"):
                 return _BAD
             return None
-        if role == Qt.ItemDataRole.DecorationRole and col == COL_FINDINGS:
+        if role == _ALIGNMENT:
+            return _RIGHT if col in _NUMERIC else None
+        if role == _FONT:
+            return self._mono if col in _NUMERIC else None
+        if role == _DECORATION:
+            if col != COL_FINDINGS:
+                return None
             rank = self._worst[row]
             return self._icon(rank) if rank else None
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == ITEM_ROLE:
+            return row
+        if role == _TOOLTIP:
             if col == COL_FINDINGS:
                 found = self._findings.get(row)
                 if found:
@@ -324,10 +358,6 @@ class TimelineModel(QAbstractTableModel):
             if col == COL_TYPE:
                 return self._type_names[self._types[row]]
             return None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_INDEX, COL_TIME, COL_SIZE):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.FontRole and col in (COL_INDEX, COL_TIME, COL_SIZE):
-            return self._mono
         return None
 
     # -- internals -----------------------------------------------------------------------------
@@ -392,6 +422,11 @@ class TimelineModel(QAbstractTableModel):
         return items
 
     def _type_of(self, item: SSEItem) -> int:
+        # The fast path (issue 7: once per event at full speed): a plain event whose raw bytes
+        # start with the prefix that decided the previous raw-typed event's type has that type.
+        hot = self._hot_prefix
+        if hot and type(item) is SSEEvent and item.raw.startswith(hot) and item.event == "message":
+            return self._hot_type
         name: str
         if isinstance(item, SSEComment):
             name = "comment"
@@ -399,8 +434,13 @@ class TimelineModel(QAbstractTableModel):
             name = "unterminated"
         elif item.event != "message":
             name = item.event
-        elif (raw_name := _raw_type(item.raw)) is not None:
-            name = raw_name
+        elif (typed := _raw_type_at(item.raw)) is not None:
+            name, decided = typed
+            found = self._type_id(name)
+            if type(item) is SSEEvent:
+                self._hot_prefix = item.raw[:decided]
+                self._hot_type = found
+            return found
         else:
             data = item.data
             # Cheap paths first: parsing every chunk again just for its type would double the
@@ -414,6 +454,9 @@ class TimelineModel(QAbstractTableModel):
                 decoder = self._decoder
                 payload = decoder.payload(item.index) if decoder is not None else _parse(item)
                 name = event_type(item, payload)
+        return self._type_id(name)
+
+    def _type_id(self, name: str) -> int:
         found = self._type_ids.get(name)
         if found is None:
             found = self._type_ids[name] = len(self._type_names)

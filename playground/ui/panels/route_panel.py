@@ -176,6 +176,9 @@ class RoutePanel(QWidget):
         self.empty.setStyleSheet("color: gray; font-size: 13px; padding: 24px;")
         self.stack.addWidget(self.empty)
         self.widgets = _make_widgets(route)
+        images = self.widgets.get("images")
+        if images is not None:  # it decodes an image while its event arrives (issue 7)
+            self.session.chunk_tap = images.prefetch.feed  # type: ignore[attr-defined]
         output = QSplitter(Qt.Orientation.Vertical)
         output.setChildrenCollapsible(False)
         for widget in self.widgets.values():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from playground.ui.theme import is_dark
@@ -83,6 +84,21 @@ class StatusLine(QWidget):
         # Usage may be long: it gives way (clipped, full text in the tooltip) rather than pushing.
         self.usage.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.usage.setMinimumWidth(40)
+        # The figures change every frame while streaming, and a label's minimum width follows
+        # its text: the row would force the panel wider whenever a figure grows, and the answer
+        # beside it would lay its whole document out again at the new width (issue 7: 100 ms
+        # with a long answer). With a fixed small minimum the row gives way instead (clipped).
+        for label in (self.http, self.ttfb, self.ttft, self.rate, self.elapsed):
+            label.setMinimumWidth(8)
+        # The status word keeps room for its longest value, so it never clips and never moves.
+        bold = QFont(self.status.font())
+        bold.setWeight(QFont.Weight.DemiBold)
+        metrics = QFontMetrics(bold)
+        widest = max(metrics.horizontalAdvance(f"● {name}") for name in _COLORS_LIGHT)
+        self.status.setMinimumWidth(widest + 4)
+        self._status = self._style = ""
+        self._texts: dict[QLabel, str] = {}
+        self._usage_tip = ""
         self.set_status("idle")
         self.status.setToolTip("Status of the last run")
         self.ttfb.setToolTip("Time to first byte of the body, since the request was sent")
@@ -94,8 +110,14 @@ class StatusLine(QWidget):
         )
 
     def set_status(self, status: str) -> None:
+        # Once per frame while streaming: a style sheet set again (even the same one) re-polishes
+        # the label and lays the row out anew, so only a change is applied (issue 7).
+        style = f"color: {status_color(status)}; font-weight: 600;"
+        if status == self._status and style == self._style:
+            return
+        self._status, self._style = status, style
         self.status.setText(f"● {status}")
-        self.status.setStyleSheet(f"color: {status_color(status)}; font-weight: 600;")
+        self.status.setStyleSheet(style)
 
     def set_figures(
         self,
@@ -107,14 +129,22 @@ class StatusLine(QWidget):
         elapsed: float | None,
         usage: dict[str, Any] | None,
     ) -> None:
-        self.http.setText(f"HTTP {http_status}" if http_status is not None else "")
-        self.ttfb.setText(f"TTFB {_ms(ttfb)}" if ttfb is not None else "")
-        self.ttft.setText(f"TTFT {_ms(ttft)}" if ttft is not None else "")
-        self.rate.setText(f"{tokens_per_s:.1f} tok/s" if tokens_per_s else "")
-        self.elapsed.setText(f"{elapsed:.2f} s" if elapsed is not None else "")
+        self._put(self.http, f"HTTP {http_status}" if http_status is not None else "")
+        self._put(self.ttfb, f"TTFB {_ms(ttfb)}" if ttfb is not None else "")
+        self._put(self.ttft, f"TTFT {_ms(ttft)}" if ttft is not None else "")
+        self._put(self.rate, f"{tokens_per_s:.1f} tok/s" if tokens_per_s else "")
+        self._put(self.elapsed, f"{elapsed:.2f} s" if elapsed is not None else "")
         text = format_usage(usage)
-        self.usage.setText(text)
-        self.usage.setToolTip(f"Usage as the server reported it: {text}" if text else "")
+        self.usage.setText(text)  # QLabel.setText returns early on the same text
+        tip = f"Usage as the server reported it: {text}" if text else ""
+        if tip != self._usage_tip:
+            self._usage_tip = tip
+            self.usage.setToolTip(tip)
+
+    def _put(self, label: QLabel, text: str) -> None:
+        if text != self._texts.get(label):  # no call into Qt for a figure that did not change
+            self._texts[label] = text
+            label.setText(text)
 
     def clear(self) -> None:
         self.set_status("idle")

@@ -20,8 +20,12 @@ __all__ = [
     "DecodedImage",
     "ImageCanvas",
     "ImageDecoder",
+    "Pixels",
+    "decode_failed",
     "decode_rgba",
     "fit_size",
+    "load_pixels",
+    "present",
     "sniff_image_format",
 ]
 
@@ -113,52 +117,93 @@ def fit_size(width: int, height: int, box: tuple[int, int]) -> tuple[int, int]:
     return x, y
 
 
-def decode_rgba(data: bytes, fit: tuple[int, int] = (1024, 1024), thumb: int = 96) -> DecodedImage:
-    """Decode with Pillow (GIL released while it works); never raises.
+@dataclass(slots=True)
+class Pixels:
+    """A decoded image at full size (or JPEG's reduced draft size) before it is fitted to a box."""
 
-    Issue 7 (a 1024x1024 partial on screen within 30 ms): JPEG is decoded at a reduced scale
-    when that still covers the box (``draft``); the preview is scaled by Qt's smooth scaling
-    (2 ms for 1024 -> 840 px where Pillow's LANCZOS fit took several times that), and the
-    thumbnail is made from the preview, not from the full image. An image without alpha is
-    packed as RGBX (opaque, painted without blending) straight from RGB.
+    width: int  # of the original image
+    height: int
+    packed: bytes  # 4 bytes a pixel: R, G, B, A (X = 255 when opaque)
+    size: tuple[int, int]  # of ``packed``
+    opaque: bool
+    drafted: bool  # JPEG decoded at a reduced scale for this box (another box needs a re-decode)
+
+
+def load_pixels(img: Any, fit: tuple[int, int]) -> Pixels:
+    """Decode an opened Pillow image (GIL released while it inflates); may raise.
+
+    JPEG is decoded at a reduced scale when that still covers the box (``draft``). An image
+    without alpha is packed as RGBX (opaque, painted without blending) straight from RGB."""
+    width, height = img.size
+    target = fit_size(width, height, fit)
+    if img.format == "JPEG" and target != (width, height):
+        img.draft("RGB", target)  # decodes at 1/2, 1/4 or 1/8 scale if still >= target
+    img.load()
+    opaque = img.mode in ("RGB", "L") and "transparency" not in img.info
+    want = "RGB" if opaque else "RGBA"
+    shown = img if img.mode == want else img.convert(want)
+    # RGBX is RGB with alpha 255: the same bytes RGBA would give, with no conversion.
+    packed = shown.tobytes("raw", "RGBX" if opaque else "RGBA")
+    return Pixels(width, height, packed, shown.size, opaque, shown.size != (width, height))
+
+
+def present(pixels: Pixels, fit: tuple[int, int], thumb: int = 96) -> DecodedImage:
+    """Fit decoded pixels to the box (Qt's smooth scaling, 2 ms for 1024 -> 840 px where
+    Pillow's LANCZOS fit took several times that) and make the thumbnail from that."""
+    w, h = pixels.size
+    # Points into ``packed`` (kept alive by ``pixels``); scaling makes new images.
+    source = QImage(pixels.packed, w, h, w * 4, _format(pixels.opaque))
+    display = _scaled(source, fit_size(pixels.width, pixels.height, fit))
+    small = _scaled(display, fit_size(display.width(), display.height(), (thumb, thumb)))
+    return DecodedImage(
+        pixels.width,
+        pixels.height,
+        (
+            pixels.packed if display is source else _bytes(display),
+            display.width(),
+            display.height(),
+        ),
+        (_bytes(small), small.width(), small.height()),
+        opaque=pixels.opaque,
+    )
+
+
+def decode_failed(exc: BaseException) -> DecodedImage:
+    return DecodedImage(0, 0, (b"", 0, 0), None, error=f"{type(exc).__name__}: {exc}")
+
+
+def decode_rgba(data: bytes, fit: tuple[int, int] = (1024, 1024), thumb: int = 96) -> DecodedImage:
+    """Decode with Pillow (GIL released while it works) and fit to ``fit``; never raises.
+
+    Issue 7 (a 1024x1024 partial on screen within 30 ms): the preview is scaled by Qt's smooth
+    scaling (2 ms for 1024 -> 840 px where Pillow's LANCZOS fit took several times that), and the
+    thumbnail is made from the preview, not from the full image.
     """
     from PIL import Image
 
     try:
         with Image.open(io.BytesIO(data)) as img:
-            width, height = img.size
-            target = fit_size(width, height, fit)
-            if img.format == "JPEG" and target != (width, height):
-                img.draft("RGB", target)  # decodes at 1/2, 1/4 or 1/8 scale if still >= target
-            img.load()
-            opaque = img.mode in ("RGB", "L") and "transparency" not in img.info
-            want = "RGB" if opaque else "RGBA"
-            shown = img if img.mode == want else img.convert(want)
-            # RGBX is RGB with alpha 255: the same bytes RGBA would give, with no conversion.
-            pixels = shown.tobytes("raw", "RGBX" if opaque else "RGBA")
-            source = QImage(pixels, shown.width, shown.height, shown.width * 4, _format(opaque))
-            display = _scaled(source, target)
-            small = _scaled(display, fit_size(display.width(), display.height(), (thumb, thumb)))
-            return DecodedImage(
-                width,
-                height,
-                (
-                    pixels if display is source else _bytes(display),
-                    display.width(),
-                    display.height(),
-                ),
-                (_bytes(small), small.width(), small.height()),
-                opaque=opaque,
-            )
+            return present(load_pixels(img, fit), fit, thumb)
     except Exception as exc:  # any bytes from the server: a note, never a crash
-        return DecodedImage(0, 0, (b"", 0, 0), None, error=f"{type(exc).__name__}: {exc}")
+        return decode_failed(exc)
 
 
-def _decode_in_worker(data: bytes | Callable[[], bytes], fit: tuple[int, int]) -> DecodedImage:
+def _decode_in_worker(
+    data: bytes | Callable[[], bytes],
+    fit: tuple[int, int],
+    first: Callable[[tuple[int, int]], DecodedImage | None] | None = None,
+) -> DecodedImage:
+    if first is not None:
+        try:
+            early = first(fit)
+        except Exception:  # an early decode is only ever a shortcut: the usual path follows
+            early = None
+        if early is not None:
+            return early
     try:
         raw = data() if callable(data) else data
     except Exception as exc:  # a loader bug is a note on the image, never a crash
-        return DecodedImage(0, 0, (b"", 0, 0), None, error=f"{type(exc).__name__}: {exc}")
+        return decode_failed(exc)
     return decode_rgba(raw, fit)
 
 
@@ -176,12 +221,19 @@ class ImageDecoder(QObject):
         self._done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
 
     def submit(
-        self, key: Any, data: bytes | Callable[[], bytes], fit: tuple[int, int] = (1024, 1024)
+        self,
+        key: Any,
+        data: bytes | Callable[[], bytes],
+        fit: tuple[int, int] = (1024, 1024),
+        *,
+        first: Callable[[tuple[int, int]], DecodedImage | None] | None = None,
     ) -> None:
         """Decode ``data`` in a worker; a callable is called there first (e.g. a lazy base64
-        decode, ``ImageState.data``, so that too stays off the UI thread)."""
+        decode, ``ImageState.data``, so that too stays off the UI thread). ``first``, if given,
+        runs in the worker before that: a result it returns is used instead (an early decode
+        that checked it has the same bytes, image_prefetch.py)."""
         generation = self._generation
-        future = _pool().submit(_decode_in_worker, data, fit)
+        future = _pool().submit(_decode_in_worker, data, fit, first)
         self._pending.add(future)
 
         def done(f: Future[DecodedImage]) -> None:

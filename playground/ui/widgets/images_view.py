@@ -6,7 +6,7 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtGui import QIcon, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from playground.protocol.state import ImageState, StreamState
 
 from .image_decode import DecodedImage, ImageCanvas, ImageDecoder, sniff_image_format
+from .image_prefetch import ImagePrefetch, early_result
 
 __all__ = ["ImagesView"]
 
@@ -75,6 +76,10 @@ class ImagesView(QWidget):
         layout.addWidget(self.strip)
         self.decoder = ImageDecoder(self)
         self.decoder.decoded.connect(self._decoded)
+        # Give it the run's network reads (``feed``, any thread; the session's chunk tap) and an
+        # image starts decoding while its event still arrives, shown only once the parsed event
+        # proves it has the same base64 (issue 7).
+        self.prefetch = ImagePrefetch()
         self._images: list[ImageState] = []
         self._decoded_images: dict[int, DecodedImage] = {}
         self._shown: int | None = None  # position shown in the canvas
@@ -86,6 +91,8 @@ class ImagesView(QWidget):
 
     def reset(self) -> None:
         self.decoder.cancel_all()
+        self.prefetch.reset()
+        self.prefetch.fit = self._fit()
         self._images = []
         self._source: list[ImageState] | None = None
         self._decoded_images = {}
@@ -103,6 +110,7 @@ class ImagesView(QWidget):
             if self._source is not None:
                 self.reset()  # a new run's state
             self._source = state.images
+        fit = self.prefetch.fit = self._fit()
         for position in range(len(self._images), len(state.images)):
             image = state.images[position]
             self._images.append(image)
@@ -112,10 +120,15 @@ class ImagesView(QWidget):
             self._updating = True
             self.strip.addItem(entry)
             self._updating = False
-            fit = (max(512, self.canvas.width()), max(512, self.canvas.height()))
-            # The worker reads `data` (a large image's base64 is decoded there, issue 7).
+            # The worker takes the early decode if it has exactly this image's base64; else it
+            # reads `data` (a large image's base64 is decoded there, issue 7).
+            b64 = image.b64
+            guess = self.prefetch.claim(len(b64)) if b64 is not None else None
             self.decoder.submit(
-                position, partial(_image_bytes, image), (min(fit[0], 2048), min(fit[1], 2048))
+                position,
+                partial(_image_bytes, image),
+                fit,
+                first=partial(early_result, guess, image) if b64 is not None else None,
             )
             self.save_button.setEnabled(True)
             if not self._pinned:
@@ -123,6 +136,11 @@ class ImagesView(QWidget):
 
     def finish(self, state: StreamState) -> None:
         self.refresh(state)
+        self.prefetch.reset()  # an image cut off by the end is never claimed: stop its decode
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.prefetch.fit = self._fit()  # the layout has sized the canvas by now
 
     def highlight_item(self, item: int) -> None:
         for position, image in enumerate(self._images):
@@ -167,6 +185,13 @@ class ImagesView(QWidget):
             self.save_image(path, position)
 
     # -- internals -----------------------------------------------------------------------------
+
+    def _fit(self) -> tuple[int, int]:
+        """The box images are decoded for: the canvas, at least 512 and at most 2048 px."""
+        return (
+            min(max(512, self.canvas.width()), 2048),
+            min(max(512, self.canvas.height()), 2048),
+        )
 
     @staticmethod
     def _label(image: ImageState) -> str:

@@ -1,0 +1,419 @@
+"""ImagePrefetch: a partial image's pixels decoded while its event still arrives (issue 7)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import struct
+import sys
+import threading
+import time
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from playground.protocol.b64_progress import B64Decoder, ImageStringScanner
+from playground.protocol.media import image_format
+from playground.protocol.state import ImageState
+
+from .image_decode import DecodedImage, Pixels, load_pixels, present
+
+__all__ = ["Guess", "ImagePrefetch", "early_result"]
+
+# Issue 7: from the read that completes a 2.7 MB partial-image event, decoding its base64 and
+# inflating its PNG took about 20 ms of the 43. Both can start as the base64 arrives: the
+# session hands every network read to ``ImagePrefetch.feed`` on its reader thread, a scanner
+# finds the image's string, and a worker thread inflates it with Pillow (which releases the GIL)
+# as its bytes come. When the protocol layer has parsed the whole event, the view shows these
+# pixels only if the event's base64 is exactly the text they were decoded from; anything else
+# (no guess, a different text, a failed decode) takes the usual path.
+
+_IDLE_S = 30.0  # a decode waiting this long for more bytes gives up (a stream that stalled)
+_RESULT_S = 10.0  # the longest a claim waits for a complete guess's decode to finish
+_KEEP = 3  # finished guesses kept for the view to claim (partials folded in one frame)
+_NICE = 5  # these threads' priority below the UI thread's (Linux)
+_MIN_PIPELINED = 1 << 18  # base64 characters: below this, decoding in one go is quick anyway
+_PIECE = 1 << 18  # base64 characters per step when a whole text is decoded in pieces
+_POOLS: dict[bool, ThreadPoolExecutor] = {}
+_POOL_LOCK = threading.Lock()
+
+
+def _pool(early: bool) -> ThreadPoolExecutor:
+    """Threads of their own: a guess waits for network bytes, which must not hold up the decode
+    pool's workers; nor may a guess in progress hold up a whole image's inflate, or the next."""
+    with _POOL_LOCK:
+        pool = _POOLS.get(early)
+        if pool is None:
+            pool = _POOLS[early] = ThreadPoolExecutor(
+                max_workers=2,
+                thread_name_prefix="image-early" if early else "image-inflate",
+                initializer=_yield_to_ui if early else None,
+            )
+        return pool
+
+
+def _yield_to_ui() -> None:
+    # Work done early must not slow what the UI thread does meanwhile: on two busy cores a guess
+    # inflating while the UI thread folds the same event doubled that fold, 5.4 -> 8.5 ms median
+    # (6.3 at nice 5), and image_ui_block_ms with it, 14 -> 22 ms (issue 7). At nice 5 the kernel
+    # lets the UI thread go first. On Linux a thread's nice value is its own; elsewhere the call
+    # would renice the whole process, so it is left out.
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), _NICE)
+
+
+class _Aborted(OSError):
+    """The guess was given up while Pillow was reading it."""
+
+
+class _Pipe:
+    """A read-only file that Pillow reads while another thread appends to it (reads block)."""
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+        self._pos = 0
+        self._eof = False
+        self._aborted = False
+        self._cond = threading.Condition()
+
+    # -- the writer ---------------------------------------------------------------------------
+    def write(self, data: bytes) -> None:
+        if data:
+            with self._cond:
+                self._buf += data
+                self._cond.notify_all()
+
+    def close_input(self) -> None:
+        with self._cond:
+            self._eof = True
+            self._cond.notify_all()
+
+    def abort(self) -> None:
+        with self._cond:
+            self._aborted = True
+            self._cond.notify_all()
+
+    # -- the file Pillow reads ----------------------------------------------------------------
+    def read(self, size: int | None = -1) -> bytes:
+        with self._cond:
+            while True:
+                if self._aborted:
+                    raise _Aborted("the image was given up")
+                have = len(self._buf) - self._pos
+                if self._eof or (size is not None and 0 <= size <= have):
+                    break
+                if not self._cond.wait(_IDLE_S):
+                    raise _Aborted("no more bytes came")
+            stop = len(self._buf)
+            if size is not None and size >= 0:
+                stop = min(stop, self._pos + size)
+            out = bytes(self._buf[self._pos : stop])
+            self._pos = max(self._pos, stop)
+            return out
+
+    def wait(self, pos: int, need: int) -> tuple[bytes, bool]:
+        """Every byte from ``pos`` once there are ``need`` of them (or the input ended); and
+        whether the input ended."""
+        with self._cond:
+            while True:
+                if self._aborted:
+                    raise _Aborted("the image was given up")
+                if self._eof or len(self._buf) - pos >= need:
+                    return bytes(self._buf[pos:]), self._eof
+                if not self._cond.wait(_IDLE_S):
+                    raise _Aborted("no more bytes came")
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        with self._cond:
+            if whence == 1:
+                offset += self._pos
+            elif whence == 2:
+                while not (self._eof or self._aborted):  # the end is known only at the end
+                    if not self._cond.wait(_IDLE_S):
+                        raise _Aborted("no more bytes came")
+                offset += len(self._buf)
+            self._pos = max(0, offset)
+            return self._pos
+
+    def tell(self) -> int:
+        return self._pos
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+
+def _decode(pipe: _Pipe, fit: tuple[int, int]) -> Pixels:
+    """The usual decode (``decode_rgba``'s first step) of bytes that are still arriving.
+
+    Fitting them to the box (``present``: Qt's scaling holds the GIL and takes both cores for a
+    couple of milliseconds) waits for the claim, which comes once the UI thread has folded the
+    event: done here it landed in that fold, and image_ui_block_ms grew with it (issue 7)."""
+    from PIL import Image, ImageFile
+
+    with Image.open(pipe) as img:  # type: ignore[arg-type]  # a file in all Pillow uses
+        tile = img.tile
+        if (
+            img.format == "PNG"
+            and len(tile) == 1
+            and tile[0][0] == "zip"
+            and not img.info.get("interlace")
+            and getattr(img, "n_frames", 1) == 1
+            and not ImageFile.LOAD_TRUNCATED_IMAGES
+        ):
+            _inflate_png(img, pipe)
+        return load_pixels(img, fit)
+
+
+def _inflate_png(img: Any, pipe: _Pipe) -> None:
+    """What ``ImageFile.load`` does for a PNG, the same decoder on the same bytes, except that
+    each call takes every IDAT byte that has arrived rather than one IDAT chunk (64 KiB or less).
+
+    Issue 7: each call hands the GIL over twice, and with the UI thread busy folding events a
+    worker waits up to a switch interval (5 ms) for it: 100 calls made a 14 ms inflate 30-50 ms.
+    """
+    from PIL import Image
+
+    img.load_prepare()
+    name, extents, offset, args = img.tile[0]
+    decoder = Image._getdecoder(img.mode, name, args, img.decoderconfig)
+    idat = _Idat(pipe, offset - 8)
+    try:
+        decoder.setimage(img.im, extents)
+        data = b""
+        while True:
+            more = idat.read()
+            if not more:
+                raise OSError("image file is truncated")  # as ImageFile.load says it
+            data = data + more if data else more
+            n, err = decoder.decode(data)
+            if n < 0:
+                if err < 0:
+                    raise OSError(f"decoder error {err}")
+                break
+            data = data[n:]
+    finally:
+        decoder.cleanup()
+    img.tile = []
+    pipe.seek(idat.crc_pos)  # where ImageFile.load leaves the file: the chunks after IDAT
+    img.load_end()
+
+
+class _Idat:
+    """The payload of a PNG's IDAT chunks from ``pos`` (the first one's length field) on."""
+
+    def __init__(self, pipe: _Pipe, pos: int) -> None:
+        self.pipe = pipe
+        self.pos = pos
+        self.left = 0  # payload bytes left in the current chunk
+        self.skip = 0  # CRC bytes left to skip
+        self.crc_pos = pos  # where the last payload ended
+        self.ended = False
+
+    def read(self) -> bytes:
+        """All the payload that has arrived (waits for some); b"" after the last IDAT."""
+        out: list[bytes] = []
+        while not out and not self.ended:
+            at_header = not (self.left or self.skip)
+            data, eof = self.pipe.wait(self.pos, 8 if at_header else 1)
+            i, n = 0, len(data)
+            while i < n:
+                if self.skip:
+                    k = min(self.skip, n - i)
+                    self.skip -= k
+                elif self.left:
+                    k = min(self.left, n - i)
+                    out.append(data[i : i + k])
+                    self.left -= k
+                    if not self.left:
+                        self.skip = 4
+                        self.crc_pos = self.pos + i + k
+                else:
+                    if n - i < 8:
+                        break
+                    length, kind = struct.unpack_from(">I4s", data, i)
+                    if kind != b"IDAT":
+                        self.ended = True
+                        break
+                    k = 8
+                    self.left = length
+                    if not length:
+                        self.skip = 4
+                        self.crc_pos = self.pos + i + k
+                i += k
+            self.pos += i
+            if eof and not out:
+                self.ended = True  # the input ended inside the image data
+        return b"".join(out)
+
+
+class Guess:
+    """One image string the scanner found: its text as it came, and the decode of its bytes."""
+
+    def __init__(self, fit: tuple[int, int], *, early: bool = True) -> None:
+        self.fit = fit
+        self.early = early  # decoded while the event arrives (else: a whole text, in pieces)
+        self.text = bytearray()  # what the claim compares with the parsed event's base64
+        self.complete = False  # the closing quote came
+        self.dead = False
+        self._b64: B64Decoder | None = B64Decoder()
+        self._head = bytearray()  # the first bytes, until they show an image format
+        self._pipe: _Pipe | None = None
+        self._future: Future[Pixels] | None = None
+
+    def add(self, piece: bytes) -> None:
+        if self.early:
+            self.text += piece
+        assert self._b64 is not None
+        self._write(self._b64.feed(piece))
+
+    def finish(self) -> None:
+        assert self._b64 is not None
+        self._write(self._b64.finish())
+        self._b64 = None
+        if self._pipe is None:
+            self.abort()  # too short to be an image
+            return
+        self._pipe.close_input()
+        self.complete = True
+
+    def abort(self) -> None:
+        self.dead = True
+        self._b64 = None
+        self.text = bytearray()
+        if self._pipe is not None:
+            self._pipe.abort()
+
+    def _write(self, data: bytes) -> None:
+        pipe = self._pipe
+        if pipe is not None:
+            pipe.write(data)
+            return
+        head = self._head
+        head += data
+        if len(head) < 16:
+            return
+        if image_format(bytes(head[:16])) is None:
+            self.abort()  # a long string that is not an image: nothing to decode early
+            return
+        self._pipe = pipe = _Pipe()
+        pipe.write(bytes(head))
+        self._head = bytearray()
+        self._future = _pool(self.early).submit(_decode, pipe, self.fit)
+
+    def result(self, text: str | None, fit: tuple[int, int]) -> DecodedImage | None:
+        """The pixels fitted to ``fit``, only if ``text`` is exactly the text decoded here (a
+        guess that is not ``early`` was fed ``text`` itself, by ``_pipelined``)."""
+        future = self._future
+        if text is None or not self.complete or self.dead or future is None:
+            return None
+        if self.early:
+            try:
+                same = self.text == text.encode("ascii")
+            except UnicodeEncodeError:
+                return None
+            if not same:
+                return None
+        try:
+            pixels = future.result(_RESULT_S)
+        except Exception:  # a decode error or a timeout: the usual path says what it is
+            return None
+        if pixels.drafted and fit != self.fit:
+            return None  # JPEG decoded at a scale for another box
+        return present(pixels, fit)
+
+
+class ImagePrefetch:
+    """Takes a run's network reads (any thread) and keeps the guesses the view may claim."""
+
+    def __init__(self) -> None:
+        self.fit = (1024, 1024)  # the view's box, read when a guess starts
+        self._lock = threading.Lock()
+        self._scanner = ImageStringScanner(self)
+        self._open: Guess | None = None
+        self._done: deque[Guess] = deque(maxlen=_KEEP)
+
+    def feed(self, chunk: bytes) -> None:
+        """One network read, in order (the session's reader thread)."""
+        with self._lock:
+            try:
+                self._scanner.feed(chunk)
+            except Exception:  # a bug here must never touch the stream: the usual path remains
+                self._scanner.reset()
+                self.abort()
+
+    def reset(self) -> None:
+        """A new run: forget everything (a guess being decoded is given up)."""
+        with self._lock:
+            self._scanner.reset()
+            self.abort()
+            self._done.clear()
+
+    def claim(self, size: int) -> Guess | None:
+        """The oldest finished guess whose text is ``size`` characters long (UI thread)."""
+        with self._lock:
+            for guess in self._done:
+                if len(guess.text) == size:
+                    self._done.remove(guess)
+                    return guess
+        return None
+
+    # -- the scanner's sink (called with the lock held) ----------------------------------------
+    def begin(self) -> None:
+        self.abort()
+        self._open = Guess(self.fit)
+
+    def text(self, piece: bytes) -> None:
+        guess = self._open
+        if guess is not None and not guess.dead:
+            try:
+                guess.add(piece)
+            except Exception:  # not base64 the usual decoder reads the same way
+                guess.abort()
+
+    def end(self) -> None:
+        guess, self._open = self._open, None
+        if guess is not None and not guess.dead:
+            try:
+                guess.finish()
+            except Exception:
+                guess.abort()
+            if guess.complete:
+                self._done.append(guess)
+
+    def abort(self) -> None:
+        guess, self._open = self._open, None
+        if guess is not None:
+            guess.abort()
+
+
+def early_result(
+    guess: Guess | None, image: ImageState, fit: tuple[int, int]
+) -> DecodedImage | None:
+    """For the decode worker: the guess's pixels if ``image`` has exactly its text; else, for a
+    large image, its base64 decoded in pieces while another thread inflates what they give."""
+    if guess is not None:
+        result = guess.result(image.b64, fit)
+        if result is not None:
+            return result
+    return _pipelined(image.b64, fit)
+
+
+def _pipelined(text: str | None, fit: tuple[int, int]) -> DecodedImage | None:
+    # Issue 7: base64 (5-6 ms for a 2.7 MB partial, GIL held) and the PNG inflate (14 ms, GIL
+    # free) one after the other were 20 ms; side by side they take about as long as the inflate.
+    if text is None or len(text) < _MIN_PIPELINED or not text.isascii():
+        return None
+    guess = Guess(fit, early=False)
+    try:
+        for i in range(0, len(text), _PIECE):
+            guess.add(text[i : i + _PIECE].encode("ascii"))
+            time.sleep(0)  # hand the GIL over between pieces (b64decode_lenient does too)
+        guess.finish()
+    except Exception:  # not base64 this decoder reads exactly like the usual one
+        guess.abort()
+        return None
+    return guess.result(text, fit)
