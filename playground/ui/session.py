@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from playground.protocol.sse import SSEItem
-from playground.protocol.state import ErrorInfo, StreamState
 from playground.ui import gc_defer
 
 if TYPE_CHECKING:
+    # Types only: the protocol state and its event classes load with the first run, not before
+    # the window's first frame (issue 7: startup).
     from playground.protocol.capture import Capture
+    from playground.protocol.sse import SSEItem
+    from playground.protocol.state import StreamState
     from playground.protocol.stream import StreamDecoder
     from playground.transport.client import RequestSpec
     from playground.transport.errors import TransportError
@@ -461,6 +463,8 @@ class StreamSession(QObject):
         except Exception as exc:  # a bug below us must not take the window down
             current = self._generation == generation and self.decoder is not None
             if current and self.decoder is not None and not self._final_emitted:
+                from playground.protocol.state import ErrorInfo
+
                 self.decoder.state.error = ErrorInfo(
                     message=f"The run failed unexpectedly ({type(exc).__name__}).",
                     type="internal",
@@ -563,6 +567,8 @@ class StreamSession(QObject):
             if error is not None:
                 state = decoder.state
                 if state.error is None:
+                    from playground.protocol.state import ErrorInfo
+
                     state.error = ErrorInfo(message=error.message, type=error.kind)
                 # A connection dropped mid-stream stays "truncated" (the decoder decided that at
                 # finish, PROTOCOL.md §0); anything else that broke the request failed it.

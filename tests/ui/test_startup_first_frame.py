@@ -35,6 +35,8 @@ _PROBE = textwrap.dedent(
             "detail_built": window.inspector.detail._built,
             "timeline_model": window.inspector.model_built,
             "stream_module": "playground.protocol.stream" in sys.modules,
+            "state_module": "playground.protocol.state" in sys.modules,
+            "events_module": "playground.protocol.events" in sys.modules,
             "gc_enabled": gc.isenabled(),
             "widget_modules": sorted(
                 m for m in sys.modules if m.startswith("playground.ui.widgets.")
@@ -93,6 +95,8 @@ def test_first_frame_comes_before_asyncio_history_extras_and_other_widgets(
     assert not first["extras"]
     assert not first["detail_built"]
     assert not first["timeline_model"] and not first["stream_module"]
+    # The stream state and its 16 event dataclasses (about 13 ms to import) wait for a run.
+    assert not first["state_module"] and not first["events_module"]
     assert not first["gc_enabled"]  # no collection passes before the first frame...
     # The chat panel's widgets only: no image, audio, music or transcript view yet.
     assert "playground.ui.widgets.answer_view" in first["widget_modules"]

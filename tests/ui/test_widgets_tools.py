@@ -138,7 +138,7 @@ def test_the_pretty_printer_knows_when_json_cannot_be_whole_yet() -> None:
     pretty = JsonPrettyStream()
     for piece, still_open in (
         ('{"city": "Pa', True),
-        ('ris {}]', True),  # brackets inside a string do not count
+        ("ris {}]", True),  # brackets inside a string do not count
         ('", "n": [1, 2', True),
         ("]", True),
         ("}", False),

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from playground.protocol.state import ChoiceState, StreamState
+if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
+    from playground.protocol.state import ChoiceState, StreamState
 
 from .live_text import LiveText
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextEdit, QWidget
 
-from playground.protocol.state import TextBuffer
+if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
+    from playground.protocol.state import TextBuffer
 
 __all__ = ["LiveText", "utf16_len"]
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont, QTextCharFormat
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from playground.protocol.state import StreamState
+if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
+    from playground.protocol.state import StreamState
 
 from .live_text import LiveText
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase, QMouseEvent, QTextCharFormat, QTextCursor
@@ -17,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.protocol.state import StreamState, ToolCallState
+if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
+    from playground.protocol.state import StreamState, ToolCallState
 
 from .json_stream import JsonPrettyStream
 from .live_text import HIGHLIGHT, utf16_len
