@@ -136,6 +136,20 @@ def _in_child(group: str, sizes_name: str, timeout: float) -> dict[str, Value]:
         # A first run's settings and history, never the user's own.
         for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
             env[var] = os.path.join(home, var.lower())
+        # From compiled bytecode, as an installed program runs (pip compiles at install time):
+        # where the environment forbids writing it, each module the window imports lazily
+        # (during the measured stream, say) would be compiled from source instead.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(home, "pycache")
+        packages = [os.path.join(root, name) for name in ("playground", "benchmarks")]
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", *packages],
+            capture_output=True,
+            env=env,
+            cwd=root,
+            check=False,
+            timeout=timeout,
+        )
         try:
             proc = subprocess.run(
                 cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=root, check=False

@@ -294,9 +294,9 @@ class Extras(QObject):
         """Run ``work`` IDLE_MS from now, or later: a stream is no idle time (issue 7: stalls)."""
 
         def run() -> None:
-            from playground.ui.session import streams_running
+            from playground.ui.session import idle_now
 
-            if streams_running():
+            if not idle_now():
                 QTimer.singleShot(IDLE_MS, self, run)
             else:
                 work()

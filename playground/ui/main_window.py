@@ -297,10 +297,11 @@ class MainWindow(QMainWindow):
         """Build one panel not built yet, then come back for the next (idle time, issue 7)."""
         if self._closing:
             return
-        from playground.ui.session import streams_running
+        from playground.ui.session import idle_now
 
-        if streams_running():
-            # A stream is no idle time: building a panel blocks its frames (issue 7: stalls).
+        if not idle_now():
+            # A stream (or its last moments) is no idle time: building a panel blocks its
+            # frames (issue 7: stalls).
             QTimer.singleShot(IDLE_STEP_MS, self, self._build_idle)
             return
         for route in ROUTE_NAMES:

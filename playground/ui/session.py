@@ -26,7 +26,15 @@ if TYPE_CHECKING:
     from playground.transport.errors import TransportError
     from playground.ui.replay import ReplayControl
 
-__all__ = ["FRAME_MS", "RunRecord", "StreamSession", "has_output", "streams_running"]
+__all__ = [
+    "FRAME_MS",
+    "QUIET_S",
+    "RunRecord",
+    "StreamSession",
+    "has_output",
+    "idle_now",
+    "streams_running",
+]
 
 # Reads that arrive within this many seconds of each other reach the journals (history,
 # --save-capture) as one chunk: the same bytes, each chunk's time within 2 ms, but one JSON line
@@ -79,11 +87,21 @@ class RunRecord:
 
 
 _live_runs = 0  # runs (of any session) between their start and their end; UI thread only
+_last_end = 0.0  # time.monotonic() when the last run ended
+# After a run ends the window is not idle yet: its last frames, the Markdown render and the
+# reader's eyes are on the answer. Deferred work (hidden panels, docks, the full garbage
+# collection) waits this long after the last end, so it never lands on a stream's last frames.
+QUIET_S = 1.0
 
 
 def streams_running() -> int:
     """How many runs stream now, in any panel: idle-time work should wait while any does."""
     return _live_runs
+
+
+def idle_now() -> bool:
+    """True when no run streams and none ended within ``QUIET_S``: time for deferred work."""
+    return _live_runs == 0 and time.monotonic() - _last_end >= QUIET_S
 
 
 def has_output(state: StreamState) -> bool:
@@ -418,11 +436,13 @@ class StreamSession(QObject):
             gc_defer.hold()
 
     def _run_over(self) -> None:
-        global _live_runs
+        global _live_runs, _last_end
         if self._counted:
             self._counted = False
             _live_runs -= 1
-            gc_defer.release()
+            _last_end = time.monotonic()
+            # The full collection waits out the quiet time too (a new run holds it again first).
+            QTimer.singleShot(int(QUIET_S * 1000), gc_defer.release)
 
     async def wait(self) -> str:
         """Wait for the current run to end; returns its final status."""

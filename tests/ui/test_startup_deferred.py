@@ -240,3 +240,26 @@ def test_widget_classes_load_with_their_own_module() -> None:
 
     assert audio_player.__name__ == "playground.ui.widgets.audio_player"
     assert sorted(widgets.__all__) == sorted(widgets._MODULES)
+
+
+def test_hidden_panels_wait_for_a_stream_and_its_quiet_time(
+    qloop: Any, sim: Any, settings: Any
+) -> None:
+    from playground.ui.session import QUIET_S, idle_now
+
+    window = _new_window(settings, sim)
+    try:
+        window.show()
+        qloop.wait_until(lambda: window.painted)
+        panel = window.show_panel("chat")
+        panel.set_pace("fast")
+        panel.send()  # before the idle builder's first tick
+        built = set(window.panels.built())
+        assert qloop.run(panel.session.wait()) == "complete"
+        qloop.sleep(min(0.5, QUIET_S / 2))
+        assert not idle_now()
+        assert set(window.panels.built()) == built  # nothing built during the run or right after
+        qloop.wait_until(lambda: len(window.panels.built()) > len(built), timeout=QUIET_S + 5)
+        assert idle_now()
+    finally:
+        _close(window, qloop)
