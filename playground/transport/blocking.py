@@ -20,19 +20,16 @@ import threading
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpcore
 import httpx
 
 from playground.transport.client import (
-    USER_AGENT,
     RequestSpec,
     RunSink,
-    _has_key,
-    _host,
+    build_wire_request,
     failure_of,
-    is_loopback_url,
+    insecure_key_refusal,
 )
 from playground.transport.errors import TransportError
 from playground.transport.redact import scrub
@@ -145,30 +142,13 @@ def stream_request_blocking(
     client: httpx.Client | None = None
     response: httpx.Response | None = None
     try:
-        scheme = urlsplit(spec.url).scheme.lower()
-        if (
-            scheme == "http"
-            and _has_key(spec.headers)
-            and not is_loopback_url(spec.url)
-            and not (allow_insecure_key or spec.allow_insecure_key)
-        ):
-            # Issue 5: a key over plain http to another machine asks first; nothing is sent.
-            sink.on_transport_error(
-                TransportError(
-                    "insecure_key_refused",
-                    "Not sent: the API key would travel unencrypted over plain http to "
-                    f"{_host(spec.url)}.",
-                ),
-                now(),
-            )
+        refused = insecure_key_refusal(spec, allow_insecure_key)
+        if refused is not None:
+            sink.on_transport_error(refused, now())
             return
         if cancelled():
             return
         client = make_blocking_client(connect_timeout)
-        headers = dict(spec.headers)
-        # identity: every chunk's arrival time is real and the bytes are what the server wrote.
-        headers["Accept-Encoding"] = "identity"
-        headers.setdefault("User-Agent", USER_AGENT)
         wire = _Wire(cancelled)
         error: TransportError | None = None
         got_first = False
@@ -183,20 +163,7 @@ def stream_request_blocking(
                 sink.on_chunk(t_pending, data)
 
         try:
-            extensions = {"trace": wire.trace}
-            if spec.files or spec.data:
-                request = client.build_request(
-                    spec.method,
-                    spec.url,
-                    headers=headers,
-                    files=spec.files or None,
-                    data=spec.data,
-                    extensions=extensions,
-                )
-            else:
-                request = client.build_request(
-                    spec.method, spec.url, headers=headers, content=body, extensions=extensions
-                )
+            request = build_wire_request(client, spec, body, {"trace": wire.trace})
             t0 = time.perf_counter()  # times count from the moment the request goes out
             wire.deadline = t0 + first_byte_timeout
             response = client.send(request, stream=True)

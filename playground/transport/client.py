@@ -38,7 +38,9 @@ __all__ = [
     "RunSink",
     "TeeSink",
     "build_spec",
+    "build_wire_request",
     "failure_of",
+    "insecure_key_refusal",
     "is_loopback_url",
     "make_client",
     "stream_request",
@@ -285,6 +287,46 @@ async def _close_quietly(closer: Any) -> None:
         pass  # closing a broken connection may fail; the run's outcome is already decided
 
 
+def insecure_key_refusal(spec: RequestSpec, allow_insecure_key: bool) -> TransportError | None:
+    """Issue 5: a key over plain http to another machine asks first; nothing is sent."""
+    if (
+        urlsplit(spec.url).scheme.lower() == "http"
+        and _has_key(spec.headers)
+        and not is_loopback_url(spec.url)
+        and not (allow_insecure_key or spec.allow_insecure_key)
+    ):
+        return TransportError(
+            "insecure_key_refused",
+            f"Not sent: the API key would travel unencrypted over plain http to {_host(spec.url)}.",
+        )
+    return None
+
+
+def build_wire_request(
+    client: httpx.Client | httpx.AsyncClient,
+    spec: RequestSpec,
+    body: bytes | None,
+    extensions: dict[str, Any] | None = None,
+) -> httpx.Request:
+    """The request as it goes out: multipart or JSON body, our headers, no compression."""
+    headers = dict(spec.headers)
+    # identity: every chunk's arrival time is real and the bytes are what the server wrote.
+    headers["Accept-Encoding"] = "identity"
+    headers.setdefault("User-Agent", USER_AGENT)
+    if spec.files or spec.data:
+        return client.build_request(
+            spec.method,
+            spec.url,
+            headers=headers,
+            files=spec.files or None,
+            data=spec.data,
+            extensions=extensions,
+        )
+    return client.build_request(
+        spec.method, spec.url, headers=headers, content=body, extensions=extensions
+    )
+
+
 async def stream_request(
     spec: RequestSpec,
     sink: RunSink,
@@ -311,38 +353,16 @@ async def stream_request(
     own_client = client is None
     response: httpx.Response | None = None
     try:
-        scheme = urlsplit(spec.url).scheme.lower()
-        if (
-            scheme == "http"
-            and _has_key(spec.headers)
-            and not is_loopback_url(spec.url)
-            and not (allow_insecure_key or spec.allow_insecure_key)
-        ):
-            # Issue 5: a key over plain http to another machine asks first; nothing is sent.
-            sink.on_transport_error(
-                TransportError(
-                    "insecure_key_refused",
-                    "Not sent: the API key would travel unencrypted over plain http to "
-                    f"{_host(spec.url)}.",
-                ),
-                now(),
-            )
+        refused = insecure_key_refusal(spec, allow_insecure_key)
+        if refused is not None:
+            sink.on_transport_error(refused, now())
             return
         if client is None:
             client = make_client(connect_timeout)
-        headers = dict(spec.headers)
-        # identity: every chunk's arrival time is real and the bytes are what the server wrote.
-        headers["Accept-Encoding"] = "identity"
-        headers.setdefault("User-Agent", USER_AGENT)
         error: TransportError | None = None
         got_first = False
         try:
-            if spec.files or spec.data:
-                request = client.build_request(
-                    spec.method, spec.url, headers=headers, files=spec.files or None, data=spec.data
-                )
-            else:
-                request = client.build_request(spec.method, spec.url, headers=headers, content=body)
+            request = build_wire_request(client, spec, body)
             t0 = time.perf_counter()  # times count from the moment the request goes out
             async with asyncio.timeout(first_byte_timeout):
                 response = await client.send(request, stream=True)
