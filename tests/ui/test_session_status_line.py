@@ -50,3 +50,37 @@ def test_the_same_status_is_not_applied_twice(qtbot: QtBot) -> None:
     assert line.status.styleSheet() == ""
     line.set_status("complete")
     assert line.status.styleSheet() not in ("", sheet)
+
+
+def test_usual_figures_show_whole_not_cut(qtbot: QtBot) -> None:
+    from PySide6.QtGui import QFontMetrics
+
+    line = StatusLine()
+    qtbot.addWidget(line)
+    line.show()
+    line.set_figures(
+        http_status=200,
+        ttfb=0.412,
+        ttft=2.345,
+        tokens_per_s=1234.5,
+        elapsed=12.34,
+        usage={"prompt_tokens": 12, "completion_tokens": 345},
+    )
+    metrics = QFontMetrics(line.http.font())
+    for label in (line.http, line.ttfb, line.ttft, line.rate, line.elapsed):
+        assert label.text()
+        assert metrics.horizontalAdvance(label.text()) <= label.width(), label.text()
+
+
+def test_a_figure_the_route_lacks_leaves_no_gap(qtbot: QtBot) -> None:
+    line = StatusLine()
+    qtbot.addWidget(line)
+    line.show()
+    assert not line.rate.isVisible() and not line.http.isVisible()  # nothing yet
+    line.set_figures(
+        http_status=200, ttfb=0.2, ttft=0.3, tokens_per_s=None, elapsed=0.5, usage=None
+    )
+    assert line.http.isVisible() and line.elapsed.isVisible()
+    assert not line.rate.isVisible()  # images: no tokens per second, no empty slot
+    line.clear()
+    assert not line.http.isVisible()

@@ -87,9 +87,18 @@ class StatusLine(QWidget):
         # The figures change every frame while streaming, and a label's minimum width follows
         # its text: the row would force the panel wider whenever a figure grows, and the answer
         # beside it would lay its whole document out again at the new width (issue 7: 100 ms
-        # with a long answer). With a fixed small minimum the row gives way instead (clipped).
-        for label in (self.http, self.ttfb, self.ttft, self.rate, self.elapsed):
-            label.setMinimumWidth(8)
+        # with a long answer). Each figure keeps a fixed width instead, room for its widest
+        # usual value, so the row never changes size and no figure is cut.
+        metrics = QFontMetrics(self.http.font())
+        for label, widest in (
+            (self.http, "HTTP 000"),
+            (self.ttfb, "TTFB 000 ms"),
+            (self.ttft, "TTFT 0000 ms"),
+            (self.rate, "0000.0 tok/s"),
+            (self.elapsed, "00.00 s"),
+        ):
+            label.setFixedWidth(metrics.horizontalAdvance(widest) + 2)
+            label.setVisible(False)  # shown with its first value (see _put)
         # The status word keeps room for its longest value, so it never clips and never moves.
         bold = QFont(self.status.font())
         bold.setWeight(QFont.Weight.DemiBold)
@@ -97,7 +106,9 @@ class StatusLine(QWidget):
         widest = max(metrics.horizontalAdvance(f"● {name}") for name in _COLORS_LIGHT)
         self.status.setMinimumWidth(widest + 4)
         self._status = self._style = ""
-        self._texts: dict[QLabel, str] = {}
+        self._texts: dict[QLabel, str] = dict.fromkeys(
+            (self.http, self.ttfb, self.ttft, self.rate, self.elapsed), ""
+        )
         self._usage_tip = ""
         self.set_status("idle")
         self.status.setToolTip("Status of the last run")
@@ -142,9 +153,14 @@ class StatusLine(QWidget):
             self.usage.setToolTip(tip)
 
     def _put(self, label: QLabel, text: str) -> None:
-        if text != self._texts.get(label):  # no call into Qt for a figure that did not change
+        old = self._texts.get(label)
+        if text != old:  # no call into Qt for a figure that did not change
             self._texts[label] = text
             label.setText(text)
+            if bool(text) != bool(old):
+                # A figure the route does not have (tok/s for images) leaves no gap. This changes
+                # the row's size once per figure and run, early, not with every new value.
+                label.setVisible(bool(text))
 
     def clear(self) -> None:
         self.set_status("idle")
