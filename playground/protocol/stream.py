@@ -373,8 +373,10 @@ class StreamDecoder:
                                 add_origin(item.index)
                             continue
                     tpl = None
-                # A long event (a partial image) is parsed from its bytes: no str of it is made.
-                data = item.data if len(item.raw) <= _LONG_EVENT else ""
+                # A long event (a partial image) is parsed from its bytes: no str of it is made
+                # (it cannot be `[DONE]` or a template chunk, which is all `data` is read for).
+                long = len(item.raw) > _LONG_EVENT
+                data = "" if long else item.data
                 if texts:
                     self._flush(texts, origins)
                 if data[:1] != "{" and is_done(data):
@@ -382,7 +384,7 @@ class StreamDecoder:
                     self._apply(Finished(None, terminal=True), item)
                     continue
                 try:
-                    payload = loads(data) if data else _loads_long(item)
+                    payload = _loads_long(item) if long else loads(data)
                 except _JSONError as exc:
                     self._sink.report(
                         "error", "invalid_json", f"data is not JSON: {exc}", item.index

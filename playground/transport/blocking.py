@@ -30,9 +30,9 @@ from playground.transport.client import (
     build_wire_request,
     failure_of,
     insecure_key_refusal,
+    report_failure,
 )
 from playground.transport.errors import TransportError
-from playground.transport.redact import scrub
 
 __all__ = ["POLL_S", "make_blocking_client", "stream_request_blocking"]
 
@@ -216,10 +216,7 @@ def stream_request_blocking(
                 if error is None:
                     raise
         if error is not None:
-            # Messages are built from templates; scrub anyway in case a host name echoes a key.
-            sink.on_transport_error(
-                TransportError(error.kind, scrub(error.message, *secrets)), now()
-            )
+            report_failure(sink, error, secrets, now())
     finally:
         if response is not None:
             _close_quietly(response.close)

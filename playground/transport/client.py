@@ -43,6 +43,7 @@ __all__ = [
     "insecure_key_refusal",
     "is_loopback_url",
     "make_client",
+    "report_failure",
     "stream_request",
 ]
 
@@ -302,6 +303,12 @@ def insecure_key_refusal(spec: RequestSpec, allow_insecure_key: bool) -> Transpo
     return None
 
 
+def report_failure(sink: RunSink, error: TransportError, secrets: list[str], t: float) -> None:
+    """Hand ``error`` to the sink; messages are built from templates, but they are scrubbed
+    anyway in case a host name echoes a key."""
+    sink.on_transport_error(TransportError(error.kind, scrub(error.message, *secrets)), t)
+
+
 def build_wire_request(
     client: httpx.Client | httpx.AsyncClient,
     spec: RequestSpec,
@@ -401,10 +408,7 @@ async def stream_request(
             if error is None:
                 raise
         if error is not None:
-            # Messages are built from templates; scrub anyway in case a host name echoes a key.
-            sink.on_transport_error(
-                TransportError(error.kind, scrub(error.message, *secrets)), now()
-            )
+            report_failure(sink, error, secrets, now())
     finally:
         if response is not None:
             await _close_quietly(response.aclose)

@@ -292,16 +292,9 @@ class Extras(QObject):
 
     def _when_idle(self, work: Any) -> None:
         """Run ``work`` IDLE_MS from now, or later: a stream is no idle time (issue 7: stalls)."""
+        from playground.ui.session import when_idle
 
-        def run() -> None:
-            from playground.ui.session import idle_now
-
-            if not idle_now():
-                QTimer.singleShot(IDLE_MS, self, run)
-            else:
-                work()
-
-        QTimer.singleShot(IDLE_MS, self, run)
+        when_idle(self, work, IDLE_MS)
 
     def _ensure_timing(self) -> None:
         if self._timing_dock is not None or self._timing_failed:

@@ -297,17 +297,12 @@ class MainWindow(QMainWindow):
         """Build one panel not built yet, then come back for the next (idle time, issue 7)."""
         if self._closing:
             return
-        from playground.ui.session import idle_now
+        from playground.ui.session import when_idle
 
-        if not idle_now():
-            # A stream (or its last moments) is no idle time: building a panel blocks its
-            # frames (issue 7: stalls).
-            QTimer.singleShot(IDLE_STEP_MS, self, self._build_idle)
-            return
         for route in ROUTE_NAMES:
             if not self.panels.is_built(route):
                 self.panels[route]
-                QTimer.singleShot(IDLE_STEP_MS, self, self._build_idle)
+                when_idle(self, self._build_idle, IDLE_STEP_MS)
                 return
 
     def show_panel(self, route: str) -> RoutePanel:
@@ -405,7 +400,10 @@ class MainWindow(QMainWindow):
         self.provider_bar.load_models()
         if not self._idle_started:
             self._idle_started = True
-            QTimer.singleShot(IDLE_BUILD_MS, self, self._build_idle)
+            from playground.ui.session import when_idle
+
+            # A stream (or its last moments) is no idle time: building a panel blocks its frames.
+            when_idle(self, self._build_idle, IDLE_BUILD_MS)
 
     def _provider_changed(self) -> None:
         provider = self.provider_bar.provider()

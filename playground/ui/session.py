@@ -34,6 +34,7 @@ __all__ = [
     "has_output",
     "idle_now",
     "streams_running",
+    "when_idle",
 ]
 
 # Reads that arrive within this many seconds of each other reach the journals (history,
@@ -102,6 +103,20 @@ def streams_running() -> int:
 def idle_now() -> bool:
     """True when no run streams and none ended within ``QUIET_S``: time for deferred work."""
     return _live_runs == 0 and time.monotonic() - _last_end >= QUIET_S
+
+
+def when_idle(context: QObject, work: Callable[[], None], delay_ms: int) -> None:
+    """Run ``work`` on the UI thread ``delay_ms`` from now, or later: as soon after that as
+    ``idle_now()`` (a stream and its last moments are no idle time; issue 7: stalls). Nothing
+    runs once ``context`` is gone."""
+
+    def run() -> None:
+        if idle_now():
+            work()
+        else:
+            QTimer.singleShot(delay_ms, context, run)
+
+    QTimer.singleShot(delay_ms, context, run)
 
 
 def has_output(state: StreamState) -> bool:
@@ -879,9 +894,7 @@ class _Reader:
     # ---- reader thread ---------------------------------------------------------------------
     def _main(self) -> None:
         try:
-            asyncio.run(self._read())
-        except asyncio.CancelledError:
-            pass
+            self._read()
         except BaseException as exc:  # handed to the UI thread, where _guard reports it
             self.error = exc
         finally:
@@ -890,9 +903,7 @@ class _Reader:
                 with contextlib.suppress(RuntimeError):  # the UI loop is gone (shutdown)
                     ui_loop.call_soon_threadsafe(_resolve, ended)
 
-    async def _read(self) -> None:
-        # A coroutine on the thread's own short-lived loop, though the read itself blocks:
-        # nothing else runs on that loop, and it keeps this one seam for whatever reads.
+    def _read(self) -> None:
         if self._cancelled:
             return  # stopped before it began: nothing was sent
         from playground.transport.blocking import stream_request_blocking
@@ -921,9 +932,7 @@ class _Reader:
         if tap is not None:
             tap(data)  # before the UI thread can see the read
         self._queue.append((_CHUNK, t, data))
-        if not self._go.is_set():
-            # Bounded: a UI thread that never resumes (shut down) cannot hang the reader.
-            self._go.wait(READER_HOLD_MAX_S)
+        # The pause for the UI thread's frame is the transport's gate (``gate=self._go``).
 
     def on_transport_error(self, error: TransportError, t: float) -> None:
         self._queue.append((_ERROR, error, t))

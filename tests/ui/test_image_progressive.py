@@ -262,26 +262,9 @@ def test_the_images_panel_taps_its_sessions_reads(qloop: Any, sim: Any) -> None:
 def test_the_images_panel_shows_simulated_images_from_the_early_decode(
     qloop: Any, sim: Any, send_and_wait: Any, pipelined: list[DecodedImage | None]
 ) -> None:
-    from playground.transport.client import build_spec
-    from playground.transport.providers import provider_by_id
-    from playground.ui.panels.route_panel import RoutePanel
+    from test_panels import _panel  # the same simulator-backed panel the panel tests use
 
-    def factory(route: str, body: dict[str, Any], files: Any, headers: dict[str, str]) -> Any:
-        return build_spec(
-            provider_by_id("simulator"),
-            route,
-            body,
-            None,
-            base_url=sim.base_url,
-            files=files,
-            extra_headers=headers,
-        )
-
-    panel = RoutePanel("images", factory)
-    panel.editor.set_model("sim-image")
-    panel.set_pace("fast")
-    panel.resize(1000, 700)
-    panel.show()
+    panel = _panel("images", sim, model="sim-image")
     panel.editor.partial_images.setValue(2)
     panel.editor.image_size.setCurrentIndex(panel.editor.image_size.findData("1024x1024"))
     assert send_and_wait(panel) == "complete"

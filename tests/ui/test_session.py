@@ -292,7 +292,7 @@ def test_an_unexpected_error_in_the_reader_fails_the_run(qloop: Any, sim: Any) -
     from playground.ui import session as session_module
     from playground.ui.session import StreamSession
 
-    async def broken(self: Any) -> None:
+    def broken(self: Any) -> None:  # the reader thread's read (no loop of its own)
         raise RuntimeError("a bug below the session")
 
     session = StreamSession("chat")

@@ -32,16 +32,22 @@ __all__ = [
 # Issue 7: QImage.fromData holds the GIL even in a worker (an 18 ms stall per 2 MB partial);
 # Pillow's decoder releases it. So Pillow decodes and scales in a thread; the UI thread only
 # wraps raw RGBA in a QImage (a memcpy).
-_POOL: ThreadPoolExecutor | None = None
+_POOLS: dict[str, ThreadPoolExecutor] = {}
 _POOL_LOCK = threading.Lock()
 
 
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
+def worker_pool(
+    name: str, initializer: Callable[[], None] | None = None, workers: int = 2
+) -> ThreadPoolExecutor:
+    """The image threads called ``name``, made on first use (this module's decode pool, and the
+    early decoder's own: image_prefetch.py)."""
     with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="image-decode")
-        return _POOL
+        pool = _POOLS.get(name)
+        if pool is None:
+            pool = _POOLS[name] = ThreadPoolExecutor(
+                max_workers=workers, thread_name_prefix=name, initializer=initializer
+            )
+        return pool
 
 
 # One magic-byte sniffer for the whole program: the protocol layer's.
@@ -233,7 +239,7 @@ class ImageDecoder(QObject):
         runs in the worker before that: a result it returns is used instead (an early decode
         that checked it has the same bytes, image_prefetch.py)."""
         generation = self._generation
-        future = _pool().submit(_decode_in_worker, data, fit, first)
+        future = worker_pool("image-decode").submit(_decode_in_worker, data, fit, first)
         self._pending.add(future)
 
         def done(f: Future[DecodedImage]) -> None:

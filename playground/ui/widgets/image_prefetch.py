@@ -16,7 +16,7 @@ from playground.protocol.b64_progress import B64Decoder, ImageStringScanner
 from playground.protocol.media import image_format
 from playground.protocol.state import ImageState
 
-from .image_decode import DecodedImage, Pixels, load_pixels, present
+from .image_decode import DecodedImage, Pixels, load_pixels, present, worker_pool
 
 __all__ = ["Guess", "ImagePrefetch", "early_result"]
 
@@ -34,22 +34,14 @@ _KEEP = 3  # finished guesses kept for the view to claim (partials folded in one
 _NICE = 5  # these threads' priority below the UI thread's (Linux)
 _MIN_PIPELINED = 1 << 18  # base64 characters: below this, decoding in one go is quick anyway
 _PIECE = 1 << 18  # base64 characters per step when a whole text is decoded in pieces
-_POOLS: dict[bool, ThreadPoolExecutor] = {}
-_POOL_LOCK = threading.Lock()
 
 
 def _pool(early: bool) -> ThreadPoolExecutor:
     """Threads of their own: a guess waits for network bytes, which must not hold up the decode
     pool's workers; nor may a guess in progress hold up a whole image's inflate, or the next."""
-    with _POOL_LOCK:
-        pool = _POOLS.get(early)
-        if pool is None:
-            pool = _POOLS[early] = ThreadPoolExecutor(
-                max_workers=2,
-                thread_name_prefix="image-early" if early else "image-inflate",
-                initializer=_yield_to_ui if early else None,
-            )
-        return pool
+    if early:
+        return worker_pool("image-early", _yield_to_ui)
+    return worker_pool("image-inflate")
 
 
 def _yield_to_ui() -> None:
