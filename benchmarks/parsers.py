@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import codecs
+import importlib.machinery
 from collections.abc import Callable, Iterator
 from functools import partial
+from types import ModuleType
 from typing import ClassVar
 
 from benchmarks.streams import chat_stream, fixed_chunks, random_chunks
 from benchmarks.timing import best_of
-from playground.protocol.sse import SSEEvent, SSEParser
+from playground.protocol import load_source_parser, sse
 
 Runner = Callable[[list[bytes]], int]
+
+
+def is_compiled(module: ModuleType) -> bool:
+    """True for the mypyc build of the parser (an extension module), False for its source."""
+    return str(module.__file__).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def source_parser() -> ModuleType:
+    """``sse.py`` run by the interpreter, as an install without a C compiler runs it: measured
+    beside the installed parser so the table shows what the compiled build adds."""
+    return load_source_parser("benchmarks._sse_source")
 
 
 def arrivals(chunks: list[bytes]) -> list[tuple[float, bytes]]:
@@ -21,16 +34,17 @@ def arrivals(chunks: list[bytes]) -> list[tuple[float, bytes]]:
     return [(float(i), chunk) for i, chunk in enumerate(chunks)]
 
 
-def run_ours(timed: list[tuple[float, bytes]]) -> int:
+def run_ours(timed: list[tuple[float, bytes]], module: ModuleType = sse) -> int:
     """Our incremental parser: events dispatched (comments and the rest are items too)."""
-    parser = SSEParser()
+    event_type = module.SSEEvent
+    parser = module.SSEParser()
     feed = parser.feed
     n = 0
     for t, chunk in timed:
         for item in feed(chunk, t):
-            if type(item) is SSEEvent:
+            if type(item) is event_type:
                 n += 1
-    n += sum(type(item) is SSEEvent for item in parser.finish(float(len(timed))))
+    n += sum(type(item) is event_type for item in parser.finish(float(len(timed))))
     return n
 
 
@@ -90,9 +104,14 @@ def measure(chunks: list[bytes], peers: list[str], repeat: int) -> dict[str, tup
     Runs are interleaved (ours, peer, ours, peer...) so a burst of load from elsewhere on the
     machine hits every contender alike.
     """
-    inputs: dict[str, Callable[[], int]] = {"ours": partial(run_ours, arrivals(chunks))}
+    timed = arrivals(chunks)
+    inputs: dict[str, Callable[[], int]] = {"ours": partial(run_ours, timed)}
+    # Warm up: imports and first-call costs stay out of the timing.
+    run_ours(arrivals(chunks[:50]))
+    if is_compiled(sse):
+        inputs["source"] = partial(run_ours, timed, source_parser())
+        run_ours(arrivals(chunks[:50]), source_parser())
     inputs.update({p: partial(PEERS[p], chunks) for p in peers})
-    run_ours(arrivals(chunks[:50]))  # warm up: imports and first-call costs stay out of the timing
     for peer in peers:
         PEERS[peer](chunks[:50])
     best: dict[str, tuple[float, int]] = {}
@@ -106,7 +125,11 @@ def measure(chunks: list[bytes], peers: list[str], repeat: int) -> dict[str, tup
 
 
 def parser_figures(n_events: int, repeat: int) -> dict[str, float]:
-    """The four framing figures of issue 7: our throughput over each peer's, on the same bytes."""
+    """The four framing figures of issue 7: our throughput over each peer's, on the same bytes.
+
+    With the mypyc build installed, ``parser_source_mb_s_*`` is the same source run by the
+    interpreter, in the same run (the run's footer names the build: ``runner.machine``).
+    """
     data = chat_stream(n_events)
     figures: dict[str, float] = {}
     mb = len(data) / 1e6
@@ -118,6 +141,11 @@ def parser_figures(n_events: int, repeat: int) -> dict[str, float]:
         results = measure(chunks, peers, repeat)
         ours_s, ours_n = results["ours"]
         figures[f"parser_mb_s_{label}"] = mb / ours_s
+        if "source" in results:
+            source_s, source_n = results["source"]
+            if source_n != ours_n:
+                raise RuntimeError(f"the source parser saw {source_n} events, we saw {ours_n}")
+            figures[f"parser_source_mb_s_{label}"] = mb / source_s
         for peer in peers:
             peer_s, peer_n = results[peer]
             if peer_n != ours_n:

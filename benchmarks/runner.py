@@ -249,11 +249,16 @@ def machine() -> dict[str, str]:
             versions[dist] = version(dist)
         except Exception:
             versions[dist] = "?"
+    from benchmarks.parsers import is_compiled
+    from playground.protocol import sse
+
     return {
         "cpu": cpu,
         "nproc": str(os.cpu_count() or "?"),
         "python": platform.python_version(),
         "platform": platform.platform(),
+        # Which SSE parser ran: the mypyc build setup.py makes, or its source (no C compiler).
+        "parser": "mypyc" if is_compiled(sse) else "source",
         **versions,
     }
 

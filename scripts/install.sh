@@ -13,6 +13,12 @@ extra=""
 sys_pkgs=(libpulse0 libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3
           libglib2.0-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-xinerama0
           libxcb-randr0 libxcb-render-util0 libxcb-image0 fonts-dejavu-core)
+# The SSE parser is compiled with mypyc when the package installs (setup.py): that takes a C
+# compiler and Python's headers (python3-dev is only needed for the system's own Python).
+command -v cc >/dev/null 2>&1 || sys_pkgs+=(gcc libc6-dev)
+python3 -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' ||
+  sys_pkgs+=(python3-dev)
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in "${sys_pkgs[@]}"; do

@@ -52,6 +52,15 @@ def test_parser_peers_agree_and_figures_are_ratios() -> None:
     )
     ratio = figures["parser_mb_s_4k"] / figures["httpx_sse_mb_s_4k"]  # type: ignore[operator]
     assert figures["parser_vs_httpx_sse_4k"] == pytest.approx(ratio)
+    # Which parser ran is printed, and the compiled build is measured beside its own source.
+    from benchmarks.parsers import is_compiled, source_parser
+    from playground.protocol import sse
+
+    assert runner.machine()["parser"] == ("mypyc" if is_compiled(sse) else "source")
+    if is_compiled(sse):
+        _numbers(figures, "parser_source_mb_s_4k", "parser_source_mb_s_30b")
+        assert run_ours(timed, source_parser()) == 41
+        assert not is_compiled(source_parser())
 
 
 def test_decode_figure_checks_the_text() -> None:

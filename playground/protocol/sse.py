@@ -16,8 +16,11 @@ Why it is shaped the way it is (issue 7; ``benchmarks/parsers.py`` measures it, 
   read (the same field rules, ``data_of_raw``), so the hot loop builds no str and a timeline keeps
   no second copy of the bytes; ``id`` and comments are decoded once, on whole lines, so a
   character split across chunks is whole;
-- items are built positionally, the hot loop even as ``object.__new__`` plus its own slot stores
-  (keywords cost 2.5x as much per event; see ``_new``).
+- items are built positionally, the hot loop even as a bare ``SSEEvent()`` plus its own slot
+  stores (keywords cost 2.5x as much per event; see ``SSEEvent``);
+- the module is also compiled with mypyc when the install can (``setup.py``): the same source,
+  about twice the throughput; ``playground.protocol`` falls back to this source when the
+  compiled module is missing or was built from other bytes.
 """
 
 from __future__ import annotations
@@ -65,8 +68,20 @@ class SSEEvent:
 
     __slots__ = ("_meta", "end", "index", "raw", "t_first", "t_last")
 
-    def __init__(
-        self,
+    index: int
+    _meta: _Meta | None
+    raw: bytes
+    end: int
+    t_first: float
+    t_last: float
+
+    # No __init__: the parser's hot loops make an event as ``SSEEvent()`` and store its six slots
+    # themselves. A class without __init__ is the cheapest object to make in CPython 3.11 (cheaper
+    # than ``object.__new__(cls)``, whose wrapper parses its arguments), and in the mypyc build the
+    # call and the stores are native. ``make`` is the constructor by field.
+    @classmethod
+    def make(
+        cls,
         index: int,
         event: str,
         data: str | None,
@@ -77,10 +92,12 @@ class SSEEvent:
         end: int,
         t_first: float,
         t_last: float,
-    ) -> None:
+    ) -> SSEEvent:
+        """An event from its fields (``data`` None: derived from ``raw`` on each read)."""
+        self = cls()
         self.index = index
         own_start = None if start == end - len(raw) else start
-        self._meta: _Meta | None = (
+        self._meta = (
             None
             if event == "message"
             and data is None
@@ -93,6 +110,7 @@ class SSEEvent:
         self.end = end
         self.t_first = t_first
         self.t_last = t_last
+        return self
 
     @property
     def event(self) -> str:
@@ -288,14 +306,6 @@ class SSEUnterminated:
 
 SSEItem = SSEEvent | SSEComment | SSEUnterminated
 
-# The hot loops build events as object.__new__ and then store the seven slots themselves: the
-# same object as SSEEvent(...) for a `message` event with derived data (``_meta`` None, or the
-# run's shared tuple when an id is set), about 40% cheaper per event in CPython 3.11 than the
-# constructor call (no type.__call__, no __init__ frame, none of its tests). Valid while SSEEvent
-# has no __new__ (checked here, at import).
-_new: Final = object.__new__
-assert SSEEvent.__new__ is object.__new__
-
 # What ``feed`` returns when a chunk completes nothing (most chunks of a token stream): one shared
 # empty tuple instead of a new list per call (issue 7: per-chunk cost decides small reads).
 _NOTHING: Final[tuple[()]] = ()
@@ -383,7 +393,7 @@ class SSEParser:
                 return self._cut_joined(raw + rest, t)  # another field: the careful path
             index = self._index
             end = self._base + len(raw)
-            event = _new(SSEEvent)  # the slots stored here (see _new)
+            event = SSEEvent()  # its slots stored here (see SSEEvent)
             event.index = index
             event._meta = None if self._last_id is None else self._meta()
             event.raw = raw
@@ -481,7 +491,7 @@ class SSEParser:
             pos = stop + 2
             index = self._index
             end = base + pos
-            event = _new(SSEEvent)  # the slots stored here (see _new)
+            event = SSEEvent()  # its slots stored here (see SSEEvent)
             event.index = index
             event._meta = None if self._last_id is None else self._meta()
             event.raw = data[:pos]
@@ -567,7 +577,6 @@ class SSEParser:
             index = self._index
             meta = self._meta()
             append = out.append
-            new = _new
             while stop >= 0:
                 after = stop + 2
                 # One test for "blank line, then another `data: ` line" (most events): a slice
@@ -577,8 +586,8 @@ class SSEParser:
                 if last and (after > size or data[stop + 1] != 10):
                     break
                 # No decode here: `data` is derived from `raw` when read, and `start` from `end`
-                # and `raw` (SSEEvent). The slots are stored right here (see _new).
-                event = new(SSEEvent)
+                # and `raw` (SSEEvent). The slots are stored right here.
+                event = SSEEvent()
                 event.index = index
                 event._meta = meta
                 event.raw = data[pos:after]
@@ -691,7 +700,7 @@ class SSEParser:
                 raw = b"".join([*self._ev_parts, memoryview(data)[:after]])
             event_type = self._event_type
             out.append(
-                SSEEvent(
+                SSEEvent.make(
                     self._index,
                     event_type.decode("utf-8", "replace") if event_type else "message",
                     None,  # derived from raw when read: data_of_raw re-runs the field rules

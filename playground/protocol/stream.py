@@ -250,7 +250,7 @@ class StreamDecoder:
         """A non-2xx answer: its error envelope (any shape, or none) becomes ``state.error``."""
         err = error_from_body(status, body, content_type)
         index = len(self.items)
-        item = SSEEvent(
+        item = SSEEvent.make(
             index=index,
             event="error",
             data=body.decode("utf-8", "replace"),
@@ -586,7 +586,7 @@ class StreamDecoder:
     def _audio(self, chunk: bytes, t: float) -> SSEItem:
         index = len(self.items)
         start = self._bytes - len(chunk)
-        item = SSEEvent(
+        item = SSEEvent.make(
             index=index,
             event="audio",
             data="",
@@ -607,7 +607,7 @@ class StreamDecoder:
         if not body:
             return []
         t_first, t_last = self._body_t or (t, t)
-        item = SSEEvent(
+        item = SSEEvent.make(
             index=len(self.items),
             event="message",
             data=body.decode("utf-8", "replace"),

@@ -84,7 +84,7 @@ def test_derived_data_is_the_spec_data(stream: bytes, cuts: list[int]) -> None:
 def test_released_then_rederived_equals_the_original(stream: bytes) -> None:
     for ev in parse(stream, []):
         original = ev.data
-        kept = SSEEvent(
+        kept = SSEEvent.make(
             ev.index, ev.event, original, ev.id, ev.retry, ev.raw, ev.start, ev.end, 0.0, 0.0
         )
         assert not kept.data_is_derived
@@ -96,11 +96,13 @@ def test_released_then_rederived_equals_the_original(stream: bytes) -> None:
 
 def test_data_that_raw_cannot_give_is_kept() -> None:
     # A non-SSE body (an HTTP error page) carried as an event keeps its own data.
-    ev = SSEEvent(0, "error", "Bad gateway", None, None, b"Bad gateway", 0, 11, 0.0, 0.0)
+    ev = SSEEvent.make(0, "error", "Bad gateway", None, None, b"Bad gateway", 0, 11, 0.0, 0.0)
     ev.release_data()
     assert not ev.data_is_derived
     assert ev.data == "Bad gateway"
-    assert ev == SSEEvent(0, "error", "Bad gateway", None, None, b"Bad gateway", 0, 11, 0.0, 0.0)
+    assert ev == SSEEvent.make(
+        0, "error", "Bad gateway", None, None, b"Bad gateway", 0, 11, 0.0, 0.0
+    )
 
 
 def test_fields_can_be_set_and_compare_like_the_dataclass() -> None:
@@ -111,7 +113,7 @@ def test_fields_can_be_set_and_compare_like_the_dataclass() -> None:
     assert (ev.event, ev.data, ev.id, ev.retry) == ("x", "a", "7", 3)
     ev.event, ev.id, ev.retry = "message", None, None
     assert ev.data_is_derived
-    assert ev == SSEEvent(0, "message", "a", None, None, b"data: a\n\n", 0, 9, 1.0, 1.0)
+    assert ev == SSEEvent.make(0, "message", "a", None, None, b"data: a\n\n", 0, 9, 1.0, 1.0)
     assert "data='a'" in repr(ev)
 
 
@@ -131,7 +133,7 @@ def test_start_is_derived_from_end_and_raw_and_is_the_first_byte(
 
 def test_a_start_that_raw_does_not_span_is_kept() -> None:
     # A raw audio chunk keeps its bytes elsewhere: its item has empty raw but a real span.
-    ev = SSEEvent(3, "audio", "", None, None, b"", 100, 4900, 1.0, 1.0)
+    ev = SSEEvent.make(3, "audio", "", None, None, b"", 100, 4900, 1.0, 1.0)
     assert (ev.start, ev.end) == (100, 4900)
     ev.event = "audio2"  # changing another field keeps it
     assert ev.start == 100
@@ -144,5 +146,5 @@ def test_a_start_set_by_hand_stays_when_end_moves() -> None:
     ev.start = 500  # the inspector re-parses one row's bytes and puts them back in place
     ev.end = 509
     assert (ev.start, ev.end) == (500, 509)
-    assert ev == SSEEvent(0, "message", "a", None, None, b"data: a\n\n", 500, 509, 1.0, 1.0)
+    assert ev == SSEEvent.make(0, "message", "a", None, None, b"data: a\n\n", 500, 509, 1.0, 1.0)
     assert ev.data_is_derived

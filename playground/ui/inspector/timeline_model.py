@@ -396,7 +396,7 @@ class TimelineModel(QAbstractTableModel):
             if value[:1] == b" ":
                 value = value[1:]
             text = value.decode("utf-8", "replace")
-            return SSEEvent(row, "message", text, None, None, raw, start, end, t, t)
+            return SSEEvent.make(row, "message", text, None, None, raw, start, end, t, t)
         parsed = parse_all(raw)
         # The event dispatches last (a comment inside an event's lines comes out first).
         item: SSEItem

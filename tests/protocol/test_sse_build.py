@@ -1,0 +1,158 @@
+"""The mypyc build of the SSE parser: it is what runs, it matches the source, never runs stale."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from protocol_helpers import all_captures
+
+import playground.protocol as protocol
+from playground.protocol import sse as active
+
+PROTOCOL_DIR = Path(protocol.__file__).parent
+SOURCE = PROTOCOL_DIR / "sse.py"
+
+
+# ``sse.py`` run by the interpreter, under a name of its own (the pure-Python fallback).
+SOURCE_PARSER = protocol.load_source_parser("_sse_from_source")
+
+
+def _is_compiled(module: ModuleType) -> bool:
+    return str(module.__file__).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def _items(module: ModuleType, stream: bytes, cuts: list[int]) -> list[str]:
+    """Every item's full repr (fields, raw bytes, offsets, times), fed cut at ``cuts``."""
+    parser = module.SSEParser()
+    out: list[str] = []
+    last = 0
+    for n, cut in enumerate([*sorted(set(cuts)), len(stream)]):
+        if cut > last:
+            out.extend(map(repr, parser.feed(stream[last:cut], float(n))))
+            last = cut
+    out.extend(map(repr, parser.finish(99.0)))
+    return out
+
+
+@pytest.mark.skipif(
+    bool(os.environ.get("PLAYGROUND_PURE_PYTHON")), reason="pure-Python install asked for"
+)
+def test_the_installed_parser_is_the_compiled_one() -> None:
+    # issue 7's parser figures are the compiled build's; scripts/install.sh installs a C compiler
+    # and Python's headers so that `pip install -e .` can build it (setup.py).
+    assert _is_compiled(active), (
+        "playground.protocol.sse is running from source: the install did not compile it "
+        "(pip install -e . needs a C compiler and Python's headers; see setup.py)"
+    )
+
+
+def test_the_source_parser_really_is_the_source() -> None:
+    assert not _is_compiled(SOURCE_PARSER)
+    assert SOURCE_PARSER.SSEEvent is not active.SSEEvent
+
+
+def test_compiled_and_source_parsers_agree_on_every_capture(captures_dir: Path) -> None:
+    for path in all_captures(captures_dir):
+        stream = path.read_bytes()
+        for size in (1, 7, 64, 4096, len(stream) or 1):
+            cuts = list(range(size, len(stream), size))
+            assert _items(active, stream, cuts) == _items(SOURCE_PARSER, stream, cuts), path.name
+
+
+_TOKENS = [
+    b"data: ",
+    b"data:",
+    b"data",
+    b"event: x",
+    b"id: 7",
+    b"id",
+    b"retry: 30",
+    b": hi",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\n\n",
+    b"\xef\xbb\xbf",
+    b"{}",
+    b"\xc3\xa9",
+    b"\xff",
+    b"\x00",
+]
+_streams = st.lists(st.one_of(st.sampled_from(_TOKENS), st.binary(max_size=3)), max_size=60).map(
+    b"".join
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), stream=_streams)
+def test_compiled_and_source_parsers_agree_on_any_bytes_and_chunking(
+    data: st.DataObject, stream: bytes
+) -> None:
+    cuts = data.draw(st.lists(st.integers(0, len(stream)), max_size=12))
+    assert _items(active, stream, cuts) == _items(SOURCE_PARSER, stream, cuts)
+
+
+def test_data_and_start_read_the_same_from_both_builds() -> None:
+    stream = b"id: 1\ndata: a\ndata: \xc3\xa9\n\n: c\ndata: [DONE]\n\n"
+    for module in (active, SOURCE_PARSER):
+        items = module.parse_all(stream, 5)
+        assert [type(i).__name__ for i in items] == ["SSEEvent", "SSEComment", "SSEEvent"]
+        assert (items[0].data, items[0].id, items[0].start, items[0].end) == ("a\né", "1", 0, 24)
+        made = module.SSEEvent.make(4, "error", "boom", None, None, b"boom", 0, 4, 1.0, 2.0)
+        assert (made.event, made.data, made.start, made.t_last) == ("error", "boom", 0, 2.0)
+
+
+def test_the_stamp_names_the_exact_source(tmp_path: Path) -> None:
+    source = tmp_path / "sse.py"
+    stamp = tmp_path / "sse.build"
+    source.write_bytes(b"x = 1\n")
+    assert not protocol.compiled_parser_is_current(str(source), str(stamp))  # no stamp
+    stamp.write_text(protocol.source_stamp(b"x = 1\n"))
+    assert protocol.compiled_parser_is_current(str(source), str(stamp))
+    source.write_bytes(b"x = 2\n")  # same size, other bytes
+    assert not protocol.compiled_parser_is_current(str(source), str(stamp))
+
+
+def _import_in_copy(root: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(root)
+    return subprocess.run(
+        [sys.executable, "-c", "import playground.protocol.sse as s; print(s.__file__)"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_an_edited_parser_runs_from_source_not_from_a_stale_build(tmp_path: Path) -> None:
+    # A copy of the package as an install leaves it (with the compiled module and its stamp,
+    # when this install has them), imported in a fresh interpreter.
+    package = tmp_path / "playground"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    shutil.copytree(
+        PROTOCOL_DIR, package / "protocol", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    fresh = _import_in_copy(tmp_path)
+    assert fresh.returncode == 0, fresh.stderr
+    if _is_compiled(active):
+        assert fresh.stdout.strip().endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+        assert fresh.stderr == ""
+    copied = package / "protocol" / "sse.py"
+    copied.write_bytes(copied.read_bytes() + b"# edited after the build\n")
+    edited = _import_in_copy(tmp_path)
+    assert edited.returncode == 0, edited.stderr
+    assert edited.stdout.strip() == str(copied)
+    if _is_compiled(active):
+        assert "built from another sse.py" in edited.stderr
