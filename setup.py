@@ -33,8 +33,17 @@ def _note(message: str) -> None:
     print(f"playground: {message}; the SSE parser installs as pure Python.", file=sys.stderr)
 
 
+def _remove_in_place_build() -> None:
+    """An editable install asked for pure Python drops an earlier in-place build, so the source
+    is what runs."""
+    package = Path(PARSER).parent
+    for path in [package / STAMP, *package.glob("sse.*.so"), *package.glob("sse__mypyc.*.so")]:
+        path.unlink(missing_ok=True)
+
+
 def compiled_modules() -> list[Any]:
     if os.environ.get("PLAYGROUND_PURE_PYTHON"):
+        _remove_in_place_build()
         return []
     try:
         from mypyc.build import mypycify
