@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from hypothesis import strategies as st
+
 from playground.protocol.sse import SSEComment, SSEEvent, SSEUnterminated
 from playground.protocol.stream import StreamDecoder
 
@@ -107,3 +109,32 @@ def snapshot(decoder: StreamDecoder) -> dict[str, Any]:
         "events": state.events,
         "comments": state.comments,
     }
+
+
+# SSE-ish byte streams for Hypothesis: fields, colons, spaces, CR/LF/CRLF, BOMs, multibyte and
+# invalid UTF-8, and random bytes between them.
+_SSE_TOKENS = [
+    b"data: ",
+    b"data:",
+    b"data",
+    b"event: x",
+    b"id: 7",
+    b"retry: 10",
+    b": c",
+    b":",
+    b" ",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\n\n",
+    b"x",
+    b"{}",
+    b"\xc3\xa9",
+    b"\xe2\x82",
+    b"\xff",
+    b"\xef\xbb\xbf",
+    b"datum:",
+]
+sse_like_streams = st.lists(
+    st.one_of(st.sampled_from(_SSE_TOKENS), st.binary(max_size=3)), max_size=50
+).map(b"".join)

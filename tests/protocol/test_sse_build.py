@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from protocol_helpers import all_captures
+from protocol_helpers import all_captures, sse_like_streams
 
 import playground.protocol as protocol
 from playground.protocol import sse as active
@@ -68,32 +68,8 @@ def test_compiled_and_source_parsers_agree_on_every_capture(captures_dir: Path) 
             assert _items(active, stream, cuts) == _items(SOURCE_PARSER, stream, cuts), path.name
 
 
-_TOKENS = [
-    b"data: ",
-    b"data:",
-    b"data",
-    b"event: x",
-    b"id: 7",
-    b"id",
-    b"retry: 30",
-    b": hi",
-    b"\n",
-    b"\r",
-    b"\r\n",
-    b"\n\n",
-    b"\xef\xbb\xbf",
-    b"{}",
-    b"\xc3\xa9",
-    b"\xff",
-    b"\x00",
-]
-_streams = st.lists(st.one_of(st.sampled_from(_TOKENS), st.binary(max_size=3)), max_size=60).map(
-    b"".join
-)
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), stream=_streams)
+@given(data=st.data(), stream=sse_like_streams)
 def test_compiled_and_source_parsers_agree_on_any_bytes_and_chunking(
     data: st.DataObject, stream: bytes
 ) -> None:

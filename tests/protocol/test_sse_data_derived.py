@@ -6,35 +6,11 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protocol_helpers import sse_like_streams as streams
 
 from playground.protocol.sse import SSEEvent, SSEParser, data_of_raw
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
-_TOKENS = [
-    b"data: ",
-    b"data:",
-    b"data",
-    b"event: x",
-    b"id: 7",
-    b"retry: 10",
-    b": c",
-    b":",
-    b" ",
-    b"\n",
-    b"\r",
-    b"\r\n",
-    b"\n\n",
-    b"x",
-    b"{}",
-    b"\xc3\xa9",
-    b"\xe2\x82",
-    b"\xff",
-    b"\xef\xbb\xbf",
-    b"datum:",
-]
-streams = st.lists(st.one_of(st.sampled_from(_TOKENS), st.binary(max_size=3)), max_size=50).map(
-    b"".join
-)
 
 
 def reference_data(stream: bytes) -> list[str]:
