@@ -37,6 +37,29 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+# Every option's value when none is given (the parser's defaults, and the no-argument start's
+# namespace; a test keeps the two equal).
+_DEFAULTS: dict[str, Any] = {
+    "file": None,
+    "route": None,
+    "prompt": None,
+    "model": None,
+    "provider": None,
+    "fault": None,
+    "body": None,
+    "pace": None,
+    "screenshot": None,
+    "dump_state": None,
+    "exit_when_done": False,
+    "save_capture": None,
+    "replay": None,
+    "speed": 0.0,
+    "timeout": 120.0,
+    "quit_after": None,
+    "size": "1560x920",
+}
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="playground",
@@ -73,12 +96,16 @@ def _parser() -> argparse.ArgumentParser:
         help="close the window after S seconds (demos, tests)",
     )
     p.add_argument("--size", default="1560x920", help="window size WxH (headless screenshots)")
+    p.set_defaults(**_DEFAULTS)
     return p
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     """Parse and check the arguments; UsageError (one line) for anything wrong."""
-    args = _parser().parse_args(list(argv))
+    argv = list(argv)
+    # The usual start has no arguments: argparse's set-up (its gettext look-ups load the locale
+    # module) is a few milliseconds of the time to a first frame with nothing to parse (issue 7).
+    args = _parser().parse_args(argv) if argv else argparse.Namespace(**_DEFAULTS)
     if args.fault:
         try:
             from playground.sim.faults import FAULTS

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QStyle, QTabWidget
 from playground.protocol.requests import ROUTE_NAMES, route_spec
 from playground.ui.panels.route_panel import RoutePanel
 from playground.ui.provider_bar import ProviderBar
-from playground.ui.settings_dialog import first_byte_timeout, stall_seconds
+from playground.ui.timeouts import first_byte_timeout, stall_seconds
 
 if TYPE_CHECKING:
     from playground.sim.server import SimServer
@@ -263,7 +263,8 @@ class MainWindow(QMainWindow):
 
     def _build_panel(self, route: str) -> RoutePanel:
         """Build ``route``'s panel and put it in its tab in place of the placeholder."""
-        panel = RoutePanel(route, self._make_spec)
+        # The first frame's panel shows its empty state: its output widgets wait for idle time.
+        panel = RoutePanel(route, self._make_spec, defer_output=not self._after_done)
         panel.session.stall_seconds = stall_seconds(self.settings)
         panel.session.first_byte_timeout = first_byte_timeout(self.settings)
         # The history opens when the first run starts, if nothing opened it before.
@@ -299,6 +300,11 @@ class MainWindow(QMainWindow):
             return
         from playground.ui.session import when_idle
 
+        for panel in self.panels.built().values():
+            if not panel.output_built:  # the first frame's panel: its output widgets first
+                panel.ensure_output()
+                when_idle(self, self._build_idle, IDLE_STEP_MS)
+                return
         for route in ROUTE_NAMES:
             if not self.panels.is_built(route):
                 self.panels[route]
@@ -488,10 +494,7 @@ class MainWindow(QMainWindow):
         session.started.connect(lambda p=panel: self._session_started(p))
         session.updated.connect(lambda p=panel: self._session_updated(p))
         session.finished.connect(lambda _status, p=panel: self._session_finished(p))
-        for widget in panel.widgets.values():
-            signal = getattr(widget, "itemActivated", None)
-            if signal is not None:
-                signal.connect(lambda item, p=panel: self._widget_activated(p, item))
+        panel.itemActivated.connect(lambda item, p=panel: self._widget_activated(p, item))
 
     def _follow_current(self, *_args: object) -> None:
         panel = self.current_panel()
@@ -573,7 +576,7 @@ class MainWindow(QMainWindow):
         panel = self._followed
         if panel is None:
             return
-        for widget in panel.widgets.values():
+        for widget in panel.built_widgets().values():  # widgets not built yet show nothing
             highlight = getattr(widget, "highlight_item", None)
             if highlight is not None:
                 with contextlib.suppress(Exception):

@@ -17,24 +17,9 @@ from PySide6.QtWidgets import (
 )
 
 from playground.transport.providers import PROVIDERS, Provider
+from playground.ui.timeouts import first_byte_timeout, stall_seconds
 
 __all__ = ["SettingsDialog", "first_byte_timeout", "stall_seconds"]
-
-
-def stall_seconds(settings: QSettings) -> float:
-    """The stall watchdog's silence threshold (issue 5: configurable)."""
-    return _float(settings.value("stall_seconds", 10.0), 10.0)
-
-
-def first_byte_timeout(settings: QSettings) -> float:
-    return _float(settings.value("first_byte_timeout", 60.0), 60.0)
-
-
-def _float(value: object, default: float) -> float:
-    try:
-        return float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return default
 
 
 class _KeyRow(QWidget):
@@ -130,7 +115,7 @@ class SettingsDialog(QDialog):
         self.first_byte.setValue(first_byte_timeout(settings))
         tform.addRow("First byte timeout", self.first_byte)
         layout.addWidget(times)
-        # Only here: the window imports this module for stall_seconds and first_byte_timeout.
+        # Only here: its class (and its Python enums) loads when a dialog is first opened.
         from PySide6.QtWidgets import QDialogButtonBox
 
         buttons = QDialogButtonBox(

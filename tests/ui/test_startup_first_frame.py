@@ -41,6 +41,12 @@ _PROBE = textwrap.dedent(
             "widget_modules": sorted(
                 m for m in sys.modules if m.startswith("playground.ui.widgets.")
             ),
+            "output_built": window.current_panel().output_built,
+            "dialog_modules": sorted(
+                m
+                for m in ("playground.ui.settings_dialog", "playground.ui.inspector.request_view")
+                if m in sys.modules
+            ),
         }
 
     def settled(window):
@@ -98,16 +104,20 @@ def test_first_frame_comes_before_asyncio_history_extras_and_other_widgets(
     # The stream state and its 16 event dataclasses (about 13 ms to import) wait for a run.
     assert not first["state_module"] and not first["events_module"]
     assert not first["gc_enabled"]  # no collection passes before the first frame...
-    # The chat panel's widgets only: no image, audio, music or transcript view yet.
-    assert "playground.ui.widgets.answer_view" in first["widget_modules"]
-    for other in ("images_view", "audio_view", "music_view", "transcript_view", "waveform"):
-        assert f"playground.ui.widgets.{other}" not in first["widget_modules"]
+    # The chat panel shows its empty state: no output widget (nor its module) exists yet.
+    assert not first["output_built"]
+    assert first["widget_modules"] == []
+    # Nor the settings dialog or the request / response views (their tabs are not open).
+    assert first["dialog_modules"] == []
 
     after = facts["settled"]
     assert after["asyncio_loaded"] and after["qasync"]
     assert after["history_opened"]
     assert after["timeline_model"]
     assert after["gc_enabled"]  # ...and the collector is back on right after it
+    # The chat panel's output widgets are built in the first idle moment, before any Send.
+    assert after["output_built"]
+    assert "playground.ui.widgets.answer_view" in after["widget_modules"]
     assert after["extras"] and after["save_action"] == "&Save run as capture…"
     assert not after["models_pending"]  # the model list was asked for once the loop ran
     assert after["simulator"]

@@ -18,8 +18,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.protocol.sse import SSEComment, SSEEvent, SSEUnterminated
-
 if TYPE_CHECKING:
     # The pages' Qt classes load with the pages (issue 7: each costs its Python enums).
     from PySide6.QtWidgets import (
@@ -289,6 +287,10 @@ class DetailPane(QWidget):
     # -- tabs ----------------------------------------------------------------------------------
 
     def _show_raw(self) -> None:
+        # The parser's classes load with the first row shown (a compiled module: one more
+        # shared library the first frame does not need; issue 7: startup).
+        from playground.protocol.sse import SSEEvent
+
         if self.row is None:
             return
         item = self.model.item(self.row)
@@ -302,6 +304,8 @@ class DetailPane(QWidget):
             self.raw.setPlainText(escape_raw(raw))
 
     def _build_tree(self) -> None:
+        from playground.protocol.sse import SSEComment, SSEEvent, SSEUnterminated
+
         self.tree.clear()
         row = self.row
         assert row is not None
@@ -323,6 +327,8 @@ class DetailPane(QWidget):
         self.tree.expandToDepth(1)
 
     def _build_preview(self) -> None:
+        from playground.protocol.sse import SSEEvent
+
         from .payload_media import find_media
 
         self._clear_preview()

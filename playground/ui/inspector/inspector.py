@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QItemSelectionModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    Qt,
-    QTimer,
-    Signal,
-)
+from PySide6.QtCore import QItemSelectionModel, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -30,18 +23,24 @@ from PySide6.QtWidgets import (
 )
 
 from .detail_pane import DetailPane
-from .request_view import ExchangeView, format_request, format_response
 
 if TYPE_CHECKING:
     from playground.protocol.sse import SSEItem
     from playground.protocol.stream import StreamDecoder
 
+    from .request_view import ExchangeView
     from .timeline_filter import TimelineFilter
     from .timeline_model import TimelineModel
 
 __all__ = ["Inspector"]
 
 ALL_TYPES = "All types"
+# The inspector's tabs after Events: tab index -> title, and each view's placeholder text.
+_EXCHANGE_TITLES = {1: "Request", 2: "Response"}
+_EXCHANGE_PLACEHOLDERS = {
+    1: "The request appears here once you press Send.",
+    2: "The response status and headers appear here.",
+}
 
 # The timeline model's columns (timeline_model.COLUMNS; a test keeps the two equal). The window
 # shows them before that module (and the stream decoder with its JSON library) is loaded.
@@ -49,31 +48,15 @@ COLUMNS = ("#", "Time (ms)", "Type", "Size", "Summary", "Findings")
 COL_INDEX, COL_TIME, COL_TYPE, COL_SIZE, COL_SUMMARY, COL_FINDINGS = range(6)
 
 
-_ROOT = QModelIndex()
+def _headers(parent: QObject) -> QStandardItemModel:
+    """The timeline's column titles and no rows: the table until its model is built.
 
-
-class _Headers(QAbstractTableModel):
-    """The timeline's column titles and no rows: the table until its model is built."""
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
-        return 0
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
-        return len(COLUMNS)
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = 0) -> Any:
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            orientation == Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and 0 <= section < len(COLUMNS)
-        ):
-            return COLUMNS[section]
-        return None
+    A C++ model: the header asks for its titles a few hundred times before the first frame,
+    and a Python model would answer each through PySide (issue 7: startup).
+    """
+    model = QStandardItemModel(0, len(COLUMNS), parent)
+    model.setHorizontalHeaderLabels(list(COLUMNS))
+    return model
 
 
 class Inspector(QWidget):
@@ -145,17 +128,55 @@ class Inspector(QWidget):
         events_layout.addWidget(self.count_label)
         self.tabs.addTab(events, "Events")
 
-        self.request_view = ExchangeView("The request appears here once you press Send.", self)
-        self.tabs.addTab(self.request_view, "Request")
-        self.response_view = ExchangeView("The response status and headers appear here.", self)
-        self.tabs.addTab(self.response_view, "Response")
+        # The Request and Response views are built when their tab opens or a run fills them; an
+        # empty page stands in until then (issue 7: the first frame shows the Events tab).
+        self._exchange: dict[int, ExchangeView] = {}
+        for title in _EXCHANGE_TITLES.values():
+            self.tabs.addTab(QWidget(), title)
+        self.tabs.currentChanged.connect(self._tab_opened)
 
         if defer_model:
-            self.view.setModel(_Headers(self))
+            self.view.setModel(_headers(self))
             self._setup_columns()
         else:
             self.ensure_model()
         self._update_count()
+
+    @property
+    def request_view(self) -> ExchangeView:
+        """The Request tab's text view (built now if it was not yet)."""
+        return self._exchange_view(1)
+
+    @property
+    def response_view(self) -> ExchangeView:
+        """The Response tab's text view (built now if it was not yet)."""
+        return self._exchange_view(2)
+
+    def _exchange_view(self, index: int) -> ExchangeView:
+        view = self._exchange.get(index)
+        if view is None:
+            # Its module (with the redaction helpers) loads with the first view, too.
+            from .request_view import ExchangeView
+
+            view = ExchangeView(_EXCHANGE_PLACEHOLDERS[index], self)
+            stand_in = self.tabs.widget(index)
+            current = self.tabs.currentIndex()
+            # The swap is not a tab change: nobody hears about it.
+            blocked = self.tabs.blockSignals(True)
+            try:
+                self.tabs.removeTab(index)
+                self.tabs.insertTab(index, view, _EXCHANGE_TITLES[index])
+                self.tabs.setCurrentIndex(current)
+            finally:
+                self.tabs.blockSignals(blocked)
+            if stand_in is not None:
+                stand_in.deleteLater()
+            self._exchange[index] = view
+        return view
+
+    def _tab_opened(self, index: int) -> None:
+        if index in _EXCHANGE_TITLES:
+            self._exchange_view(index)
 
     @property
     def model(self) -> TimelineModel:
@@ -243,8 +264,8 @@ class Inspector(QWidget):
         self._selecting = False
         if self._filter is not None and self._filter.active:
             self._filter.clear_filter()
-        self.request_view.clear()
-        self.response_view.clear()
+        for view in self._exchange.values():  # views not built yet hold nothing
+            view.clear()
         self._update_count()
 
     def attach(self, decoder: StreamDecoder) -> None:
@@ -274,11 +295,15 @@ class Inspector(QWidget):
     def set_request(
         self, method: str, url: str, headers: dict[str, str], body: bytes | None
     ) -> None:
+        from .request_view import format_request
+
         self.request_view.setPlainText(format_request(method, url, headers, body))
 
     def set_response(
         self, status: int | None, headers: list[tuple[str, str]], body: bytes | None = None
     ) -> None:
+        from .request_view import format_response
+
         self.response_view.setPlainText(format_response(status, headers, body))
 
     def select_item(self, item: int) -> None:

@@ -230,26 +230,61 @@ class RequestEditor(QWidget):
         self.form = QFormLayout(form_page)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.tabs.addTab(form_page, "Request")
-        self.raw = QPlainTextEdit()
-        self.raw.setFont(_mono())
-        self.raw.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # The JSON body view is built when its tab opens or someone reads it; until then its text
+        # is kept here (issue 7: the first frame shows the Request tab).
+        self._raw: QPlainTextEdit | None = None
+        self._raw_error: QLabel | None = None
+        self._raw_text = ""
         raw_page = QWidget()
-        raw_layout = QVBoxLayout(raw_page)
-        raw_layout.setContentsMargins(0, 4, 0, 0)
-        raw_layout.addWidget(self.raw)
-        self.raw_error = QLabel()
-        self.raw_error.setStyleSheet("color: #d9534f;")
-        self.raw_error.setWordWrap(True)
-        raw_layout.addWidget(self.raw_error)
+        self._raw_layout = QVBoxLayout(raw_page)
+        self._raw_layout.setContentsMargins(0, 4, 0, 0)
         self.tabs.addTab(raw_page, "JSON body")
-        self._build_fields()
+        self.tabs.currentChanged.connect(self._tab_opened)
         # Parse the raw view a moment after typing stops, so half-typed JSON is not an error flash.
         self._raw_timer = QTimer(self)
         self._raw_timer.setSingleShot(True)
         self._raw_timer.setInterval(300)
         self._raw_timer.timeout.connect(self._raw_edited)
-        self.raw.textChanged.connect(self._on_raw_text)
+        # Setting the fields' first values is no edit: the body is built once, after them.
+        self._syncing = True
+        try:
+            self._build_fields()
+        finally:
+            self._syncing = False
         self._form_to_raw()
+
+    # ---- the raw JSON body view ------------------------------------------------------------
+    @property
+    def raw(self) -> QPlainTextEdit:
+        """The raw JSON body view (built now if its tab was never opened)."""
+        return self._ensure_raw()[0]
+
+    @property
+    def raw_error(self) -> QLabel:
+        """The line under the raw view that says why its JSON is not used."""
+        return self._ensure_raw()[1]
+
+    def _ensure_raw(self) -> tuple[QPlainTextEdit, QLabel]:
+        if self._raw is None or self._raw_error is None:
+            raw = QPlainTextEdit()
+            raw.setFont(_mono())
+            raw.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            raw.setPlainText(self._raw_text)
+            error = QLabel()
+            error.setStyleSheet("color: #d9534f;")
+            error.setWordWrap(True)
+            self._raw_layout.addWidget(raw)
+            self._raw_layout.addWidget(error)
+            raw.textChanged.connect(self._on_raw_text)
+            self._raw, self._raw_error = raw, error
+        return self._raw, self._raw_error
+
+    def _tab_opened(self, index: int) -> None:
+        if index == 1:
+            self._ensure_raw()
+
+    def _raw_plain(self) -> str:
+        return self._raw.toPlainText() if self._raw is not None else self._raw_text
 
     # ---- fields --------------------------------------------------------------------------
     def _text(self, placeholder: str, height: int = 70) -> QPlainTextEdit:
@@ -493,7 +528,7 @@ class RequestEditor(QWidget):
     def body(self) -> dict[str, Any]:
         """The body to send: the raw JSON view when it parses (it is the truth), else the form's."""
         try:
-            value = json.loads(self.raw.toPlainText())
+            value = json.loads(self._raw_plain())
         except ValueError:
             value = None
         if isinstance(value, dict):
@@ -574,10 +609,13 @@ class RequestEditor(QWidget):
             self.raw_error.setText(f"Cannot build the body: {exc}")
             return
         text = json.dumps(body, indent=2, ensure_ascii=False)
-        if text != self.raw.toPlainText():
-            with QSignalBlocker(self.raw):
-                self.raw.setPlainText(text)
-        self.raw_error.clear()
+        if self._raw is None or self._raw_error is None:
+            self._raw_text = text  # no view yet, so no error line to clear either
+            return
+        if text != self._raw.toPlainText():
+            with QSignalBlocker(self._raw):
+                self._raw.setPlainText(text)
+        self._raw_error.clear()
 
     def _on_raw_text(self) -> None:
         if not self._syncing:
@@ -585,17 +623,18 @@ class RequestEditor(QWidget):
 
     def _raw_edited(self) -> None:
         try:
-            value = json.loads(self.raw.toPlainText())
+            value = json.loads(self._raw_plain())
         except ValueError as exc:
             self.raw_error.setText(f"Not valid JSON yet: {exc}")
             return
         if not isinstance(value, dict):
             self.raw_error.setText("The body must be a JSON object.")
             return
-        self.raw_error.clear()
+        if self._raw_error is not None:
+            self._raw_error.clear()
         self._syncing = True
         try:
-            blockers = [QSignalBlocker(w) for w in self.findChildren(QWidget) if w is not self.raw]
+            blockers = [QSignalBlocker(w) for w in self.findChildren(QWidget) if w is not self._raw]
             self._set_params(params_from_body(self.route, value))
             del blockers
         finally:
@@ -604,8 +643,12 @@ class RequestEditor(QWidget):
 
     def set_body(self, body: dict[str, Any]) -> None:
         """Put ``body`` in the raw view and the form (opening a capture, a history entry)."""
-        with QSignalBlocker(self.raw):
-            self.raw.setPlainText(json.dumps(body, indent=2, ensure_ascii=False))
+        text = json.dumps(body, indent=2, ensure_ascii=False)
+        if self._raw is None:
+            self._raw_text = text
+        else:
+            with QSignalBlocker(self._raw):
+                self._raw.setPlainText(text)
         self._raw_edited()
 
     def flush(self) -> None:

@@ -29,6 +29,20 @@ class ErrorBanner(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("errorBanner")
+        self._built = False
+        self._remaining = 0
+        self._timer = QTimer(self)
+        self._timer.setInterval(1000)
+        self._timer.timeout.connect(self._tick)
+        self.kind = ""
+        self.hide()
+
+    def _build(self) -> None:
+        """The icon, sentence, countdown and buttons, made with the first message (a panel
+        usually has none; issue 7: the first frame shows no banner)."""
+        if self._built:
+            return
+        self._built = True
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
         self.icon = QLabel()
@@ -58,16 +72,10 @@ class ErrorBanner(QFrame):
         self.retry.clicked.connect(self.retryRequested.emit)
         self.stop.clicked.connect(self.stopRequested.emit)
         self.close_button.clicked.connect(self.hide)
-        self._remaining = 0
-        self._timer = QTimer(self)
-        self._timer.setInterval(1000)
-        self._timer.timeout.connect(self._tick)
-        self.kind = ""
-        self.hide()
 
     @property
     def text(self) -> str:
-        return self.label.text()
+        return self.label.text() if self._built else ""
 
     def show_message(
         self,
@@ -79,6 +87,7 @@ class ErrorBanner(QFrame):
         stop: bool = False,
     ) -> None:
         """kind: error | warning | info; retry_after: seconds before Retry is enabled."""
+        self._build()
         self.kind = kind
         dark, light = _KIND_COLORS.get(kind, _KIND_COLORS["info"])
         background = dark if is_dark() else light
@@ -111,8 +120,9 @@ class ErrorBanner(QFrame):
     def clear(self) -> None:
         self._timer.stop()
         self.kind = ""
-        self.label.clear()
-        self.countdown.clear()
+        if self._built:
+            self.label.clear()
+            self.countdown.clear()
         self.hide()
 
     @property

@@ -105,10 +105,19 @@ class RoutePanel(QWidget):
     """The panel of one route; its StreamSession is the only thing that touches the network."""
 
     sendRequested = Signal()
+    itemActivated = Signal(int)  # an output widget asked to show this timeline item
 
     def __init__(
-        self, route: str, spec_factory: SpecFactory | None = None, parent: QWidget | None = None
+        self,
+        route: str,
+        spec_factory: SpecFactory | None = None,
+        parent: QWidget | None = None,
+        *,
+        defer_output: bool = False,
     ) -> None:
+        """``defer_output``: the output widgets are built by ``ensure_output()`` or the first use
+        of ``widgets`` (a run's start at the latest), not now. Until a run starts the panel shows
+        its empty state, so the window's first frame needs none of them (issue 7: startup)."""
         super().__init__(parent)
         self.route = route
         self.title = route_spec(route).title
@@ -175,23 +184,8 @@ class RoutePanel(QWidget):
         self.empty.setWordWrap(True)
         self.empty.setStyleSheet("color: gray; font-size: 13px; padding: 24px;")
         self.stack.addWidget(self.empty)
-        self.widgets = _make_widgets(route)
-        images = self.widgets.get("images")
-        if images is not None:  # it decodes an image while its event arrives (issue 7)
-            self.session.chunk_tap = images.prefetch.feed  # type: ignore[attr-defined]
-        output = QSplitter(Qt.Orientation.Vertical)
-        output.setChildrenCollapsible(False)
-        for widget in self.widgets.values():
-            output.addWidget(widget)
-        if route in CHAT_LIKE:
-            roles = list(self.widgets)
-            output.setStretchFactor(roles.index("answer"), 3)
-            # Thinking and tool calls get a modest share; the answer is what people read.
-            output.setSizes(
-                [{"thinking": 130, "answer": 420, "tools": 200}.get(r, 200) for r in roles]
-            )
-        self.output = output
-        self.stack.addWidget(output)
+        self._widgets: dict[str, QWidget] | None = None
+        self.output: QSplitter | None = None  # the output widgets' splitter, once built
         right_layout.addWidget(self.stack, 1)
         self.incomplete_note = QLabel()
         self.incomplete_note.setStyleSheet("color: #e0a040; font-style: italic;")
@@ -217,7 +211,49 @@ class RoutePanel(QWidget):
         self._tick.setInterval(100)
         self._tick.timeout.connect(self._update_status)
         self._clock0 = 0.0
+        if not defer_output:
+            self.ensure_output()
+
+    # ---- the output widgets (built on first use; issue 7: startup) ----------------------------
+    @property
+    def widgets(self) -> dict[str, QWidget]:
+        """The output widgets this route shows, by role (built now if they were deferred)."""
+        return self.ensure_output()
+
+    @property
+    def output_built(self) -> bool:
+        return self._widgets is not None
+
+    def built_widgets(self) -> dict[str, QWidget]:
+        """The output widgets if they are built, else nothing (never builds them)."""
+        return self._widgets or {}
+
+    def ensure_output(self) -> dict[str, QWidget]:
+        """Build the output widgets and their splitter behind the empty state (once)."""
+        if self._widgets is not None:
+            return self._widgets
+        self._widgets = widgets = _make_widgets(self.route)
+        images = widgets.get("images")
+        if images is not None:  # it decodes an image while its event arrives (issue 7)
+            self.session.chunk_tap = images.prefetch.feed  # type: ignore[attr-defined]
+        output = QSplitter(Qt.Orientation.Vertical)
+        output.setChildrenCollapsible(False)
+        for widget in widgets.values():
+            output.addWidget(widget)
+            signal = getattr(widget, "itemActivated", None)
+            if signal is not None:
+                signal.connect(self.itemActivated)
+        if self.route in CHAT_LIKE:
+            roles = list(widgets)
+            output.setStretchFactor(roles.index("answer"), 3)
+            # Thinking and tool calls get a modest share; the answer is what people read.
+            output.setSizes(
+                [{"thinking": 130, "answer": 420, "tools": 200}.get(r, 200) for r in roles]
+            )
+        self.output = output
+        self.stack.addWidget(output)
         self._refresh_visibility()
+        return widgets
 
     # ---- actions -------------------------------------------------------------------------------
     def set_on_simulator(self, on: bool) -> None:
@@ -313,8 +349,9 @@ class RoutePanel(QWidget):
     # ---- session signals ---
     def _on_started(self) -> None:
         self._ever_ran = True
+        widgets = self.widgets  # built now if idle time has not built them yet
         self.stack.setCurrentIndex(1)
-        for widget in self.widgets.values():
+        for widget in widgets.values():
             widget.reset()  # type: ignore[attr-defined]
         self.banner.clear()
         self.incomplete_note.hide()
@@ -457,7 +494,7 @@ class RoutePanel(QWidget):
     def _refresh_visibility(self) -> None:
         """Chat-like panels hide the thinking and tool views until something arrives for them."""
         running_or_ran = self._ever_ran
-        for role, widget in self.widgets.items():
+        for role, widget in self.built_widgets().items():
             if role in ("thinking", "tools") or (role == "images" and self.route == "responses"):
                 widget.setVisible(running_or_ran and widget.has_content())  # type: ignore[attr-defined]
 
