@@ -103,8 +103,8 @@ class StatusLine(QWidget):
         bold = QFont(self.status.font())
         bold.setWeight(QFont.Weight.DemiBold)
         metrics = QFontMetrics(bold)
-        widest = max(metrics.horizontalAdvance(f"● {name}") for name in _COLORS_LIGHT)
-        self.status.setMinimumWidth(widest + 4)
+        status_width = max(metrics.horizontalAdvance(f"● {name}") for name in _COLORS_LIGHT)
+        self.status.setMinimumWidth(status_width + 4)
         self._status = self._style = ""
         self._texts: dict[QLabel, str] = dict.fromkeys(
             (self.http, self.ttfb, self.ttft, self.rate, self.elapsed), ""
