@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import codecs
-import importlib.machinery
 from collections.abc import Callable, Iterator
 from functools import partial
 from types import ModuleType
@@ -11,14 +10,9 @@ from typing import ClassVar
 
 from benchmarks.streams import chat_stream, fixed_chunks, random_chunks
 from benchmarks.timing import best_of
-from playground.protocol import load_source_parser, sse
+from playground.protocol import is_compiled, load_source_parser, sse
 
 Runner = Callable[[list[bytes]], int]
-
-
-def is_compiled(module: ModuleType) -> bool:
-    """True for the mypyc build of the parser (an extension module), False for its source."""
-    return str(module.__file__).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
 def source_parser() -> ModuleType:

@@ -249,8 +249,7 @@ def machine() -> dict[str, str]:
             versions[dist] = version(dist)
         except Exception:
             versions[dist] = "?"
-    from benchmarks.parsers import is_compiled
-    from playground.protocol import sse
+    from playground.protocol import is_compiled, sse
 
     return {
         "cpu": cpu,

@@ -53,8 +53,8 @@ def test_parser_peers_agree_and_figures_are_ratios() -> None:
     ratio = figures["parser_mb_s_4k"] / figures["httpx_sse_mb_s_4k"]  # type: ignore[operator]
     assert figures["parser_vs_httpx_sse_4k"] == pytest.approx(ratio)
     # Which parser ran is printed, and the compiled build is measured beside its own source.
-    from benchmarks.parsers import is_compiled, source_parser
-    from playground.protocol import sse
+    from benchmarks.parsers import source_parser
+    from playground.protocol import is_compiled, sse
 
     assert runner.machine()["parser"] == ("mypyc" if is_compiled(sse) else "source")
     if is_compiled(sse):

@@ -31,6 +31,11 @@ def compiled_parser_path() -> str | None:
     return None
 
 
+def is_compiled(module: ModuleType) -> bool:
+    """True for a module built as an extension (the mypyc parser), False for one run from source."""
+    return str(module.__file__).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
 def compiled_parser_is_current(source_path: str = _SOURCE, stamp_path: str = _STAMP) -> bool:
     """True when the stamp says the compiled parser was built from the source as it is now."""
     try:

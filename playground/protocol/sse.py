@@ -218,7 +218,7 @@ class SSEEvent:
 
     def __repr__(self) -> str:
         return (
-            f"SSEEvent(index={self.index!r}, event={self.event!r}, data={self.data!r}, "
+            f"SSEEvent.make(index={self.index!r}, event={self.event!r}, data={self.data!r}, "
             f"id={self.id!r}, retry={self.retry!r}, raw={self.raw!r}, start={self.start!r}, "
             f"end={self.end!r}, t_first={self.t_first!r}, t_last={self.t_last!r})"
         )

@@ -31,6 +31,7 @@ from playground.transport.client import (
     failure_of,
     insecure_key_refusal,
     report_failure,
+    silence_error,
 )
 from playground.transport.errors import TransportError
 
@@ -193,18 +194,7 @@ def stream_request_blocking(
             hand_on()
         except _Deadline:
             hand_on()
-            if got_first:
-                error = TransportError(
-                    "stall", f"The stream stalled: no bytes for {stall_timeout:g} seconds."
-                )
-            else:
-                error = failure_of(
-                    TimeoutError(),
-                    spec.url,
-                    response is not None,
-                    connect_timeout,
-                    first_byte_timeout,
-                )
+            error = silence_error(got_first, spec.url, stall_timeout, first_byte_timeout)
         except httpx.HTTPError as exc:
             hand_on()
             if cancelled():

@@ -303,6 +303,20 @@ def insecure_key_refusal(spec: RequestSpec, allow_insecure_key: bool) -> Transpo
     return None
 
 
+def silence_error(
+    got_first: bool, url: str, stall_timeout: float, first_byte_timeout: float
+) -> TransportError:
+    """The error for a read that waited too long: a stall once bytes have come, else no answer."""
+    if got_first:
+        return TransportError(
+            "stall", f"The stream stalled: no bytes for {stall_timeout:g} seconds."
+        )
+    return TransportError(
+        "timeout_first_byte",
+        f"No answer from {_host(url)} within {first_byte_timeout:g} seconds.",
+    )
+
+
 def report_failure(sink: RunSink, error: TransportError, secrets: list[str], t: float) -> None:
     """Hand ``error`` to the sink; messages are built from templates, but they are scrubbed
     anyway in case a host name echoes a key."""
@@ -387,16 +401,7 @@ async def stream_request(
                 except StopAsyncIteration:
                     break
                 except TimeoutError:
-                    if got_first:
-                        error = TransportError(
-                            "stall", f"The stream stalled: no bytes for {stall_timeout:g} seconds."
-                        )
-                    else:
-                        error = TransportError(
-                            "timeout_first_byte",
-                            f"No answer from {_host(spec.url)} "
-                            f"within {first_byte_timeout:g} seconds.",
-                        )
+                    error = silence_error(got_first, spec.url, stall_timeout, first_byte_timeout)
                     break
                 if data:
                     got_first = True

@@ -37,8 +37,8 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-# Every option's value when none is given (the parser's defaults, and the no-argument start's
-# namespace; a test keeps the two equal).
+# Every option's value when none is given, stated once: the parser takes them as its defaults,
+# and a start with no arguments uses them without building the parser.
 _DEFAULTS: dict[str, Any] = {
     "file": None,
     "route": None,
@@ -85,17 +85,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-when-done", action="store_true", help="exit once the stream has ended")
     p.add_argument("--save-capture", metavar="FILE", help="write the run's capture file")
     p.add_argument("--replay", metavar="FILE", help="replay a capture instead of sending")
-    p.add_argument("--speed", type=float, default=0.0, help="replay speed (0 = instant)")
-    p.add_argument(
-        "--timeout", type=float, default=120.0, help="give up a headless run after N seconds"
-    )
+    p.add_argument("--speed", type=float, help="replay speed (0 = instant)")
+    p.add_argument("--timeout", type=float, help="give up a headless run after N seconds")
     p.add_argument(
         "--quit-after",
         type=float,
         metavar="S",
         help="close the window after S seconds (demos, tests)",
     )
-    p.add_argument("--size", default="1560x920", help="window size WxH (headless screenshots)")
+    p.add_argument("--size", help="window size WxH (headless screenshots)")
     p.set_defaults(**_DEFAULTS)
     return p
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from protocol_helpers import all_captures, sse_like_streams
 
 import playground.protocol as protocol
+from playground.protocol import is_compiled
 from playground.protocol import sse as active
 
 PROTOCOL_DIR = Path(protocol.__file__).parent
@@ -24,10 +25,6 @@ SOURCE = PROTOCOL_DIR / "sse.py"
 
 # ``sse.py`` run by the interpreter, under a name of its own (the pure-Python fallback).
 SOURCE_PARSER = protocol.load_source_parser("_sse_from_source")
-
-
-def _is_compiled(module: ModuleType) -> bool:
-    return str(module.__file__).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
 def _items(module: ModuleType, stream: bytes, cuts: list[int]) -> list[str]:
@@ -49,14 +46,14 @@ def _items(module: ModuleType, stream: bytes, cuts: list[int]) -> list[str]:
 def test_the_installed_parser_is_the_compiled_one() -> None:
     # issue 7's parser figures are the compiled build's; scripts/install.sh installs a C compiler
     # and Python's headers so that `pip install -e .` can build it (setup.py).
-    assert _is_compiled(active), (
+    assert is_compiled(active), (
         "playground.protocol.sse is running from source: the install did not compile it "
         "(pip install -e . needs a C compiler and Python's headers; see setup.py)"
     )
 
 
 def test_the_source_parser_really_is_the_source() -> None:
-    assert not _is_compiled(SOURCE_PARSER)
+    assert not is_compiled(SOURCE_PARSER)
     assert SOURCE_PARSER.SSEEvent is not active.SSEEvent
 
 
@@ -122,7 +119,7 @@ def test_an_edited_parser_runs_from_source_not_from_a_stale_build(tmp_path: Path
     )
     fresh = _import_in_copy(tmp_path)
     assert fresh.returncode == 0, fresh.stderr
-    if _is_compiled(active):
+    if is_compiled(active):
         assert fresh.stdout.strip().endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
         assert fresh.stderr == ""
     copied = package / "protocol" / "sse.py"
@@ -130,5 +127,5 @@ def test_an_edited_parser_runs_from_source_not_from_a_stale_build(tmp_path: Path
     edited = _import_in_copy(tmp_path)
     assert edited.returncode == 0, edited.stderr
     assert edited.stdout.strip() == str(copied)
-    if _is_compiled(active):
+    if is_compiled(active):
         assert "built from another sse.py" in edited.stderr

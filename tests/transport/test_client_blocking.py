@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from netfakes import Conn, RecSink, serve
@@ -22,6 +23,18 @@ async def _run(url: str, sink: RecSink, **kw: Any) -> None:
     await asyncio.to_thread(stream_request_blocking, spec_for(url), sink, **kw)
 
 
+def _served(handler: Callable[[Conn], Awaitable[None]], path: str = "/v1/x") -> RecSink:
+    """One blocking run against ``handler`` on a local server: what the sink heard."""
+
+    async def main() -> RecSink:
+        async with serve(handler) as srv:
+            sink = RecSink()
+            await _run(srv.base + path, sink)
+            return sink
+
+    return asyncio.run(main())
+
+
 def test_the_pieces_of_one_socket_read_reach_the_sink_as_one_chunk() -> None:
     events = [f"data: {i}\n\n".encode() for i in range(15)]
 
@@ -34,13 +47,7 @@ def test_the_pieces_of_one_socket_read_reach_the_sink_as_one_chunk() -> None:
             await asyncio.sleep(0.1)
         await conn.end_chunked()
 
-    async def main() -> RecSink:
-        async with serve(handler) as srv:
-            sink = RecSink()
-            await _run(srv.base + "/v1/chat/completions", sink)
-            return sink
-
-    sink = asyncio.run(main())
+    sink = _served(handler, "/v1/chat/completions")
     assert_clean(sink)
     assert sink.error is None and sink.status == 200
     assert sink.body == b"".join(events)
@@ -61,13 +68,7 @@ def test_a_body_split_over_reads_keeps_every_byte_in_order() -> None:
         await conn.send(b"\n\n\r\n")  # ...and its end
         await conn.end_chunked()
 
-    async def main() -> RecSink:
-        async with serve(handler) as srv:
-            sink = RecSink()
-            await _run(srv.base + "/v1/x", sink)
-            return sink
-
-    sink = asyncio.run(main())
+    sink = _served(handler)
     assert_clean(sink)
     assert sink.error is None
     assert sink.body == b'data: {"a": 1}\n\ndata: {"b": 2}\n\n'
@@ -107,13 +108,7 @@ def test_dropped_mid_stream_keeps_what_arrived() -> None:
         await conn.chunk(b'data: {"half')
         conn.writer.transport.abort()
 
-    async def main() -> RecSink:
-        async with serve(handler) as srv:
-            sink = RecSink()
-            await _run(srv.base + "/v1/x", sink)
-            return sink
-
-    sink = asyncio.run(main())
+    sink = _served(handler)
     assert_clean(sink)
     assert sink.error is not None and sink.error.kind == "dropped"
     assert "middle of the stream" in sink.error.message
