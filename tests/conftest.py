@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -21,3 +22,12 @@ def captures_dir() -> Path:
     if not CAPTURES.is_dir():
         pytest.fail(f"captures not found at {CAPTURES}")
     return CAPTURES
+
+
+@pytest.fixture(autouse=True)
+def _no_session_keys() -> Iterator[None]:
+    """A key saved without a keyring lives in memory until quit: each test starts without one."""
+    yield
+    from playground.transport.secrets import forget_session_keys
+
+    forget_session_keys()

@@ -197,9 +197,11 @@ class ProviderBar(QWidget):
 
         source = key_source(provider)
         self.key_label.setText(
-            {"keyring": "key: keyring", "env": f"key: ${provider.env_var}"}.get(
-                source or "", "no key"
-            )
+            {
+                "keyring": "key: keyring",
+                "memory": "key: until you quit",
+                "env": f"key: ${provider.env_var}",
+            }.get(source or "", "no key")
         )
 
     def _provider_changed(self) -> None:

@@ -1,4 +1,4 @@
-"""Settings: API keys per provider (to the OS keyring, never QSettings) and stream timeouts."""
+"""Settings: API keys per provider (OS keyring, else memory; never QSettings) and stream timeouts."""
 
 from __future__ import annotations
 
@@ -46,14 +46,17 @@ class _KeyRow(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        from playground.transport.secrets import key_source
+        from playground.transport.secrets import NO_KEYRING_NOTE, key_source
 
         source = key_source(self.provider)
         env = self.provider.env_var
+        self.note.setWordWrap(source == "memory")
         self.note.setText(
-            {"keyring": "stored in the keyring", "env": f"from ${env}"}.get(
-                source or "", f"none (or set ${env})" if env else "none"
-            )
+            {
+                "keyring": "stored in the keyring",
+                "memory": NO_KEYRING_NOTE,
+                "env": f"from ${env}",
+            }.get(source or "", f"none (or set ${env})" if env else "none")
         )
 
     def _save(self) -> None:
@@ -63,7 +66,7 @@ class _KeyRow(QWidget):
         if not key:
             return
         try:
-            set_key(self.provider, key)
+            set_key(self.provider, key)  # no keyring: kept in memory, and refresh() says so
         except SecretStoreError as exc:
             self.note.setText(str(exc))
             self.note.setWordWrap(True)
@@ -84,7 +87,8 @@ class _KeyRow(QWidget):
 
 
 class SettingsDialog(QDialog):
-    """Keys go to the keyring (keyring), with env vars as fallback; timeouts go to QSettings."""
+    """Keys go to the keyring (memory when there is none), env vars as fallback; timeouts to
+    QSettings."""
 
     def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
