@@ -2,7 +2,7 @@
 # Installs what the playground needs on a fresh Debian/Ubuntu machine: the few system libraries
 # Qt needs to start (QtMultimedia needs libpulse0 even with no audio device), then the package.
 #   bash scripts/install.sh          the program
-#   bash scripts/install.sh --test   the program and what its tests need
+#   bash scripts/install.sh --test   the program and what its tests need (with node and npm)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +19,11 @@ command -v cc >/dev/null 2>&1 || sys_pkgs+=(gcc libc6-dev)
 python3 -c 'import os, sys, sysconfig
 sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' ||
   sys_pkgs+=(python3-dev)
+# The tests run every exported Node snippet with node, npm installing the SDKs they import.
+if [ -n "$extra" ]; then
+  command -v node >/dev/null 2>&1 || sys_pkgs+=(nodejs)
+  command -v npm >/dev/null 2>&1 || sys_pkgs+=(npm)
+fi
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in "${sys_pkgs[@]}"; do

@@ -298,9 +298,14 @@ def test_exported_python_reads_the_simulator_stream(
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env["PLAYGROUND_API_KEY"] = "dummy-key"
     env["OPENAI_API_KEY"] = "dummy-key"
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, env=env
-    )
+    from playground.sim.server import SimServer
+
+    # The export carries no X-Sim-Pace: $PLAYGROUND_BASE_URL points it at an instant simulator.
+    with SimServer(pace="instant") as instant:
+        env["PLAYGROUND_BASE_URL"] = instant.base_url
+        done = subprocess.run(
+            [sys.executable, str(script)], capture_output=True, text=True, timeout=60, env=env
+        )
     assert done.returncode == 0, done.stderr[-2000:]
     words = [w for w in shown.split() if len(w) > 3][:5]
     assert words and all(w in done.stdout for w in words)

@@ -1,0 +1,182 @@
+"""What every export target shares: reading the run's request, and what a snippet may carry.
+
+The key is always an environment variable reference, never its value: the request read from a
+capture carries redacted headers only, and credential headers are rebuilt from the provider's
+env var, never copied. The base URL is an environment variable too (BASE_URL_VAR), defaulting to
+the run's, so one snippet serves the built-in simulator (whose port changes at every start), a
+local gateway and the real one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from playground.protocol.requests import route_spec
+from playground.transport.providers import provider_for_url
+from playground.transport.redact import SECRET_HEADERS
+
+__all__ = [
+    "BASE_URL_VAR",
+    "ExportError",
+    "Run",
+    "read_run",
+]
+
+BASE_URL_VAR = "PLAYGROUND_BASE_URL"
+
+# Headers the SDKs and curl set themselves, or that carry the key: never copied from the run.
+_SKIP_HEADERS = SECRET_HEADERS | {
+    "content-type",
+    "content-length",
+    "accept",
+    "accept-encoding",
+    "user-agent",
+    "host",
+    "connection",
+    "anthropic-version",
+}
+# The simulator's own controls (X-Sim-Pace, X-Sim-Fault...): meaningless to any other server.
+_SIM_PREFIX = "x-sim-"
+
+_FILE_VIEW = re.compile(r"^@(?P<name>.+?)(?: \(\d+ bytes\))?$")
+
+
+class ExportError(ValueError):
+    """The request cannot be exported (no URL, an unknown route...)."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run's request, read once for every target."""
+
+    route: str
+    url: str
+    method: str
+    base_url: str  # the run's base URL, as the provider bar shows it (ends in /v1 mostly)
+    path: str  # what follows base_url in url: the route's path
+    env_var: str  # where the key comes from
+    auth: str | None  # "bearer", "x-api-key", or None when the run sent no key
+    headers: dict[str, str]  # the headers worth copying (no key, no X-Sim-*)
+    body: Any  # the JSON body, a str, or the form fields (typed) for multipart routes
+    filename: str  # the uploaded file's name (multipart routes)
+    simulator: bool  # the run went to the built-in simulator
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The body as a dict (empty when it is not a JSON object)."""
+        return dict(self.body) if isinstance(self.body, dict) else {}
+
+    @property
+    def stream(self) -> bool:
+        return bool(self.fields.get("stream"))
+
+    def notes(self) -> list[str]:
+        """The header comment's lines after "how to run": where the key and the URL come from."""
+        key = f"The API key is read from ${self.env_var}"
+        if self.auth is None:
+            key += " (this run sent none, so any value or none works)"
+        lines = [
+            key + ".",
+            f"${BASE_URL_VAR} overrides the base URL (default: {self.base_url}).",
+        ]
+        if self.simulator:
+            lines.append(
+                "This run went to the playground's built-in simulator, whose port changes at "
+                f"every start: run `playground sim` and set {BASE_URL_VAR} to the URL it prints."
+            )
+        return lines
+
+
+def _headers(request: Mapping[str, Any]) -> dict[str, str]:
+    raw = request.get("headers") or {}
+    if isinstance(raw, list):  # [[name, value], ...]
+        return {str(n): str(v) for n, v in raw}
+    return {str(n): str(v) for n, v in dict(raw).items()}
+
+
+def _auth_style(headers: Mapping[str, str]) -> str | None:
+    names = {n.lower() for n in headers}
+    if "x-api-key" in names:
+        return "x-api-key"
+    if "authorization" in names:
+        return "bearer"
+    return None
+
+
+def _body(request: Mapping[str, Any]) -> Any:
+    body = request.get("body")
+    if isinstance(body, str | bytes):
+        try:
+            return json.loads(body)
+        except ValueError:
+            return body
+    return body
+
+
+def _form(body: Any) -> tuple[dict[str, Any], str]:
+    """Multipart fields (typed back from their form strings) and the uploaded file's name."""
+    fields = dict(body) if isinstance(body, dict) else {}
+    filename = "audio.wav"
+    file_value = fields.pop("file", None)
+    if isinstance(file_value, str):
+        match = _FILE_VIEW.match(file_value)
+        if match:
+            filename = match.group("name")
+    typed: dict[str, Any] = {}
+    for key, value in fields.items():
+        if value in ("true", "false"):
+            typed[key] = value == "true"
+        elif key == "temperature" and isinstance(value, str):
+            try:
+                typed[key] = float(value)
+            except ValueError:
+                typed[key] = value
+        else:
+            typed[key] = value
+    return typed, filename
+
+
+def _split_url(url: str, route: str) -> str:
+    """The base URL: the request URL without the route's path."""
+    for path in (route_spec(route).path, "/images"):
+        if url.endswith(path):
+            return url[: -len(path)]
+    return url.rsplit("/", 1)[0]
+
+
+def read_run(request: Mapping[str, Any], route: str) -> Run:
+    """The parts of a captured request that every target needs; ExportError when it has none."""
+    if not request.get("url"):
+        raise ExportError("the run has no request URL to export")
+    try:
+        spec = route_spec(route)
+    except ValueError as exc:
+        raise ExportError(str(exc)) from None
+    url = str(request["url"])
+    headers = _headers(request)
+    base = _split_url(url, route)
+    body = _body(request)
+    filename = "audio.wav"
+    if spec.multipart:
+        body, filename = _form(body)
+    return Run(
+        route=route,
+        url=url,
+        method=str(request.get("method") or "POST").upper(),
+        base_url=base,
+        path=url[len(base) :],
+        env_var=provider_for_url(url).env_var or "PLAYGROUND_API_KEY",
+        auth=_auth_style(headers),
+        headers={
+            n: v
+            for n, v in headers.items()
+            if n.lower() not in _SKIP_HEADERS and not n.lower().startswith(_SIM_PREFIX)
+        },
+        body=body,
+        filename=filename,
+        simulator=any(n.lower().startswith(_SIM_PREFIX) for n in headers),
+    )
