@@ -1,4 +1,4 @@
-"""Settings: API keys per provider (OS keyring, else memory; never QSettings) and stream timeouts."""
+"""Settings: API keys per provider (keyring, else memory; never QSettings) and stream timeouts."""
 
 from __future__ import annotations
 

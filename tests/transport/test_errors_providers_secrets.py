@@ -220,8 +220,7 @@ def test_an_empty_key_is_refused() -> None:
 
 
 def test_broken_backend_never_leaks(
-    no_session_keys: None,
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    no_session_keys: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     previous = keyring.get_keyring()
     keyring.set_keyring(BrokenKeyring())
