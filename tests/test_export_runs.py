@@ -334,3 +334,78 @@ def test_a_transcription_export_without_its_file_says_how_to_run_it(
     )
     assert done.returncode == 2
     assert done.stderr == "usage: node transcription.mjs AUDIO_FILE  (the run sent hello.wav)\n"
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
+    choice = {"index": 0, "delta": delta, "finish_reason": finish}
+    chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    return b"data: " + json.dumps(chunk | {"choices": [choice]} | extra).encode() + b"\n\n"
+
+
+# A gateway that streams its reasoning as delta.reasoning_content (DeepSeek's name for it).
+REASONING_CONTENT = (
+    _chunk({"role": "assistant", "reasoning_content": "Let me "})
+    + _chunk({"reasoning_content": "think."})
+    + _chunk({"content": "Hi"})
+    + _chunk({"content": " there."})
+    + _chunk({}, "stop", usage={"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7})
+    + b"data: [DONE]\n\n"
+)
+
+
+@pytest.fixture(scope="module")
+def reasoning_content_gateway() -> Iterator[str]:
+    """A loopback server answering every POST with REASONING_CONTENT."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(REASONING_CONTENT)))
+            self.end_headers()
+            self.wfile.write(REASONING_CONTENT)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("fmt", ["python", "typescript"])
+def test_reasoning_content_prints_as_it_streams(
+    fmt: str,
+    reasoning_content_gateway: str,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+) -> None:
+    from playground.runs.export import export_request
+
+    run = {
+        "method": "POST",
+        "url": reasoning_content_gateway + "/chat/completions",
+        "headers": {"Authorization": "Bearer [redacted]"},
+        "body": build_body("chat", RequestParams(model="m", prompt="Hi?")),
+    }
+    code = export_request(run, "chat", fmt)
+    if fmt == "python":
+        folder = tmp_path
+        argv = [sys.executable, str(folder / "chat.py")]
+    else:
+        folder = request.getfixturevalue("node_modules") / "runs" / "reasoning-content"
+        folder.mkdir(parents=True)
+        argv = [shutil.which("node") or "node", str(folder / "chat.mjs")]
+    Path(argv[1]).write_text(code)
+    out = _run(argv, folder, reasoning_content_gateway)
+    assert out == (
+        "[reasoning]\nLet me think.\n[answer]\nHi there.\nfinish_reason: stop\nusage: 3 in, 4 out\n"
+    )

@@ -1,4 +1,4 @@
-"""`playground export FILE --as curl|python|typescript`: a captured run's request as code."""
+"""`playground export FILE --as curl|python|typescript`: a captured run's request as runnable code."""
 
 from __future__ import annotations
 
@@ -27,8 +27,9 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> _Parser:
     parser = _Parser(
         prog="playground export",
-        description="Print a captured run's request as curl, Python or TypeScript. "
-        "The API key is an environment variable reference, never its value.",
+        description="Print a captured run's request as curl, Python or TypeScript (a Node ES "
+        "module) that runs as written. The API key is an environment variable reference, never "
+        "its value; PLAYGROUND_BASE_URL overrides the base URL (default: the run's).",
     )
     parser.add_argument("file", help="a playground capture file (.jsonl)")
     parser.add_argument("--as", dest="fmt", choices=FORMATS, default="curl", help="output language")

@@ -147,7 +147,10 @@ class ExportDialog(QDialog):
         font.setFamily("monospace")
         font.setStyleHint(font.StyleHint.Monospace)
         self.code.setFont(font)
-        note = QLabel("Copied to the clipboard. The API key is read from an environment variable.")
+        note = QLabel(
+            "Copied to the clipboard. The API key is read from an environment variable, and "
+            "$PLAYGROUND_BASE_URL overrides the base URL."
+        )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         copy = buttons.addButton("Copy", QDialogButtonBox.ButtonRole.ActionRole)
         copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(code))
