@@ -1,4 +1,4 @@
-"""`playground export FILE --as curl|python|typescript`: a captured run's request as runnable code."""
+"""`playground export FILE --as curl|python|typescript`: a captured run's request as code."""
 
 from __future__ import annotations
 
