@@ -1,5 +1,6 @@
-"""Exports: curl, Python and TypeScript from a captured run; the key is an env var reference, and
-the exported Python reads the simulator's stream with the official SDK."""
+"""Exports: curl, Python and TypeScript from a captured run; the key and base URL are env var
+references, no X-Sim-* header is copied, and the curl command is what was sent. (Running every
+snippet for real: test_export_runs.py.)"""
 
 from __future__ import annotations
 

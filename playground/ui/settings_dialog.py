@@ -95,7 +95,10 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("Settings")
         self.settings = settings
         layout = QVBoxLayout(self)
-        keys = QGroupBox("API keys (kept in the system keyring, never in settings files)")
+        keys = QGroupBox(
+            "API keys (in the system keyring, or in memory until you quit where there is none; "
+            "never in settings files)"
+        )
         form = QFormLayout(keys)
         self.rows: dict[str, _KeyRow] = {}
         for provider in PROVIDERS:
