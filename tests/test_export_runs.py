@@ -52,9 +52,24 @@ CASES: dict[str, tuple[str, RequestParams]] = {
         "responses",
         RequestParams(model="sim-reasoner", prompt="Say hello.", max_tokens=400),
     ),
+    "responses-tool": (
+        "responses",
+        RequestParams(
+            model="sim-reasoner", prompt="What's the weather in Paris?", tools=[SAMPLE_TOOL]
+        ),
+    ),
     "messages": (
         "messages",
         RequestParams(model="sim-claude", prompt="Say hello.", thinking_budget=1024),
+    ),
+    "messages-tool": (
+        "messages",
+        RequestParams(
+            model="sim-claude",
+            prompt="What's the weather in Paris?",
+            thinking_budget=1024,
+            tools=[SAMPLE_TOOL],
+        ),
     ),
     "images": (
         "images",
@@ -177,53 +192,83 @@ def _events(capture: Path) -> list[dict[str, Any]]:
     return out
 
 
+class _Sections:
+    """Streamed text grouped as the snippets print it: a heading each time its kind changes."""
+
+    def __init__(self) -> None:
+        self.parts: list[list[str]] = []
+
+    def add(self, kind: str, text: str) -> None:
+        if not self.parts or self.parts[-1][0] != kind:
+            self.parts.append([kind, ""])
+        self.parts[-1][1] += text
+
+    def __str__(self) -> str:
+        return "".join(f"[{kind}]\n{text}\n" for kind, text in self.parts)
+
+
 def _expected(name: str, capture: Path) -> str:
     """What the snippet must print for the recorded run: its text, reasoning and tool calls."""
     events = _events(capture)
+    out = _Sections()
     if name.startswith("chat"):
-        reasoning = text = args = ""
-        tool = finish = ""
+        finish = ""
+        names: dict[int, str] = {}
         usage: dict[str, Any] = {}
         for chunk in events:
             for choice in chunk.get("choices") or []:
                 delta = choice.get("delta") or {}
-                reasoning += delta.get("reasoning") or ""
-                text += delta.get("content") or ""
+                if delta.get("reasoning"):
+                    out.add("reasoning", delta["reasoning"])
+                if delta.get("content"):
+                    out.add("answer", delta["content"])
                 for call in delta.get("tool_calls") or []:
-                    tool = call.get("function", {}).get("name") or tool
-                    args += call.get("function", {}).get("arguments") or ""
+                    names[call["index"]] = call.get("function", {}).get("name") or names.get(
+                        call["index"], ""
+                    )
+                    out.add(f"tool call {names[call['index']]}", call["function"]["arguments"])
                 finish = choice.get("finish_reason") or finish
             usage = chunk.get("usage") or usage
-        parts = []
-        if reasoning:
-            parts.append(f"[reasoning]\n{reasoning}\n")
-        if text:
-            parts.append(f"[answer]\n{text}\n")
-        if tool:
-            parts.append(f"[tool call {tool}]\n{args}\n")
-        return "".join(parts) + (
-            f"finish_reason: {finish}\n"
+        return (
+            f"{out}finish_reason: {finish}\n"
             f"usage: {usage['prompt_tokens']} in, {usage['completion_tokens']} out\n"
         )
-    if name == "responses":
-        reasoning = "".join(
-            e["delta"] for e in events if e["type"] == "response.reasoning_text.delta"
-        )
-        text = "".join(e["delta"] for e in events if e["type"] == "response.output_text.delta")
+    if name.startswith("responses"):
+        calls: dict[str, str] = {}
+        for e in events:
+            if e["type"] == "response.reasoning_text.delta":
+                out.add("reasoning", e["delta"])
+            elif e["type"] == "response.output_text.delta":
+                out.add("answer", e["delta"])
+            elif e["type"] == "response.output_item.added" and e["item"]["type"] == "function_call":
+                calls[e["item"]["id"]] = e["item"]["name"]
+                out.add(f"tool call {e['item']['name']}", "")
+            elif e["type"] == "response.function_call_arguments.delta":
+                out.add(f"tool call {calls[e['item_id']]}", e["delta"])
         last = events[-1]["response"]
         usage = last["usage"]
         return (
-            f"[reasoning]\n{reasoning}\n[answer]\n{text}\nstatus: {last['status']}\n"
+            f"{out}status: {last['status']}\n"
             f"usage: {usage['input_tokens']} in, {usage['output_tokens']} out\n"
         )
-    if name == "messages":
-        deltas = [e["delta"] for e in events if e["type"] == "content_block_delta"]
-        thinking = "".join(d["thinking"] for d in deltas if d["type"] == "thinking_delta")
-        text = "".join(d["text"] for d in deltas if d["type"] == "text_delta")
+    if name.startswith("messages"):
+        blocks: dict[int, str] = {}
+        for e in events:
+            if e["type"] == "content_block_start" and e["content_block"]["type"] == "tool_use":
+                blocks[e["index"]] = f"tool call {e['content_block']['name']}"
+                out.add(blocks[e["index"]], "")
+            elif e["type"] == "content_block_delta":
+                delta = e["delta"]
+                if delta["type"] == "thinking_delta":
+                    out.add("thinking", delta["thinking"])
+                elif delta["type"] == "text_delta":
+                    out.add("answer", delta["text"])
+                elif delta["type"] == "input_json_delta":
+                    out.add(blocks[e["index"]], delta["partial_json"])
         end = next(e for e in events if e["type"] == "message_delta")
         return (
-            f"[thinking]\n{thinking}\n[answer]\n{text}\nstop_reason: {end['delta']['stop_reason']}"
-            f"\nusage: {end['usage']['output_tokens']} out\n"
+            f"{out}stop_reason: {end['delta']['stop_reason']}\n"
+            f"usage: {end['usage']['output_tokens']} out\n"
         )
     if name == "transcription":
         return "".join(e["delta"] for e in events if e["type"] == "transcript.text.delta") + "\n"
@@ -267,6 +312,11 @@ def _check(name: str, capture: Path, out: str, folder: Path) -> None:
         assert wav[:4] == b"RIFF" and wav[8:12] == b"WAVE" and len(wav) > 10_000
     else:
         assert out == _expected(name, capture)
+        # And the cases hold what they are for: thinking printed, the tool call with its arguments.
+        if name.split("-")[0] in ("chat", "responses", "messages") and name != "chat-text":
+            assert out.startswith(("[reasoning]\nThe user is", "[thinking]\nThe user is"))
+        if name.endswith("-tool"):
+            assert '[tool call get_weather]\n{"city": "Paris"' in out
     # No file the snippet wrote holds the key.
     for path in folder.rglob("*"):
         if path.is_file() and "node_modules" not in path.parts:
