@@ -149,8 +149,10 @@ def _refresh(home: Path) -> list[str]:
 
 # What update-mime-database and update-desktop-database write: removed on uninstall only when
 # install made the folder they sit in and nothing else is left there to describe.
-_MIME_GENERATED = ("aliases", "generic-icons", "globs", "globs2", "icons", "magic", "mime.cache")
-_MIME_GENERATED += ("subclasses", "treemagic", "types", "version", "XMLnamespaces")
+_MIME_GENERATED = (
+    *("aliases", "generic-icons", "globs", "globs2", "icons", "magic", "mime.cache"),
+    *("subclasses", "treemagic", "types", "version", "XMLnamespaces"),
+)
 
 
 def install(home: Path | None = None) -> list[Path]:

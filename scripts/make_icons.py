@@ -30,8 +30,8 @@ def main() -> int:
         renderer.render(painter)
         painter.end()
         target = icons / f"playground-{size}.png"
-        temporary = target.with_suffix(".png.tmp")
-        if not image.save(str(temporary), "PNG"):
+        temporary = target.with_name(f".{target.stem}.tmp.png")  # the suffix names the format
+        if not image.save(str(temporary)):
             print(f"cannot write {target}", file=sys.stderr)
             return 1
         temporary.replace(target)
