@@ -65,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="playground",
         description="The playground window. With --route, a headless run (see --exit-when-done).",
+        epilog="Also: playground --version | --install-desktop-entry | --uninstall-desktop-entry, "
+        "and the subcommands inspect, sim, export and bench.",
         add_help=True,
     )
     p.add_argument("file", nargs="?", help="a capture (or raw `curl -N` output) to open")
