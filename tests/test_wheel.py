@@ -66,9 +66,20 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dic
     (wheel,) = dist.glob("playground-*.whl")
     # The venv sees this interpreter's packages for the dependencies (PySide6 is large; the
     # machine has them already), so the checks below make sure the wheel's own copy is the one
-    # that runs, never the checkout's.
+    # that runs, never the checkout's. Without pip of its own (no ensurepip needed, as on a
+    # Debian Python without python3-venv): this interpreter's pip, run by the venv's python,
+    # installs into the venv.
     venv = work / "venv"
-    _run(sys.executable, "-m", "venv", "--system-site-packages", venv, env=env, cwd=work)
+    _run(
+        sys.executable,
+        "-m",
+        "venv",
+        "--system-site-packages",
+        "--without-pip",
+        venv,
+        env=env,
+        cwd=work,
+    )
     bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
     _run(bin_dir / "python", "-m", "pip", "install", "--no-deps", "-q", wheel, env=env, cwd=work)
     return wheel, bin_dir, env
