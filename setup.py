@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -92,4 +92,13 @@ class OptionalBuildExt(build_ext):
         return list(super().get_outputs()) + [str(p) for p in stamps if p.exists()]
 
 
-setup(ext_modules=compiled_modules(), cmdclass={"build_ext": OptionalBuildExt})
+# The one top-level package is playground; the top-level resources/ folder (icons, samples, the
+# desktop entry) installs inside it as playground.resources, read through importlib.resources.
+PACKAGES = [*find_packages(include=["playground", "playground.*"]), "playground.resources"]
+
+setup(
+    packages=PACKAGES,
+    package_dir={"playground.resources": "resources"},
+    ext_modules=compiled_modules(),
+    cmdclass={"build_ext": OptionalBuildExt},
+)

@@ -1,4 +1,5 @@
-"""Entry point: the window by default; subcommands inspect, sim, bench and export."""
+"""Entry point: the window by default; subcommands inspect, sim, bench and export; --version and
+the launcher entry's --install-desktop-entry / --uninstall-desktop-entry."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from collections.abc import Callable, Sequence
 _SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "inspect": ("playground.cli.inspect", "main"),
     "sim": ("playground.sim.cli", "main"),
-    "bench": ("benchmarks.runner", "main"),
+    "bench": ("playground.bench.runner", "main"),
     "export": ("playground.cli.export", "main"),
+    "--install-desktop-entry": ("playground.desktop_entry", "main"),
+    "--uninstall-desktop-entry": ("playground.desktop_entry", "main"),
 }
 
 
@@ -21,11 +24,26 @@ def _load(module: str, name: str) -> Callable[[Sequence[str]], int]:
     return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
 
 
+def version() -> str:
+    """The installed distribution's version: pyproject.toml is its one source."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return installed_version("playground")
+    except PackageNotFoundError:  # a source tree on PYTHONPATH, never installed
+        return "unknown (not installed)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--version"]:
+        print(f"playground {version()}")
+        return 0
     if args and args[0] in _SUBCOMMANDS:
         module, name = _SUBCOMMANDS[args[0]]
-        return _load(module, name)(args[1:])
+        # A flag-like command gets its own name (it serves two); a subcommand its arguments.
+        return _load(module, name)(args if args[0].startswith("--") else args[1:])
     return _load("playground.ui.app", "main")(args)
 
 

@@ -13,6 +13,9 @@ extra=""
 sys_pkgs=(libpulse0 libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3
           libglib2.0-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-xinerama0
           libxcb-randr0 libxcb-render-util0 libxcb-image0 fonts-dejavu-core)
+# The launcher entry's tests validate it (desktop-file-validate) and build a MIME database with
+# the cache tools a desktop runs (update-desktop-database, update-mime-database).
+[ "${1:-}" = "--test" ] && sys_pkgs+=(desktop-file-utils shared-mime-info)
 # The SSE parser is compiled with mypyc when the package installs (setup.py): that takes a C
 # compiler and Python's headers (python3-dev is only needed for the system's own Python).
 command -v cc >/dev/null 2>&1 || sys_pkgs+=(gcc libc6-dev)

@@ -1,4 +1,4 @@
-"""Regenerate playground/resources/samples/hello.wav: a sentence in the simulator's own voice."""
+"""Regenerate resources/samples/hello.wav: a sentence in the simulator's own voice."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ SENTENCE = "Hello from the playground. This sentence was spoken by the simulator
 
 
 def main() -> int:
-    samples = Path(__file__).resolve().parents[1] / "playground" / "resources" / "samples"
+    samples = Path(__file__).resolve().parents[1] / "resources" / "samples"
     target = samples / "hello.wav"
     data = voice.wav(voice.pcm(SENTENCE))
     # The simulator transcribes its own speech back to the text (issue 3), so the sample must too.

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from benchmarks import runner
-from benchmarks.streams import chat_stream, chat_tokens, fixed_chunks, random_chunks
+from playground.bench import runner
+from playground.bench.streams import chat_stream, chat_tokens, fixed_chunks, random_chunks
 
 LINE = re.compile(r"^([a-z0-9_]+): (-?[0-9.]+(?:e[-+]?[0-9]+)?|n/a \(.+\))$")
 
@@ -32,7 +32,7 @@ def test_streams_are_deterministic_and_cut_without_loss() -> None:
 
 
 def test_parser_peers_agree_and_figures_are_ratios() -> None:
-    from benchmarks.parsers import PEERS, arrivals, parser_figures, run_ours
+    from playground.bench.parsers import PEERS, arrivals, parser_figures, run_ours
 
     chunks = random_chunks(chat_stream(40), 15, 45)
     timed = arrivals(chunks)
@@ -53,7 +53,7 @@ def test_parser_peers_agree_and_figures_are_ratios() -> None:
     ratio = figures["parser_mb_s_4k"] / figures["httpx_sse_mb_s_4k"]  # type: ignore[operator]
     assert figures["parser_vs_httpx_sse_4k"] == pytest.approx(ratio)
     # Which parser ran is printed, and the compiled build is measured beside its own source.
-    from benchmarks.parsers import source_parser
+    from playground.bench.parsers import source_parser
     from playground.protocol import is_compiled, sse
 
     assert runner.machine()["parser"] == ("mypyc" if is_compiled(sse) else "source")
@@ -64,7 +64,7 @@ def test_parser_peers_agree_and_figures_are_ratios() -> None:
 
 
 def test_decode_figure_checks_the_text() -> None:
-    from benchmarks.decode import decode_figures, run_openai, run_ours
+    from playground.bench.decode import decode_figures, run_openai, run_ours
 
     chunks = fixed_chunks(chat_stream(30), 4096)
     expected = "".join(chat_tokens(30))
@@ -74,7 +74,7 @@ def test_decode_figure_checks_the_text() -> None:
 
 
 def test_timeline_memory_figure() -> None:
-    from benchmarks.timeline import timeline_figures
+    from playground.bench.timeline import timeline_figures
 
     figures = timeline_figures(2_000)
     _numbers(figures, "timeline_bytes_per_event", "timeline_raw_bytes_per_event")
@@ -84,14 +84,14 @@ def test_timeline_memory_figure() -> None:
 
 
 def test_render_growth_figure() -> None:
-    from benchmarks.render import render_figures
+    from playground.bench.render import render_figures
 
     figures = render_figures(1_200)
     _numbers(figures, "render_growth", "render_token_ms_early", "render_token_ms_late")
 
 
 def test_image_figures() -> None:
-    from benchmarks.image import image_figures
+    from playground.bench.image import image_figures
 
     figures = image_figures(1)
     _numbers(figures, "image_partial_ms")
@@ -101,7 +101,7 @@ def test_image_figures() -> None:
 
 @pytest.mark.slow
 def test_startup_figure() -> None:
-    from benchmarks.startup import startup_figures
+    from playground.bench.startup import startup_figures
 
     _numbers(startup_figures(1), "startup_vs_bare_qt", "startup_ours_s", "startup_bare_qt_s")
 

@@ -39,19 +39,28 @@ def test_protocol_layer_imports_neither_qt_nor_httpx() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_resources_ship_inside_the_package() -> None:
-    # A non-editable install copies only the package and its package data: the icon and the
-    # sample recording must live there and be listed in pyproject's package-data.
+def test_every_resource_ships_in_the_package_and_is_found_there() -> None:
+    # A non-editable install copies only packages and their package data: the top-level
+    # resources/ folder is the package playground.resources (setup.py maps it), every file in it
+    # is matched by pyproject's package-data, and the code finds them through that package.
     import tomllib
+    from importlib.resources import files
 
-    from playground.ui.app import ICON_PATH
-    from playground.ui.panels.editor import sample_audio_path
+    from playground.assets import icon_svg, sample_wav
 
-    package = ROOT / "playground"
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
         "package-data"
-    ]["playground"]
-    for path in (ICON_PATH, sample_audio_path()):
-        assert path.is_file()
-        relative = path.resolve().relative_to(package)
+    ]["playground.resources"]
+    folder = ROOT / "resources"
+    shipped = [
+        p.relative_to(folder)
+        for p in folder.rglob("*")
+        if p.is_file() and p.name != "__init__.py" and "__pycache__" not in p.parts
+    ]
+    assert len(shipped) > 10
+    for relative in shipped:
         assert any(relative.match(pattern) for pattern in patterns), relative
+    assert Path(str(files("playground.resources"))).resolve() == folder.resolve()
+    for path in (icon_svg(), sample_wav()):
+        assert path.is_file() and path.resolve().is_relative_to(folder.resolve())
+    assert not (ROOT / "playground" / "resources").exists()  # one copy, at the top level

@@ -4,7 +4,7 @@ The parser is fed network chunks as they arrive (``feed(chunk, t)``) and returns
 chunk completes: dispatched events, comment lines (kept as their own items, PROTOCOL.md §0) and,
 at the end of the stream, an event left unterminated (never dispatched, WHATWG; Mozilla bug 710546).
 
-Why it is shaped the way it is (issue 7; ``benchmarks/parsers.py`` measures it, and
+Why it is shaped the way it is (issue 7; ``playground/bench/parsers.py`` measures it, and
 ``docs/benchmarks.md`` has the numbers):
 - a chunk without CR or LF is only appended to a list of pieces (tested by value, ``10 in chunk``,
   which is far cheaper than ``b"\\n" in chunk``); the pieces are joined once, when a line end

@@ -13,6 +13,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from playground.assets import icon_svg
+
 if TYPE_CHECKING:
     import asyncio
 
@@ -23,8 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ICON_PATH", "UsageError", "main", "parse_args", "run_headless"]
 
-RESOURCES = Path(__file__).resolve().parents[1] / "resources"  # package data (pyproject)
-ICON_PATH = RESOURCES / "icons" / "playground.svg"
+ICON_PATH = icon_svg()  # the top-level resources/, installed as package data (playground.assets)
 ROUTES = ("chat", "responses", "messages", "images", "speech", "transcription", "music")
 
 
@@ -64,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="playground",
         description="The playground window. With --route, a headless run (see --exit-when-done).",
+        epilog="Also: playground --version | --install-desktop-entry | --uninstall-desktop-entry, "
+        "and the subcommands inspect, sim, export and bench.",
         add_help=True,
     )
     p.add_argument("file", nargs="?", help="a capture (or raw `curl -N` output) to open")

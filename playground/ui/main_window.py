@@ -368,6 +368,9 @@ class MainWindow(QMainWindow):
         about = QAction("&About", self)
         about.triggered.connect(self._about)
         help_menu.addAction(about)
+        from playground.ui.sample_captures import add_sample_menu
+
+        self.sample_menu = add_sample_menu(help_menu, self.open_capture)
         self.help_menu = help_menu
 
     def _about(self) -> None:

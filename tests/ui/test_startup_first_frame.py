@@ -15,8 +15,8 @@ from failures_helpers import headless_env
 
 pytestmark = pytest.mark.gui
 
-# The benchmark's probe (benchmarks/startup.py): the first paint of the main window is the first
-# frame. Here it records what is loaded then, and again once the program has settled.
+# The benchmark's probe (playground/bench/startup.py): the first paint of the main window is the
+# first frame. Here it records what is loaded then, and again once the program has settled.
 _PROBE = textwrap.dedent(
     """
     import gc, json, os, sys

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.assets import sample_wav
 from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body
 
 if TYPE_CHECKING:
@@ -49,12 +50,11 @@ DEFAULT_PROMPTS = {
     "speech": "Hello! This is the playground's built-in simulator speaking.",
     "music": "A calm piano loop with soft rain",
 }
-_RESOURCES = Path(__file__).resolve().parents[2] / "resources"  # package data (pyproject)
 
 
 def sample_audio_path() -> Path:
     """The short WAV shipped for the transcription panel (spoken by the simulator itself)."""
-    return _RESOURCES / "samples" / "hello.wav"
+    return sample_wav()
 
 
 def _mono() -> Any:

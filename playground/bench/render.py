@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from benchmarks.streams import chat_tokens
-from benchmarks.timing import percentile
+from playground.bench.streams import chat_tokens
+from playground.bench.timing import percentile
 
 Value = float | str
 _WINDOW = 200  # tokens measured at each mark (median): one slow paint is noise, not growth

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from functools import partial
 
-from benchmarks.streams import chat_stream, chat_tokens, fixed_chunks
-from benchmarks.timing import best_of
+from playground.bench.streams import chat_stream, chat_tokens, fixed_chunks
+from playground.bench.timing import best_of
 
 
 def run_ours(chunks: list[bytes]) -> tuple[int, str]:

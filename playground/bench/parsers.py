@@ -8,8 +8,8 @@ from functools import partial
 from types import ModuleType
 from typing import ClassVar
 
-from benchmarks.streams import chat_stream, fixed_chunks, random_chunks
-from benchmarks.timing import best_of
+from playground.bench.streams import chat_stream, fixed_chunks, random_chunks
+from playground.bench.timing import best_of
 from playground.protocol import is_compiled, load_source_parser, sse
 
 Runner = Callable[[list[bytes]], int]
@@ -18,7 +18,7 @@ Runner = Callable[[list[bytes]], int]
 def source_parser() -> ModuleType:
     """``sse.py`` run by the interpreter, as an install without a C compiler runs it: measured
     beside the installed parser so the table shows what the compiled build adds."""
-    return load_source_parser("benchmarks._sse_source")
+    return load_source_parser("playground.bench._sse_source")
 
 
 def arrivals(chunks: list[bytes]) -> list[tuple[float, bytes]]:

@@ -10,7 +10,7 @@ import sys
 import time
 from typing import Any
 
-from benchmarks.timing import percentile
+from playground.bench.timing import percentile
 
 Value = float | str
 _TICK_MS = 5  # the probe timer of ui_stall_p99_ms
@@ -19,7 +19,7 @@ _PROMPT = "Tell me a long story about a lighthouse keeper."
 
 def _start_sim() -> tuple[subprocess.Popen[str], str]:
     """The simulator in its own process, so it never competes with the client for the GIL."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ)
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.Popen(

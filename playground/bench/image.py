@@ -9,7 +9,7 @@ import json
 import random
 from typing import Any
 
-from benchmarks.timing import percentile
+from playground.bench.timing import percentile
 
 Value = float | str
 _TICK_MS = 1  # the probe timer: how late its ticks come is how long the UI thread was blocked

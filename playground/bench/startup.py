@@ -89,7 +89,7 @@ def _time_to_shown(script: str, env: dict[str, str], timeout: float) -> float:
 def startup_figures(repeat: int) -> dict[str, Value]:
     """``startup_vs_bare_qt``: best-of-``repeat`` time to the first painted window, ours over a
     bare ``QMainWindow``'s, alternating the two so machine load hits both alike."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     with tempfile.TemporaryDirectory(prefix="playground-bench-") as home:
         env = dict(os.environ)
         env["QT_QPA_PLATFORM"] = env.get("QT_QPA_PLATFORM", "offscreen")

@@ -7,7 +7,7 @@ import time
 import tracemalloc
 from typing import Any
 
-from benchmarks.streams import chat_stream, fixed_chunks
+from playground.bench.streams import chat_stream, fixed_chunks
 
 Value = float | str
 

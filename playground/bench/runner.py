@@ -1,8 +1,8 @@
 """`playground bench`: the issue-7 benchmarks, one `name: value` line per figure, then a table.
 
 Every peer is measured in the same run on the same bytes. Benchmarks that need Qt run in a child
-process each (``python -m benchmarks.runner --child GROUP``), so a crash or a missing piece there
-becomes an ``n/a (reason)`` figure instead of ending the run.
+process each (``python -m playground.bench.runner --child GROUP``), so a crash or a missing piece
+there becomes an ``n/a (reason)`` figure instead of ending the run.
 """
 
 from __future__ import annotations
@@ -85,31 +85,31 @@ TINY = Sizes(300, 1, 200, 1, 2_000, 1_200, 1, 1, 300, 120.0)
 def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
     """Measure one group in this process (the child side for Qt groups)."""
     if group == "parser":
-        from benchmarks.parsers import parser_figures
+        from playground.bench.parsers import parser_figures
 
         return dict(parser_figures(sizes.parser_events, sizes.parser_repeat))
     if group == "decode":
-        from benchmarks.decode import decode_figures
+        from playground.bench.decode import decode_figures
 
         return dict(decode_figures(sizes.decode_events, sizes.decode_repeat))
     if group == "timeline":
-        from benchmarks.timeline import timeline_figures
+        from playground.bench.timeline import timeline_figures
 
         return timeline_figures(sizes.timeline_events)
     if group == "render":
-        from benchmarks.render import render_figures
+        from playground.bench.render import render_figures
 
         return render_figures(sizes.render_tokens)
     if group == "image":
-        from benchmarks.image import image_figures
+        from playground.bench.image import image_figures
 
         return image_figures(sizes.image_partials)
     if group == "startup":
-        from benchmarks.startup import startup_figures
+        from playground.bench.startup import startup_figures
 
         return startup_figures(sizes.startup_repeat)
     if group == "ui":
-        from benchmarks.ui import ui_figures
+        from playground.bench.ui import ui_figures
 
         return ui_figures(sizes.ui_chunks)
     raise ValueError(f"unknown group {group!r}")
@@ -129,9 +129,10 @@ def _in_child(group: str, sizes_name: str, timeout: float) -> dict[str, Value]:
     env = dict(os.environ)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     env.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # The folder holding the playground package (a checkout, or site-packages when installed).
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    cmd = [sys.executable, "-m", "benchmarks.runner", "--child", group, "--sizes", sizes_name]
+    cmd = [sys.executable, "-m", "playground.bench.runner", "--child", group, "--sizes", sizes_name]
     with tempfile.TemporaryDirectory(prefix="playground-bench-") as home:
         # A first run's settings and history, never the user's own.
         for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
@@ -141,7 +142,7 @@ def _in_child(group: str, sizes_name: str, timeout: float) -> dict[str, Value]:
         # (during the measured stream, say) would be compiled from source instead.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = os.path.join(home, "pycache")
-        packages = [os.path.join(root, name) for name in ("playground", "benchmarks")]
+        packages = [os.path.join(root, "playground")]
         subprocess.run(
             [sys.executable, "-m", "compileall", "-q", *packages],
             capture_output=True,
