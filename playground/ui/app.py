@@ -366,8 +366,12 @@ async def _amain(window: MainWindow, args: argparse.Namespace) -> int:
 
 
 async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
-    """Send (or replay) on one panel, wait for the end, then screenshot and dump (issue 4, 6)."""
+    """Send (or replay) on one panel, wait for the end, then screenshot and dump (issue 4, 6).
+
+    0 once the run ended (whatever its status); 1 when nothing could be sent."""
     import asyncio
+
+    not_sent = False
 
     if args.replay:
         from playground.protocol.capture import read_capture
@@ -383,7 +387,8 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
             panel.editor.set_model(args.model)
         if args.prompt is not None:
             if args.route == "transcription":
-                panel.editor.set_file(args.prompt)
+                if args.prompt.strip():  # an empty path keeps the bundled sample (README)
+                    panel.editor.set_file(args.prompt)
             else:
                 panel.editor.set_prompt(args.prompt)
         if args.body:
@@ -395,6 +400,12 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         if args.save_capture:
             _journal_to(panel, args.save_capture)
         panel.send()
+        if panel.session.state is None:
+            # The panel refused to send (an unreadable audio file, no provider): say why, and
+            # do not pass for a run that ended well.
+            reason = panel.banner.text or "the panel did not send the request"
+            print(f"playground: nothing was sent: {reason}", file=sys.stderr)
+            not_sent = True
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(args.timeout):
             await panel.session.wait()
@@ -415,7 +426,7 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         Path(args.dump_state).write_text(
             json.dumps(state, indent=2, ensure_ascii=False, default=str)
         )
-    return 0
+    return 1 if not_sent else 0
 
 
 async def _settle_widgets(panel: Any) -> None:

@@ -30,7 +30,7 @@ FIELDS = {
 
 
 def _run(
-    tmp: Path, *args: str, timeout: float = 90
+    tmp: Path, *args: str, timeout: float = 90, code: int = 0
 ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
     env = dict(os.environ)
     env["QT_QPA_PLATFORM"] = "offscreen"
@@ -57,7 +57,7 @@ def _run(
         timeout=timeout,
         env=env,
     )
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.returncode == code, proc.stderr[-2000:]
     for bad in ("Task was destroyed", "Unclosed", "never awaited", "Traceback"):
         assert bad not in proc.stderr, proc.stderr[-2000:]
     return proc, json.loads(dump.read_text())
@@ -103,9 +103,20 @@ def test_speech_headless(tmp_path: Path) -> None:
     assert dump["status"] == "complete" and dump["audio_seconds"] > 0.5
 
 
-def test_transcription_headless_uses_the_shipped_sample(tmp_path: Path) -> None:
-    _, dump = _run(tmp_path, "--route", "transcription")
+@pytest.mark.parametrize("prompt", [(), ("--prompt", ""), ("--prompt", "  ")], ids=repr)
+def test_transcription_headless_uses_the_shipped_sample(
+    tmp_path: Path, prompt: tuple[str, ...]
+) -> None:
+    # An empty --prompt is no file: the sample is transcribed (it once sent nothing, exit 0).
+    _, dump = _run(tmp_path, "--route", "transcription", *prompt)
     assert dump["status"] == "complete" and dump["text"] == SAMPLE_TEXT
+
+
+def test_headless_says_why_nothing_was_sent(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such.wav"
+    proc, dump = _run(tmp_path, "--route", "transcription", "--prompt", str(missing), code=1)
+    assert "nothing was sent" in proc.stderr and "no-such.wav" in proc.stderr
+    assert dump["timeline_rows"] == 0
 
 
 @pytest.mark.parametrize(
@@ -175,7 +186,7 @@ def test_closing_with_a_stream_in_flight_exits_cleanly(tmp_path: Path) -> None:
         timeout=60,
         env=env,
     )
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.returncode == code, proc.stderr[-2000:]
     for bad in ("Task was destroyed", "Unclosed", "never awaited", "Traceback", "Exception"):
         assert bad not in proc.stderr, proc.stderr[-2000:]
 
