@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Final
 
 import orjson
 
+from playground.protocol.asked import NOTHING_ASKED, Asked, asked_from
 from playground.protocol.errors import error_from_body, payload_error
 from playground.protocol.events import Finished, StreamEvent
 from playground.protocol.fastpath import Template, build_template, string_body, template_texts
@@ -61,18 +62,31 @@ class StreamDecoder:
 
     Nothing the bytes contain raises: invalid JSON, unknown shapes and decoder bugs all become
     findings on the item that caused them (PROTOCOL.md §0, DESIGN.md "Seams").
+
+    ``request`` is the request body as sent (a JSON object, or its bytes), when it is known: the
+    checks that hold the answer to what was asked (a stream asked for but one body answered,
+    ``include_usage`` without a usage chunk, fewer partial images than asked) run only then.
+    ``stream_requested`` overrides what the request says about streaming; with neither, a JSON
+    body is taken as an answer to a stream request (the playground always asks for one).
     """
 
     def __init__(
         self,
         route: str = "auto",
         *,
+        request: Mapping[str, Any] | bytes | str | None = None,
         audio_format: str | None = None,
-        stream_requested: bool = True,
+        stream_requested: bool | None = None,
     ) -> None:
         if route not in ROUTES and route != "auto":
             raise ValueError(f"unknown route {route!r}")
         self.route = route
+        self._request = request
+        self.asked: Asked = asked_from(route, request) if request is not None else NOTHING_ASKED
+        # Timeline items that are a whole body, not an event the SSE parser dispatched (a JSON
+        # answer, an HTTP error body): `inspect --events` prints them as {"body": ...}.
+        self.bodies: set[int] = set()
+        self._done_seen = False  # a `data: [DONE]` arrived (named when the terminator never did)
         self.state = StreamState(route=route)
         self.state.audio_format_hint = audio_format
         self.items: list[SSEItem] = []
@@ -90,14 +104,17 @@ class StreamDecoder:
         self._unchecked: list[bytes] = []
         self._unchecked_at = 0
         if route != "auto":
-            self._use(make_decoder(route, self._sink))
+            self._use(make_decoder(route, self._sink, self.asked))
         # Until a content type says otherwise, the first bytes decide: a JSON body (an error or a
         # whole answer where a stream was asked for), raw audio (music's stream_url sends WAV),
         # or, as almost always, SSE.
         self._mode = "sniff"
         self._body = bytearray()
         self._body_t: tuple[float, float] | None = None
+        if stream_requested is None and self.asked.known:
+            stream_requested = self.asked.stream
         self._stream_requested = stream_requested
+        self._audio_item: int | None = None  # the first piece of a raw audio body
         self._cache: dict[int, Any] = {}
         self._out: list[StreamEvent] = []
         self._bytes = 0
@@ -215,6 +232,16 @@ class StreamDecoder:
             out = self._whole(t)
         else:
             state.terminated = True  # a raw audio body ends when its bytes do
+            if self._stream_requested and self._audio_item is not None:
+                # §0 "What was asked is part of the check": speech with stream_format "sse"
+                # answered with one WAV body (LiteLLM does) is still audio, shown and playable.
+                self._sink.report(
+                    "warning",
+                    "audio_body",
+                    "asked for a stream, got one body: the server answered with one audio "
+                    "body although a stream of events was asked for",
+                    self._audio_item,
+                )
         self._report_bad()
         if self._bytes == 0 and state.status == "streaming":
             self._sink.report("warning", "empty_stream", "the response body was empty", None)
@@ -226,10 +253,12 @@ class StreamDecoder:
                 self._sink.report("error", "decoder_error", f"finish: {exc!r}", None)
         if not state.terminated and state.error is None and state.status == "streaming":
             last = self.items[-1].index if self.items else None
+            done = " (the data: [DONE] it sent is not that terminator)" if self._done_seen else ""
             self._sink.report(
                 "warning",
                 "no_terminator",
-                f"the stream ended without its terminator ({_terminator(self.route)})",
+                f"the stream ended without its terminator: {_terminator(self.route)} never "
+                f"came{done}",
                 last,
             )
         state.finalize()  # keeps "cancelled"; otherwise failed > truncated > incomplete > complete
@@ -263,6 +292,7 @@ class StreamDecoder:
             t_last=0.0,
         )
         self.items.append(item)
+        self.bodies.add(index)
         state = self.state
         state.apply(err, index)
         if state.error is not None:
@@ -381,7 +411,7 @@ class StreamDecoder:
                     self._flush(texts, origins)
                 if data[:1] != "{" and is_done(data):
                     tpl = None
-                    self._apply(Finished(None, terminal=True), item)
+                    self._done(item)
                     continue
                 try:
                     payload = _loads_long(item) if long else loads(data)
@@ -522,6 +552,40 @@ class StreamDecoder:
                 item.index,
             )
 
+    def _done(self, ev: SSEEvent) -> None:
+        """``data: [DONE]``: the terminator on chat (and music's job stream), nothing more on the
+        others (PROTOCOL.md §0: each route's own terminator decides)."""
+        self._done_seen = True
+        route = self.route
+        state = self.state
+        if route == "chat" or route == "music" or route == "auto":
+            if (
+                route == "chat"
+                and not state.terminated
+                and state.error is None
+                and not any(c.finish is not None for c in state.choices.values())
+            ):
+                # Seed "Streaming events": "The last content chunk carries finish_reason".
+                self._sink.report(
+                    "warning",
+                    "no_finish_reason",
+                    "the stream reached data: [DONE] but no choice got a finish_reason",
+                    ev.index,
+                )
+            self._apply(Finished(None, terminal=True), ev)
+        elif route == "responses" or route == "messages":
+            # Seed "Streaming" (Responses): "There is no [DONE]"; Messages ends with message_stop.
+            self._sink.once(
+                "done",
+                "info",
+                "unexpected_done",
+                f"data: [DONE] is not part of the {route} grammar (it ends with "
+                f"{_terminator(route)}); relayed, not taken as the end",
+                ev.index,
+            )
+        # images, speech, transcription: a [DONE] after the final event is how gateways end them
+        # (images seed: "then data: [DONE]"), but it never stands in for that event.
+
     def _check_after_terminal(self, decoder: RouteDecoder, ev: SSEEvent, payload: Any) -> None:
         try:
             ok = decoder.after_terminal_ok(ev, payload)
@@ -554,7 +618,9 @@ class StreamDecoder:
             return None
         self.route = route
         self.state.route = route
-        return self._use(make_decoder(route, self._sink))
+        if self._request is not None:
+            self.asked = asked_from(route, self._request)
+        return self._use(make_decoder(route, self._sink, self.asked))
 
     def _use(self, decoder: RouteDecoder) -> RouteDecoder:
         self._decoder = decoder
@@ -599,6 +665,8 @@ class StreamDecoder:
             t_last=t,
         )
         self.items.append(item)
+        if self._audio_item is None:
+            self._audio_item = index
         self.state.add_audio(chunk, index)
         return item
 
@@ -620,19 +688,36 @@ class StreamDecoder:
             t_last=t_last,
         )
         self.items.append(item)
+        self.bodies.add(item.index)
         state = self.state
         state.events += 1
-        if self._stream_requested:
-            self._sink.report(
-                "warning",
-                "json_body",
-                "the server answered with one JSON body although a stream was asked for",
-                item.index,
-            )
+        problem = ""
         try:
             payload = _loads(body)
         except _JSONError as exc:
-            self._sink.report("error", "invalid_json", f"body is not JSON: {exc}", item.index)
+            payload = _INVALID
+            problem = str(exc)
+        error = payload_error(payload) if payload is not _INVALID else None
+        if error is not None:
+            # An error envelope is the error (§0), not an answer in the wrong shape: with an
+            # HTTP error status it never gets here (fail_before_stream); without one it is an
+            # error all the same (a saved error body, or a gateway that said 200).
+            self._sink.report(
+                "error",
+                "error_body",
+                f"the body is an error, not a stream: {error.message}",
+                item.index,
+            )
+        elif self._stream_requested is not False:
+            self._sink.report(
+                "warning",
+                "json_body",
+                "asked for a stream, got one body: the server answered with one JSON body "
+                "although a stream was asked for",
+                item.index,
+            )
+        if payload is _INVALID:
+            self._sink.report("error", "invalid_json", f"body is not JSON: {problem}", item.index)
             return [item]
         self._remember(item.index, payload)
         out: list[StreamEvent] = []
@@ -655,7 +740,7 @@ def _terminator(route: str) -> str:
         "chat": "data: [DONE]",
         "responses": "response.completed, response.incomplete or response.failed",
         "messages": "message_stop",
-        "images": "image_generation.completed or [DONE]",
+        "images": "image_generation.completed",
         "speech": "speech.audio.done",
         "transcription": "transcript.text.done",
     }.get(route, "the route's final event")
