@@ -186,7 +186,7 @@ def test_closing_with_a_stream_in_flight_exits_cleanly(tmp_path: Path) -> None:
         timeout=60,
         env=env,
     )
-    assert proc.returncode == code, proc.stderr[-2000:]
+    assert proc.returncode == 0, proc.stderr[-2000:]
     for bad in ("Task was destroyed", "Unclosed", "never awaited", "Traceback", "Exception"):
         assert bad not in proc.stderr, proc.stderr[-2000:]
 
