@@ -16,7 +16,7 @@ from playground.protocol.findings import FindingSink
 from playground.protocol.media import guess_audio_format
 from playground.protocol.routes import ROUTES, detect_route, make_decoder
 from playground.protocol.routes.base import RouteDecoder
-from playground.protocol.routes.whole import decode_whole
+from playground.protocol.routes.whole import NOT_JSON, read_body, report_audio_body
 from playground.protocol.sse import (
     SSEComment,
     SSEEvent,
@@ -26,6 +26,12 @@ from playground.protocol.sse import (
     data_bytes_of_raw,
 )
 from playground.protocol.state import Finding, StreamState
+from playground.protocol.terminators import (
+    done_ends,
+    report_done,
+    report_no_terminator,
+    terminator,
+)
 from playground.protocol.utf8check import Utf8Watch
 
 __all__ = ["ROUTES", "StreamDecoder", "is_done"]
@@ -233,15 +239,7 @@ class StreamDecoder:
         else:
             state.terminated = True  # a raw audio body ends when its bytes do
             if self._stream_requested and self._audio_item is not None:
-                # §0 "What was asked is part of the check": speech with stream_format "sse"
-                # answered with one WAV body (LiteLLM does) is still audio, shown and playable.
-                self._sink.report(
-                    "warning",
-                    "audio_body",
-                    "asked for a stream, got one body: the server answered with one audio "
-                    "body although a stream of events was asked for",
-                    self._audio_item,
-                )
+                report_audio_body(self._sink, self._audio_item)  # only when the request says so
         self._report_bad()
         if self._bytes == 0 and state.status == "streaming":
             self._sink.report("warning", "empty_stream", "the response body was empty", None)
@@ -253,14 +251,7 @@ class StreamDecoder:
                 self._sink.report("error", "decoder_error", f"finish: {exc!r}", None)
         if not state.terminated and state.error is None and state.status == "streaming":
             last = self.items[-1].index if self.items else None
-            done = " (the data: [DONE] it sent is not that terminator)" if self._done_seen else ""
-            self._sink.report(
-                "warning",
-                "no_terminator",
-                f"the stream ended without its terminator: {_terminator(self.route)} never "
-                f"came{done}",
-                last,
-            )
+            report_no_terminator(self.route, self._sink, last, self._done_seen)
         state.finalize()  # keeps "cancelled"; otherwise failed > truncated > incomplete > complete
         return out
 
@@ -553,38 +544,12 @@ class StreamDecoder:
             )
 
     def _done(self, ev: SSEEvent) -> None:
-        """``data: [DONE]``: the terminator on chat (and music's job stream), nothing more on the
-        others (PROTOCOL.md §0: each route's own terminator decides)."""
+        """``data: [DONE]``: the terminator on chat (and music's job stream), never on the others
+        (terminators.py: each route's own terminator decides)."""
         self._done_seen = True
-        route = self.route
-        state = self.state
-        if route == "chat" or route == "music" or route == "auto":
-            if (
-                route == "chat"
-                and not state.terminated
-                and state.error is None
-                and not any(c.finish is not None for c in state.choices.values())
-            ):
-                # Seed "Streaming events": "The last content chunk carries finish_reason".
-                self._sink.report(
-                    "warning",
-                    "no_finish_reason",
-                    "the stream reached data: [DONE] but no choice got a finish_reason",
-                    ev.index,
-                )
+        report_done(self.route, self.state, self._sink, ev.index)
+        if done_ends(self.route):
             self._apply(Finished(None, terminal=True), ev)
-        elif route == "responses" or route == "messages":
-            # Seed "Streaming" (Responses): "There is no [DONE]"; Messages ends with message_stop.
-            self._sink.once(
-                "done",
-                "info",
-                "unexpected_done",
-                f"data: [DONE] is not part of the {route} grammar (it ends with "
-                f"{_terminator(route)}); relayed, not taken as the end",
-                ev.index,
-            )
-        # images, speech, transcription: a [DONE] after the final event is how gateways end them
-        # (images seed: "then data: [DONE]"), but it never stands in for that event.
 
     def _check_after_terminal(self, decoder: RouteDecoder, ev: SSEEvent, payload: Any) -> None:
         try:
@@ -608,7 +573,7 @@ class StreamDecoder:
         self._sink.report(
             "warning",
             "event_after_terminator",
-            f"an event after the stream's terminator ({_terminator(self.route)})",
+            f"an event after the stream's terminator ({terminator(self.route)})",
             ev.index,
         )
 
@@ -691,56 +656,21 @@ class StreamDecoder:
         self.bodies.add(item.index)
         state = self.state
         state.events += 1
-        problem = ""
-        try:
-            payload = _loads(body)
-        except _JSONError as exc:
-            payload = _INVALID
-            problem = str(exc)
-        error = payload_error(payload) if payload is not _INVALID else None
-        if error is not None:
-            # An error envelope is the error (§0), not an answer in the wrong shape: with an
-            # HTTP error status it never gets here (fail_before_stream); without one it is an
-            # error all the same (a saved error body, or a gateway that said 200).
-            self._sink.report(
-                "error",
-                "error_body",
-                f"the body is an error, not a stream: {error.message}",
-                item.index,
-            )
-        elif self._stream_requested is not False:
-            self._sink.report(
-                "warning",
-                "json_body",
-                "asked for a stream, got one body: the server answered with one JSON body "
-                "although a stream was asked for",
-                item.index,
-            )
-        if payload is _INVALID:
-            self._sink.report("error", "invalid_json", f"body is not JSON: {problem}", item.index)
-            return [item]
-        self._remember(item.index, payload)
         out: list[StreamEvent] = []
         try:
-            route = decode_whole(self.route, payload, out, self._sink, item.index)
+            payload, route = read_body(
+                self.route, body, self._stream_requested, out, self._sink, item.index
+            )
         except Exception as exc:  # pragma: no cover - defensive boundary
             self._sink.report(
                 "error", "decoder_error", f"could not read the body: {exc!r}", item.index
             )
-            route = None
+            payload, route = NOT_JSON, None
+        if payload is NOT_JSON:
+            return [item]
+        self._remember(item.index, payload)
         if route is not None and self.route == "auto":
             self.route = state.route = route
         for event in out:
             self._apply(event, item)
         return [item]
-
-
-def _terminator(route: str) -> str:
-    return {
-        "chat": "data: [DONE]",
-        "responses": "response.completed, response.incomplete or response.failed",
-        "messages": "message_stop",
-        "images": "image_generation.completed",
-        "speech": "speech.audio.done",
-        "transcription": "transcript.text.done",
-    }.get(route, "the route's final event")
