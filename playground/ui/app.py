@@ -366,12 +366,8 @@ async def _amain(window: MainWindow, args: argparse.Namespace) -> int:
 
 
 async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
-    """Send (or replay) on one panel, wait for the end, then screenshot and dump (issue 4, 6).
-
-    0 once the run ended (whatever its status); 1 when nothing could be sent."""
+    """Send (or replay) on one panel, wait for the end, then screenshot and dump (issue 4, 6)."""
     import asyncio
-
-    not_sent = False
 
     if args.replay:
         from playground.protocol.capture import read_capture
@@ -401,11 +397,10 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
             _journal_to(panel, args.save_capture)
         panel.send()
         if panel.session.state is None:
-            # The panel refused to send (an unreadable audio file, no provider): say why, and
-            # do not pass for a run that ended well.
+            # The panel refused to send (an unreadable audio file, no provider): say why on
+            # stderr too, not only in the dump's error (a run without --dump-state was silent).
             reason = panel.banner.text or "the panel did not send the request"
             print(f"playground: nothing was sent: {reason}", file=sys.stderr)
-            not_sent = True
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(args.timeout):
             await panel.session.wait()
@@ -426,7 +421,7 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         Path(args.dump_state).write_text(
             json.dumps(state, indent=2, ensure_ascii=False, default=str)
         )
-    return 1 if not_sent else 0
+    return 0
 
 
 async def _settle_widgets(panel: Any) -> None:

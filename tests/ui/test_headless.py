@@ -30,7 +30,7 @@ FIELDS = {
 
 
 def _run(
-    tmp: Path, *args: str, timeout: float = 90, code: int = 0
+    tmp: Path, *args: str, timeout: float = 90
 ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
     env = dict(os.environ)
     env["QT_QPA_PLATFORM"] = "offscreen"
@@ -57,7 +57,7 @@ def _run(
         timeout=timeout,
         env=env,
     )
-    assert proc.returncode == code, proc.stderr[-2000:]
+    assert proc.returncode == 0, proc.stderr[-2000:]
     for bad in ("Task was destroyed", "Unclosed", "never awaited", "Traceback"):
         assert bad not in proc.stderr, proc.stderr[-2000:]
     return proc, json.loads(dump.read_text())
@@ -113,10 +113,15 @@ def test_transcription_headless_uses_the_shipped_sample(
 
 
 def test_headless_says_why_nothing_was_sent(tmp_path: Path) -> None:
+    # The run ends (exit 0, the headless contract) and says why on stderr, not only in the dump.
     missing = tmp_path / "no-such.wav"
-    proc, dump = _run(tmp_path, "--route", "transcription", "--prompt", str(missing), code=1)
-    assert "nothing was sent" in proc.stderr and "no-such.wav" in proc.stderr
-    assert dump["timeline_rows"] == 0
+    proc, dump = _run(tmp_path, "--route", "transcription", "--prompt", str(missing))
+    assert "playground: nothing was sent: Cannot read the audio file no-such.wav" in proc.stderr
+    assert (dump["status"], dump["error"]["type"], dump["timeline_rows"]) == (
+        "failed",
+        "not_sent",
+        0,
+    )
 
 
 @pytest.mark.parametrize(
