@@ -666,9 +666,8 @@ class StreamDecoder:
                 "error", "decoder_error", f"could not read the body: {exc!r}", item.index
             )
             payload, route = NOT_JSON, None
-        if payload is NOT_JSON:
-            return [item]
-        self._remember(item.index, payload)
+        if payload is not NOT_JSON:
+            self._remember(item.index, payload)
         if route is not None and self.route == "auto":
             self.route = state.route = route
         for event in out:

@@ -165,6 +165,13 @@ def test_chat_with_finish_reason_has_no_warning() -> None:
     assert (decoder.state.status, _found(decoder)) == ("complete", [])
 
 
+def test_chat_route_event_of_no_grammar_is_not_silent() -> None:
+    body = sse('{"greeting":"hi"}', _chunk({"content": "Hi"}), _chunk({}, "stop"), "[DONE]")
+    decoder = decode(body, "chat")
+    assert (decoder.state.status, decoder.state.text) == ("complete", "Hi")
+    assert _found(decoder) == [("info", "unknown_event", 0)]
+
+
 def test_role_null_is_a_null_field_not_a_late_role() -> None:
     body = sse(
         _chunk({"role": "assistant", "content": ""}),

@@ -130,8 +130,10 @@ class ChatDecoder(RouteDecoder):
                 self._plain = False
                 if self.asked.include_usage is not None:
                     self._usage_shape(ev, choices)
-        elif choices is None and err is None and "type" in payload:
-            self.unknown(ev, str(payload.get("type")))
+        elif choices is None and err is None:
+            # Neither a chunk nor an error: an event of no chat grammar (relayed, never silent).
+            kind = payload.get("type")
+            self.unknown(ev, str(kind) if kind is not None else "a chunk without choices")
 
     def _usage_shape(self, ev: SSEEvent, choices: Any) -> None:
         """The usage chunk against the shape the request asked for (gateway seed "Streaming
