@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -78,7 +78,10 @@ def decode_file(data: bytes, route: str = "auto", chunk_size: int | None = None)
     capture = read_capture(data)
     if route == "auto" and capture.route in ROUTES:
         route = capture.route or "auto"
-    decoder = StreamDecoder(route)
+    # A playground capture holds the request: the checks that know what was asked run on it.
+    # Raw SSE has none, and then they do not run.
+    sent = capture.request.get("body") if capture.request is not None else None
+    decoder = StreamDecoder(route, request=sent if isinstance(sent, dict | str) else None)
     status = capture.response_status
     if status is not None and not 200 <= status < 300:
         decoder.fail_before_stream(
@@ -156,7 +159,19 @@ def state_json(decoder: StreamDecoder) -> dict[str, Any]:
     }
 
 
-def _event_line(item: SSEItem) -> dict[str, Any]:
+def _body_value(item: SSEEvent) -> Any:
+    """A whole body as JSON when it is JSON, else as text."""
+    try:
+        return orjson.loads(item.raw)
+    except orjson.JSONDecodeError:
+        return item.raw.decode("utf-8", "replace")
+
+
+def _event_line(item: SSEItem, bodies: Container[int] = ()) -> dict[str, Any]:
+    """One `--events` line. A body that is not SSE (a JSON answer or error) dispatches no event
+    by the WHATWG rules, so it gets a line kind of its own: ``{"body": ...}``."""
+    if isinstance(item, SSEEvent) and item.index in bodies:
+        return {"body": _body_value(item)}
     if isinstance(item, SSEComment):
         return {"comment": item.text}
     if isinstance(item, SSEUnterminated):
@@ -262,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.events:
             for item in decoder.items:
-                out.write(orjson.dumps(_event_line(item)) + b"\n")
+                out.write(orjson.dumps(_event_line(item, decoder.bodies)) + b"\n")
         if args.json:
             out.write(orjson.dumps(state_json(decoder), option=orjson.OPT_NON_STR_KEYS) + b"\n")
         if not args.events and not args.json:

@@ -26,6 +26,8 @@ CODES: Final[dict[str, str]] = {
     "done_mismatch": "a .done event restates the whole value differently from the deltas",
     "unterminated_event": "bytes at end of stream without the blank line that dispatches them",
     "json_body": "a JSON body where a stream was asked for",
+    "audio_body": "one audio body where a stream of events was asked for",
+    "error_body": "the body is an error envelope, not a stream (no HTTP error status said so)",
     "http_error": "the request failed before the stream started",
     "unexpected_shape": "a field has a type the grammar does not allow",
     "bad_base64": "base64 payload does not decode",
@@ -33,6 +35,12 @@ CODES: Final[dict[str, str]] = {
     "empty_stream": "no bytes at all",
     "invalid_utf8": "bytes that are not UTF-8 (binary junk) in the stream",
     "out_of_order": "an event or field out of its documented order (role after content, ...)",
+    "unexpected_done": "data: [DONE] on a route whose grammar has none (responses, messages)",
+    "no_event_line": "an event without the `event:` line its route's grammar gives every event",
+    "no_finish_reason": "chat reached data: [DONE] but no choice got a finish_reason",
+    "no_usage": "stream_options.include_usage was asked for but no chunk carried usage",
+    "usage_shape": "the usage chunk's choices differ from the shape the request asked for",
+    "fewer_partials": "fewer partial images came than partial_images asked for",
 }
 
 

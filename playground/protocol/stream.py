@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Final
 
 import orjson
 
+from playground.protocol.asked import NOTHING_ASKED, Asked, asked_from
 from playground.protocol.errors import error_from_body, payload_error
 from playground.protocol.events import Finished, StreamEvent
 from playground.protocol.fastpath import Template, build_template, string_body, template_texts
@@ -15,7 +16,7 @@ from playground.protocol.findings import FindingSink
 from playground.protocol.media import guess_audio_format
 from playground.protocol.routes import ROUTES, detect_route, make_decoder
 from playground.protocol.routes.base import RouteDecoder
-from playground.protocol.routes.whole import decode_whole
+from playground.protocol.routes.whole import NOT_JSON, read_body, report_audio_body
 from playground.protocol.sse import (
     SSEComment,
     SSEEvent,
@@ -25,6 +26,12 @@ from playground.protocol.sse import (
     data_bytes_of_raw,
 )
 from playground.protocol.state import Finding, StreamState
+from playground.protocol.terminators import (
+    done_ends,
+    report_done,
+    report_no_terminator,
+    terminator,
+)
 from playground.protocol.utf8check import Utf8Watch
 
 __all__ = ["ROUTES", "StreamDecoder", "is_done"]
@@ -61,18 +68,31 @@ class StreamDecoder:
 
     Nothing the bytes contain raises: invalid JSON, unknown shapes and decoder bugs all become
     findings on the item that caused them (PROTOCOL.md §0, DESIGN.md "Seams").
+
+    ``request`` is the request body as sent (a JSON object, or its bytes), when it is known: the
+    checks that hold the answer to what was asked (a stream asked for but one body answered,
+    ``include_usage`` without a usage chunk, fewer partial images than asked) run only then.
+    ``stream_requested`` overrides what the request says about streaming; with neither, a JSON
+    body is taken as an answer to a stream request (the playground always asks for one).
     """
 
     def __init__(
         self,
         route: str = "auto",
         *,
+        request: Mapping[str, Any] | bytes | str | None = None,
         audio_format: str | None = None,
-        stream_requested: bool = True,
+        stream_requested: bool | None = None,
     ) -> None:
         if route not in ROUTES and route != "auto":
             raise ValueError(f"unknown route {route!r}")
         self.route = route
+        self._request = request
+        self.asked: Asked = asked_from(route, request) if request is not None else NOTHING_ASKED
+        # Timeline items that are a whole body, not an event the SSE parser dispatched (a JSON
+        # answer, an HTTP error body): `inspect --events` prints them as {"body": ...}.
+        self.bodies: set[int] = set()
+        self._done_seen = False  # a `data: [DONE]` arrived (named when the terminator never did)
         self.state = StreamState(route=route)
         self.state.audio_format_hint = audio_format
         self.items: list[SSEItem] = []
@@ -90,14 +110,17 @@ class StreamDecoder:
         self._unchecked: list[bytes] = []
         self._unchecked_at = 0
         if route != "auto":
-            self._use(make_decoder(route, self._sink))
+            self._use(make_decoder(route, self._sink, self.asked))
         # Until a content type says otherwise, the first bytes decide: a JSON body (an error or a
         # whole answer where a stream was asked for), raw audio (music's stream_url sends WAV),
         # or, as almost always, SSE.
         self._mode = "sniff"
         self._body = bytearray()
         self._body_t: tuple[float, float] | None = None
+        if stream_requested is None and self.asked.known:
+            stream_requested = self.asked.stream
         self._stream_requested = stream_requested
+        self._audio_item: int | None = None  # the first piece of a raw audio body
         self._cache: dict[int, Any] = {}
         self._out: list[StreamEvent] = []
         self._bytes = 0
@@ -215,6 +238,8 @@ class StreamDecoder:
             out = self._whole(t)
         else:
             state.terminated = True  # a raw audio body ends when its bytes do
+            if self._stream_requested and self._audio_item is not None:
+                report_audio_body(self._sink, self._audio_item)  # only when the request says so
         self._report_bad()
         if self._bytes == 0 and state.status == "streaming":
             self._sink.report("warning", "empty_stream", "the response body was empty", None)
@@ -226,12 +251,7 @@ class StreamDecoder:
                 self._sink.report("error", "decoder_error", f"finish: {exc!r}", None)
         if not state.terminated and state.error is None and state.status == "streaming":
             last = self.items[-1].index if self.items else None
-            self._sink.report(
-                "warning",
-                "no_terminator",
-                f"the stream ended without its terminator ({_terminator(self.route)})",
-                last,
-            )
+            report_no_terminator(self.route, self._sink, last, self._done_seen)
         state.finalize()  # keeps "cancelled"; otherwise failed > truncated > incomplete > complete
         return out
 
@@ -263,6 +283,7 @@ class StreamDecoder:
             t_last=0.0,
         )
         self.items.append(item)
+        self.bodies.add(index)
         state = self.state
         state.apply(err, index)
         if state.error is not None:
@@ -381,7 +402,7 @@ class StreamDecoder:
                     self._flush(texts, origins)
                 if data[:1] != "{" and is_done(data):
                     tpl = None
-                    self._apply(Finished(None, terminal=True), item)
+                    self._done(item)
                     continue
                 try:
                     payload = _loads_long(item) if long else loads(data)
@@ -522,6 +543,14 @@ class StreamDecoder:
                 item.index,
             )
 
+    def _done(self, ev: SSEEvent) -> None:
+        """``data: [DONE]``: the terminator on chat (and music's job stream), never on the others
+        (terminators.py: each route's own terminator decides)."""
+        self._done_seen = True
+        report_done(self.route, self.state, self._sink, ev.index)
+        if done_ends(self.route):
+            self._apply(Finished(None, terminal=True), ev)
+
     def _check_after_terminal(self, decoder: RouteDecoder, ev: SSEEvent, payload: Any) -> None:
         try:
             ok = decoder.after_terminal_ok(ev, payload)
@@ -544,7 +573,7 @@ class StreamDecoder:
         self._sink.report(
             "warning",
             "event_after_terminator",
-            f"an event after the stream's terminator ({_terminator(self.route)})",
+            f"an event after the stream's terminator ({terminator(self.route)})",
             ev.index,
         )
 
@@ -554,7 +583,9 @@ class StreamDecoder:
             return None
         self.route = route
         self.state.route = route
-        return self._use(make_decoder(route, self._sink))
+        if self._request is not None:
+            self.asked = asked_from(route, self._request)
+        return self._use(make_decoder(route, self._sink, self.asked))
 
     def _use(self, decoder: RouteDecoder) -> RouteDecoder:
         self._decoder = decoder
@@ -599,6 +630,8 @@ class StreamDecoder:
             t_last=t,
         )
         self.items.append(item)
+        if self._audio_item is None:
+            self._audio_item = index
         self.state.add_audio(chunk, index)
         return item
 
@@ -620,42 +653,23 @@ class StreamDecoder:
             t_last=t_last,
         )
         self.items.append(item)
+        self.bodies.add(item.index)
         state = self.state
         state.events += 1
-        if self._stream_requested:
-            self._sink.report(
-                "warning",
-                "json_body",
-                "the server answered with one JSON body although a stream was asked for",
-                item.index,
-            )
-        try:
-            payload = _loads(body)
-        except _JSONError as exc:
-            self._sink.report("error", "invalid_json", f"body is not JSON: {exc}", item.index)
-            return [item]
-        self._remember(item.index, payload)
         out: list[StreamEvent] = []
         try:
-            route = decode_whole(self.route, payload, out, self._sink, item.index)
+            payload, route = read_body(
+                self.route, body, self._stream_requested, out, self._sink, item.index
+            )
         except Exception as exc:  # pragma: no cover - defensive boundary
             self._sink.report(
                 "error", "decoder_error", f"could not read the body: {exc!r}", item.index
             )
-            route = None
+            payload, route = NOT_JSON, None
+        if payload is not NOT_JSON:
+            self._remember(item.index, payload)
         if route is not None and self.route == "auto":
             self.route = state.route = route
         for event in out:
             self._apply(event, item)
         return [item]
-
-
-def _terminator(route: str) -> str:
-    return {
-        "chat": "data: [DONE]",
-        "responses": "response.completed, response.incomplete or response.failed",
-        "messages": "message_stop",
-        "images": "image_generation.completed or [DONE]",
-        "speech": "speech.audio.done",
-        "transcription": "transcript.text.done",
-    }.get(route, "the route's final event")

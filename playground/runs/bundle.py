@@ -43,7 +43,11 @@ def decode_run(run: Capture) -> tuple[dict[str, Any], list[dict[str, Any]], dict
     from playground.protocol.stream import StreamDecoder
     from playground.protocol.timing import compute_timing
 
-    decoder = StreamDecoder(run.route if run.route else "auto")
+    sent = run.request.get("body") if run.request is not None else None
+    decoder = StreamDecoder(
+        run.route if run.route else "auto",
+        request=sent if isinstance(sent, dict | str) else None,  # the checks that know the ask
+    )
     status = run.response_status or 200
     end_t = float((run.end or {}).get("end") or (run.chunks[-1][0] if run.chunks else 0.0))
     if status >= 400:

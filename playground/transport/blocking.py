@@ -168,7 +168,11 @@ def stream_request_blocking(
             t0 = time.perf_counter()  # times count from the moment the request goes out
             wire.deadline = t0 + first_byte_timeout
             response = client.send(request, stream=True)
-            sink.on_response(response.status_code, list(response.headers.multi_items()), now())
+            # The headers arrived with the read that completed them: the same clock that stamps
+            # each body piece (``t_read``), so the first byte never precedes the headers (a 429's
+            # headers and body come in one read; `now()` here is later than that read).
+            t_headers = max(wire.t_read - t0, 0.0) if wire.installed and wire.t_read else now()
+            sink.on_response(response.status_code, list(response.headers.multi_items()), t_headers)
             if wire.installed:
                 wire.before_read = hand_on
             go = gate if gate is not None else _ALWAYS_OPEN

@@ -386,7 +386,8 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
             panel.editor.set_model(args.model)
         if args.prompt is not None:
             if args.route == "transcription":
-                panel.editor.set_file(args.prompt)
+                if args.prompt.strip():  # an empty path keeps the bundled sample (README)
+                    panel.editor.set_file(args.prompt)
             else:
                 panel.editor.set_prompt(args.prompt)
         if args.body:
@@ -398,6 +399,11 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         if args.save_capture:
             _journal_to(panel, args.save_capture)
         panel.send()
+        if panel.session.state is None:
+            # The panel refused to send (an unreadable audio file, no provider): say why on
+            # stderr too, not only in the dump's error (a run without --dump-state was silent).
+            reason = panel.banner.text or "the panel did not send the request"
+            print(f"playground: nothing was sent: {reason}", file=sys.stderr)
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(args.timeout):
             await panel.session.wait()

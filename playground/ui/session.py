@@ -135,10 +135,13 @@ def has_output(state: StreamState) -> bool:
     )
 
 
-def _make_decoder(route: str) -> StreamDecoder:
+def _make_decoder(route: str, request: Any = None) -> StreamDecoder:
+    """The run's decoder, holding the request body so its checks know what was asked."""
     from playground.protocol.stream import StreamDecoder
 
-    return StreamDecoder(route)
+    return StreamDecoder(
+        route, request=request if isinstance(request, dict | str | bytes) else None
+    )
 
 
 class _RunSink:
@@ -252,7 +255,9 @@ class StreamSession(QObject):
 
     def start(self, spec: RequestSpec, *, allow_insecure_key: bool = False) -> None:
         """Send ``spec``; a run still going is cancelled first (issue 5: a new Send cancels)."""
-        sink = self._begin(spec.route)
+        sink = self._begin(
+            spec.route, spec.json_body if spec.json_body is not None else spec.body_bytes()
+        )
         sinks: list[Any] = [sink]
         for factory in (self.recorder_factory, *self._next_sinks):
             try:
@@ -410,7 +415,7 @@ class StreamSession(QObject):
         from playground.ui.replay import ReplayControl, replay_capture
 
         route = capture.route if getattr(capture, "route", None) else "auto"
-        sink = self._begin(route or "auto")
+        sink = self._begin(route or "auto", (getattr(capture, "request", None) or {}).get("body"))
         self.run.replay = True
         self._secrets = ()
         control = ReplayControl(speed=speed)
@@ -468,13 +473,13 @@ class StreamSession(QObject):
         return self.decoder.state.status if self.decoder is not None else "idle"
 
     # ---- run lifecycle -----------------------------------------------------------------------
-    def _begin(self, route: str) -> _RunSink:
+    def _begin(self, route: str, request: Any = None) -> _RunSink:
         old = self._task
         if old is not None and not old.done():
             old.cancel()  # its callbacks are ignored from here: the generation moves on
         self._generation += 1
         self._audio_task = None
-        self.decoder = _make_decoder(route)
+        self.decoder = _make_decoder(route, request)
         self.run = RunRecord(route=route, started_at=time.time())
         self.replay_control = None
         self._pending = []

@@ -152,3 +152,56 @@ def test_usage_errors_exit_2_with_one_line(args: list[str]) -> None:
     assert result.stdout == b""
     assert len(result.stderr.decode().strip().splitlines()) == 1
     assert b"Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("tail", [b"", b"\n"], ids=["bare", "newline"])
+def test_raw_error_envelope_is_a_body_line_and_the_error(tmp_path: Path, tail: bytes) -> None:
+    # Not SSE at all: by the WHATWG rules no event is dispatched, so no {"event": ...} line.
+    path = tmp_path / "error.json"
+    envelope = {"error": {"message": "model not found", "code": 404}}
+    path.write_bytes(json.dumps(envelope).encode() + tail)
+    result = _run(str(path), "--events")
+    assert result.returncode == 0
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [{"body": envelope}]
+    out = _json(str(path))
+    assert (out["status"], out["error"]) == ("failed", "model not found")
+    assert [(f["severity"], f["code"]) for f in out["findings"]] == [("error", "error_body")]  # type: ignore[index]
+
+
+def test_capture_of_an_http_error_is_a_body_line_and_http_error_only(tmp_path: Path) -> None:
+    from playground.protocol.capture import CaptureWriter
+
+    writer = CaptureWriter(tmp_path / "e.jsonl", route="chat", method="POST", url="u")
+    writer.response(503, {"Content-Type": "application/json"}, 0.0)
+    writer.chunk(0.1, b'{"error":{"code":503,"message":"Overloaded"}}')
+    writer.finalize(0.1, "failed")
+    result = _run(str(tmp_path / "e.jsonl"), "--events")
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [
+        {"body": {"error": {"code": 503, "message": "Overloaded"}}}
+    ]
+    out = _json(str(tmp_path / "e.jsonl"))
+    assert out["status"] == "failed"
+    assert [f["code"] for f in out["findings"]] == ["http_error"]  # type: ignore[index]
+
+
+def test_a_capture_carries_its_request_into_the_checks(tmp_path: Path) -> None:
+    from playground.protocol.capture import CaptureWriter
+
+    stream = (
+        b'data: {"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n'
+        b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n'
+        b"data: [DONE]\n\n"
+    )
+    asked = {"model": "m", "stream": True, "stream_options": {"include_usage": True}}
+    writer = CaptureWriter(
+        tmp_path / "c.jsonl", route="chat", method="POST", url="u", headers={}, body=asked
+    )
+    writer.response(200, {"Content-Type": "text/event-stream"}, 0.0)
+    writer.chunk(0.1, stream)
+    writer.finalize(0.2, "complete")
+    out = _json(str(tmp_path / "c.jsonl"))
+    assert out["status"] == "complete"
+    assert [(f["severity"], f["code"]) for f in out["findings"]] == [("warning", "no_usage")]  # type: ignore[index]
+    # The same bytes as raw SSE carry no request: no request-aware check runs.
+    (tmp_path / "raw.sse").write_bytes(stream)
+    assert _json(str(tmp_path / "raw.sse"))["findings"] == []

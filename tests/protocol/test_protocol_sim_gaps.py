@@ -45,6 +45,10 @@ def run(
     return decoder, bytes(raw)
 
 
+# The chunk that ends choice 0 (seed: "The last content chunk carries finish_reason").
+STOP = '{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}'
+
+
 def codes(decoder: StreamDecoder) -> list[str]:
     return [f.code for f in decoder.state.findings]
 
@@ -73,7 +77,7 @@ def test_garbage_line_is_an_invalid_utf8_finding_at_the_next_event(sim: SimServe
 def test_invalid_utf8_inside_an_event_is_tied_to_it_whatever_the_chunking() -> None:
     good = sse('{"choices":[{"index":0,"delta":{"content":"caf\u00e9 \U0001f600"}}]}')
     bad = b'data: {"choices":[{"index":0,"delta":{"content":"x\xff\xfe"}}]}\n\n'
-    data = good + bad + good + sse("[DONE]")
+    data = good + bad + good + sse(STOP, "[DONE]")
     whole = decode(data)
     assert [(f.code, f.item) for f in whole.state.findings] == [("invalid_utf8", 1)]
     assert "in this event" in whole.state.findings[0].message
@@ -84,7 +88,9 @@ def test_invalid_utf8_inside_an_event_is_tied_to_it_whatever_the_chunking() -> N
 
 
 def test_multibyte_characters_cut_by_chunks_are_not_invalid() -> None:
-    data = sse('{"choices":[{"index":0,"delta":{"content":"\u00e9\u20ac\U0001f600"}}]}', "[DONE]")
+    data = sse(
+        '{"choices":[{"index":0,"delta":{"content":"\u00e9\u20ac\U0001f600"}}]}', STOP, "[DONE]"
+    )
     decoder = decode(data, cuts=list(range(1, len(data))))
     assert codes(decoder) == []
     assert decoder.state.text == "\u00e9\u20ac\U0001f600"
@@ -131,6 +137,7 @@ def test_role_first_then_content_is_in_order() -> None:
         '{"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}',
         '{"choices":[{"index":0,"delta":{"content":"Hi"}}]}',
         '{"choices":[{"index":0,"delta":{"role":"assistant"}}]}',  # a restated role, but late
+        STOP,
         "[DONE]",
     )
     assert codes(decode(data)) == ["out_of_order"]

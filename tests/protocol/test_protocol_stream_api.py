@@ -189,7 +189,8 @@ def test_json_error_body_without_content_type_is_sniffed(cut: int) -> None:
         "model not found",
         404,
     )
-    assert [f.code for f in state.findings] == ["json_body"]
+    # The envelope is the error, not an answer in the wrong shape: no json_body (PROTOCOL.md §0).
+    assert [(f.severity, f.code) for f in state.findings] == [("error", "error_body")]
 
 
 @pytest.mark.parametrize("body", [b"", b"\n\n", b"   "])

@@ -103,9 +103,25 @@ def test_speech_headless(tmp_path: Path) -> None:
     assert dump["status"] == "complete" and dump["audio_seconds"] > 0.5
 
 
-def test_transcription_headless_uses_the_shipped_sample(tmp_path: Path) -> None:
-    _, dump = _run(tmp_path, "--route", "transcription")
+@pytest.mark.parametrize("prompt", [(), ("--prompt", ""), ("--prompt", "  ")], ids=repr)
+def test_transcription_headless_uses_the_shipped_sample(
+    tmp_path: Path, prompt: tuple[str, ...]
+) -> None:
+    # An empty --prompt is no file: the sample is transcribed (it once sent nothing, exit 0).
+    _, dump = _run(tmp_path, "--route", "transcription", *prompt)
     assert dump["status"] == "complete" and dump["text"] == SAMPLE_TEXT
+
+
+def test_headless_says_why_nothing_was_sent(tmp_path: Path) -> None:
+    # The run ends (exit 0, the headless contract) and says why on stderr, not only in the dump.
+    missing = tmp_path / "no-such.wav"
+    proc, dump = _run(tmp_path, "--route", "transcription", "--prompt", str(missing))
+    assert "playground: nothing was sent: Cannot read the audio file no-such.wav" in proc.stderr
+    assert (dump["status"], dump["error"]["type"], dump["timeline_rows"]) == (
+        "failed",
+        "not_sent",
+        0,
+    )
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from playground.protocol.asked import NOTHING_ASKED, Asked
 from playground.protocol.findings import FindingSink
 from playground.protocol.routes.base import RouteDecoder
 
@@ -56,34 +57,35 @@ def detect_route(event_name: str, payload: Any) -> str | None:
     return None
 
 
-def make_decoder(route: str, sink: FindingSink) -> RouteDecoder:
-    """A fresh decoder for ``route`` (imported lazily: a chat session never loads the others)."""
+def make_decoder(route: str, sink: FindingSink, asked: Asked = NOTHING_ASKED) -> RouteDecoder:
+    """A fresh decoder for ``route`` (imported lazily: a chat session never loads the others),
+    holding what the request asked for (``asked``)."""
     if route == "chat":
         from playground.protocol.routes.chat import ChatDecoder
 
-        return ChatDecoder(sink)
+        return ChatDecoder(sink, asked)
     if route == "responses":
         from playground.protocol.routes.responses import ResponsesDecoder
 
-        return ResponsesDecoder(sink)
+        return ResponsesDecoder(sink, asked)
     if route == "messages":
         from playground.protocol.routes.messages import MessagesDecoder
 
-        return MessagesDecoder(sink)
+        return MessagesDecoder(sink, asked)
     if route == "images":
         from playground.protocol.routes.images import ImagesDecoder
 
-        return ImagesDecoder(sink)
+        return ImagesDecoder(sink, asked)
     if route == "speech":
         from playground.protocol.routes.speech import SpeechDecoder
 
-        return SpeechDecoder(sink)
+        return SpeechDecoder(sink, asked)
     if route == "transcription":
         from playground.protocol.routes.transcription import TranscriptionDecoder
 
-        return TranscriptionDecoder(sink)
+        return TranscriptionDecoder(sink, asked)
     if route == "music":
         from playground.protocol.routes.music import MusicDecoder
 
-        return MusicDecoder(sink)
+        return MusicDecoder(sink, asked)
     raise ValueError(f"unknown route {route!r}")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from playground.protocol.asked import NOTHING_ASKED, Asked
 from playground.protocol.events import Finished, StreamError, StreamEvent
 from playground.protocol.findings import FindingSink
 from playground.protocol.sse import SSEEvent
+from playground.protocol.state import Severity
 
 __all__ = ["RouteDecoder", "as_int", "as_str"]
 
@@ -30,8 +32,9 @@ class RouteDecoder:
 
     route: ClassVar[str] = "auto"
 
-    def __init__(self, sink: FindingSink) -> None:
+    def __init__(self, sink: FindingSink, asked: Asked = NOTHING_ASKED) -> None:
         self.sink = sink
+        self.asked = asked  # what the request asked for (asked.py); unknown for raw files
         self.errors = 0
 
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
@@ -74,6 +77,16 @@ class RouteDecoder:
         if named:
             return ev.event
         return ev.event if ev.event != "message" else ""
+
+    def no_event_line(self, ev: SSEEvent, kind: str, severity: Severity, why: str) -> None:
+        """An event without its ``event:`` line on a route whose grammar names every event."""
+        self.sink.once(
+            "no_event_line",
+            severity,
+            "no_event_line",
+            f"event {kind!r} came without its `event:` line ({why}); reported once",
+            ev.index,
+        )
 
     def unknown(self, ev: SSEEvent, name: str) -> None:
         self.sink.once(

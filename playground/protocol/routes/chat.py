@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final
 
+from playground.protocol.asked import NOTHING_ASKED, Asked
 from playground.protocol.errors import payload_error
 from playground.protocol.events import (
     Annotation,
@@ -31,8 +32,8 @@ class ChatDecoder(RouteDecoder):
 
     route: ClassVar[str] = "chat"
 
-    def __init__(self, sink: Any) -> None:
-        super().__init__(sink)
+    def __init__(self, sink: Any, asked: Asked = NOTHING_ASKED) -> None:
+        super().__init__(sink, asked)
         self._usage_item: int | None = None
         self._tools: set[tuple[int, int]] = set()
         # Order checks (the simulator's `out-of-order` fault; gateway seed: the role comes first,
@@ -127,8 +128,43 @@ class ChatDecoder(RouteDecoder):
                 out.append(Usage(usage))
                 self._usage_item = ev.index
                 self._plain = False
-        elif choices is None and err is None and "type" in payload:
-            self.unknown(ev, str(payload.get("type")))
+                if self.asked.include_usage is not None:
+                    self._usage_shape(ev, choices)
+        elif choices is None and err is None:
+            # Neither a chunk nor an error: an event of no chat grammar (relayed, never silent).
+            kind = payload.get("type")
+            self.unknown(ev, str(kind) if kind is not None else "a chunk without choices")
+
+    def _usage_shape(self, ev: SSEEvent, choices: Any) -> None:
+        """The usage chunk against the shape the request asked for (gateway seed "Streaming
+        events": with include_usage "that chunk has an empty choices array, as in OpenAI's API.
+        Without it, the chunk keeps one choice with an empty delta")."""
+        count = len(choices) if type(choices) is list else 0
+        if self.asked.include_usage and count:
+            self.sink.report(
+                "warning",
+                "usage_shape",
+                f"the usage chunk has {count} choice(s); with stream_options.include_usage "
+                "it has an empty choices array",
+                ev.index,
+            )
+        elif not self.asked.include_usage and not count:
+            self.sink.report(
+                "warning",
+                "usage_shape",
+                "the usage chunk has no choice; without stream_options.include_usage it keeps "
+                "one choice with an empty delta (a loop reading choices[0] breaks)",
+                ev.index,
+            )
+
+    def finish(self, *, terminated: bool, failed: bool) -> None:
+        if terminated and not failed and self.asked.include_usage and self._usage_item is None:
+            self.sink.report(
+                "warning",
+                "no_usage",
+                "stream_options.include_usage was asked for, but no chunk carried usage",
+                None,
+            )
 
     def _choice(self, ev: SSEEvent, choice: dict[str, Any], out: list[StreamEvent]) -> None:
         index = choice.get("index", 0)
@@ -155,7 +191,8 @@ class ChatDecoder(RouteDecoder):
         adds = any(value for key, value in delta.items() if key != "role")
         if index in self._finished and adds:
             self._after_finish(ev, index)
-        if "role" in delta and index in self._content:
+        # `"role": null` is a null field (null_in_delta, reported by _delta), not a late role.
+        if delta.get("role") is not None and index in self._content:
             self.sink.once(
                 f"role_late:{index}",
                 "warning",

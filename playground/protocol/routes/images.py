@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from playground.protocol.asked import NOTHING_ASKED, Asked
 from playground.protocol.errors import payload_error
 from playground.protocol.events import (
     Finished,
@@ -27,17 +28,20 @@ class ImagesDecoder(RouteDecoder):
 
     route: ClassVar[str] = "images"
 
-    def __init__(self, sink: FindingSink) -> None:
-        super().__init__(sink)
+    def __init__(self, sink: FindingSink, asked: Asked = NOTHING_ASKED) -> None:
+        super().__init__(sink, asked)
         # Images made by the Responses image_generation tool come as response.* events
         # (image_generation_call.partial_image, issue 2): the responses grammar reads those.
         self._responses: ResponsesDecoder | None = None
+        self._partials = 0  # partial images received (checked against partial_images asked)
 
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
         kind = self.event_kind(ev, payload)
         if kind is None:
             return
         if kind.startswith("response."):
+            if kind == "response.image_generation_call.partial_image":
+                self._partials += 1
             if self._responses is None:
                 self._responses = ResponsesDecoder(self.sink)
             self._responses.decode(ev, payload, out)
@@ -49,6 +53,7 @@ class ImagesDecoder(RouteDecoder):
                     "warning", "unexpected_shape", "partial_image without b64_json", ev.index
                 )
                 return
+            self._partials += 1
             out.append(
                 ImageData(
                     b64,
@@ -87,3 +92,13 @@ class ImagesDecoder(RouteDecoder):
     def finish(self, *, terminated: bool, failed: bool) -> None:
         if self._responses is not None:
             self._responses.finish(terminated=terminated, failed=failed)
+        wanted = self.asked.partial_images
+        if terminated and not failed and wanted is not None and self._partials < wanted:
+            # Info, not a warning: OAI-PY image_generate_params says the final image may be
+            # sent before all the partial images asked for were generated (PROTOCOL.md §5).
+            self.sink.report(
+                "info",
+                "fewer_partials",
+                f"{self._partials} partial image(s) came; the request asked for {wanted}",
+                None,
+            )

@@ -6,6 +6,7 @@ from typing import Any, ClassVar, Final
 
 import orjson
 
+from playground.protocol.asked import NOTHING_ASKED, Asked
 from playground.protocol.errors import payload_error
 from playground.protocol.events import (
     BlockStarted,
@@ -34,16 +35,32 @@ class MessagesDecoder(RouteDecoder):
 
     route: ClassVar[str] = "messages"
 
-    def __init__(self, sink: FindingSink) -> None:
-        super().__init__(sink)
+    def __init__(self, sink: FindingSink, asked: Asked = NOTHING_ASKED) -> None:
+        super().__init__(sink, asked)
         self._blocks: dict[int, str] = {}  # index -> block type
         self._open: dict[int, int] = {}  # index -> timeline item of its content_block_start
+        self._started = False  # message_start came (or the missing one was reported)
 
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
         # The SSE name equals data.type (ANT-DOC); it is the fallback.
         kind = self.event_kind(ev, payload)
         if kind is None:
             return
+        if ev.event == "message":
+            # PROTOCOL.md §1: the Anthropic SDK routes on the SSE `event:` name and drops events
+            # without one, so a gateway serving /v1/messages must send `event:` lines.
+            self.no_event_line(ev, kind, "warning", "the Anthropic SDK drops such events")
+        if not self._started and kind != "ping" and kind != "error":
+            self._started = True
+            if kind != "message_start":
+                # ANT-DOC flow and the gateway seed: "message_start opens with the input token
+                # count"; everything else comes after it.
+                self.sink.report(
+                    "warning",
+                    "out_of_order",
+                    f"the stream opens with {kind!r}, not message_start",
+                    ev.index,
+                )
         if kind == "content_block_delta":
             self._delta(ev, payload, out)
         elif kind == "content_block_start":
@@ -69,10 +86,24 @@ class MessagesDecoder(RouteDecoder):
                     out.append(Usage(usage))
         elif kind == "message_delta":
             delta = payload.get("delta")
-            if type(delta) is dict:
+            if type(delta) is dict and "stop_reason" in delta:
                 reason = as_str(delta.get("stop_reason"))
                 if reason is not None:
                     out.append(Finished(reason, incomplete=reason in _INCOMPLETE))
+            else:
+                # Seed: "message_delta carries stop_reason and cumulative usage.output_tokens".
+                # A text nested here (mockllm wraps a content_block_delta) is no block's text:
+                # the Anthropic SDK does not show it, and neither does the panel.
+                inner = as_str(delta.get("type")) if type(delta) is dict else None
+                what = f"a {inner!r} object" if inner else "no stop_reason"
+                self.sink.once(
+                    "message_delta_shape",
+                    "warning",
+                    "unexpected_shape",
+                    f"message_delta.delta holds {what}, not {{stop_reason, stop_sequence}} "
+                    "(anything in it is not read); reported once",
+                    ev.index,
+                )
             usage = payload.get("usage")
             if type(usage) is dict:
                 # Cumulative counts: overlay on message_start's usage, never add (§4).

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final
 
+from playground.protocol.asked import NOTHING_ASKED, Asked
 from playground.protocol.errors import payload_error
 from playground.protocol.events import AudioChunk, Finished, JobUpdate, StreamError, StreamEvent
 from playground.protocol.routes.base import RouteDecoder, as_str
@@ -49,8 +50,8 @@ def job_update(payload: dict[str, Any]) -> JobUpdate | None:
 class MusicDecoder(RouteDecoder):
     route: ClassVar[str] = "music"
 
-    def __init__(self, sink: Any) -> None:
-        super().__init__(sink)
+    def __init__(self, sink: Any, asked: Asked = NOTHING_ASKED) -> None:
+        super().__init__(sink, asked)
         self._last_progress: float | None = None
 
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:

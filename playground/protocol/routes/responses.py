@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final
 
+from playground.protocol.asked import NOTHING_ASKED, Asked
 from playground.protocol.errors import error_from_object, payload_error
 from playground.protocol.events import (
     Annotation,
@@ -82,8 +83,8 @@ class ResponsesDecoder(RouteDecoder):
 
     route: ClassVar[str] = "responses"
 
-    def __init__(self, sink: FindingSink) -> None:
-        super().__init__(sink)
+    def __init__(self, sink: FindingSink, asked: Asked = NOTHING_ASKED) -> None:
+        super().__init__(sink, asked)
         self._seq: int | None = None
         self._first = True
         self._items: dict[int | str, str] = {}  # output_index (or item_id) -> item type
@@ -167,6 +168,10 @@ class ResponsesDecoder(RouteDecoder):
         kind = self.event_kind(ev, payload, named=False)
         if kind is None:
             return
+        if ev.event == "message":
+            # Seed "Streaming": "Each event is an `event:` line and a `data:` line". The OpenAI
+            # SDK reads `data.type` only, so nothing breaks: info (LiteLLM sends data only).
+            self.no_event_line(ev, kind, "info", "each Responses event has one")
         self._sequence(ev, payload)
         delta = payload.get("delta")
         if kind == "response.output_text.delta":

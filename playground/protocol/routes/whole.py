@@ -1,8 +1,9 @@
-"""A whole (non-streamed) JSON answer read into the same events a stream would give."""
+"""A whole (non-streamed) body: read into the same events a stream would give, and judged
+against what was asked (PROTOCOL.md §0: "a stream asked for but one body answered")."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
@@ -21,13 +22,63 @@ from playground.protocol.events import (
 )
 from playground.protocol.findings import FindingSink
 
-__all__ = ["decode_whole"]
+__all__ = ["NOT_JSON", "decode_whole", "read_body", "report_audio_body"]
+
+NOT_JSON: Final = object()  # read_body's payload for a body that is not JSON
+_ONE_BODY: Final = "asked for a stream, got one body: the server answered with one"
 
 _INCOMPLETE = frozenset({"length", "max_tokens", "model_context_window_exceeded"})
 
 
 def _s(value: Any) -> str | None:
     return value if isinstance(value, str) else None
+
+
+def read_body(
+    route: str,
+    body: bytes,
+    stream_requested: bool | None,
+    out: list[StreamEvent],
+    sink: FindingSink,
+    item: int,
+) -> tuple[Any, str | None]:
+    """Parse and judge a whole JSON body; append the events it means to ``out``. Returns the
+    payload (``NOT_JSON`` if it is not JSON) and the route it looks like.
+
+    ``stream_requested``: False when the request asked for one body; None when unknown, which
+    counts as a stream asked for (the playground always asks for one)."""
+    problem = ""
+    try:
+        payload: Any = orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        payload, problem = NOT_JSON, str(exc)
+    error = payload_error(payload) if payload is not NOT_JSON else None
+    if error is not None:
+        # An error envelope is the error (§0), not an answer in the wrong shape. With an HTTP
+        # error status it never gets here (fail_before_stream); without one (a saved error body,
+        # a gateway that said 200) it is the run's error all the same.
+        sink.report(
+            "error", "error_body", f"the body is an error, not a stream: {error.message}", item
+        )
+    elif stream_requested is not False:
+        sink.report(
+            "warning", "json_body", f"{_ONE_BODY} JSON body although a stream was asked for", item
+        )
+    if payload is NOT_JSON:
+        sink.report("error", "invalid_json", f"body is not JSON: {problem}", item)
+        return payload, None
+    return payload, decode_whole(route, payload, out, sink, item)
+
+
+def report_audio_body(sink: FindingSink, item: int) -> None:
+    """One audio body where a stream of events was asked for (speech with stream_format "sse"
+    answered with one WAV, as LiteLLM does): a warning; the audio is still shown and playable."""
+    sink.report(
+        "warning",
+        "audio_body",
+        f"{_ONE_BODY} audio body although a stream of events was asked for",
+        item,
+    )
 
 
 def decode_whole(
