@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from playground.assets import sample_wav
 from playground.cli.export import main as export_main
 from playground.protocol.capture import read_capture
 from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body
@@ -34,7 +35,7 @@ from playground.transport.providers import provider_by_id
 pytestmark = pytest.mark.slow
 
 KEY = "sk-export-RUNS-SECRET-5566ddeeff"
-SAMPLE = Path(__file__).resolve().parents[1] / "playground" / "resources" / "samples" / "hello.wav"
+SAMPLE = sample_wav()
 
 # name -> (route, what the editor sets); every one streams.
 CASES: dict[str, tuple[str, RequestParams]] = {

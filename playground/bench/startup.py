@@ -62,28 +62,30 @@ main([])
 
 def _time_to_shown(script: str, env: dict[str, str], timeout: float) -> float:
     started = time.perf_counter()
-    proc = subprocess.Popen(
+    # The context closes the child's pipes: left to the garbage collector they are a
+    # ResourceWarning, which the test suite treats as a failure.
+    with subprocess.Popen(
         [sys.executable, "-c", script],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
         text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        elapsed = time.perf_counter() - started
-        if line.strip() != "SHOWN":
-            proc.kill()
-            _, err = proc.communicate(timeout=timeout)
-            tail = (err.strip().splitlines() or ["no window"])[-1]
-            raise RuntimeError(f"the window never showed: {tail}")
-        proc.wait(timeout=timeout)
-        return elapsed
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    ) as proc:
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            elapsed = time.perf_counter() - started
+            if line.strip() != "SHOWN":
+                proc.kill()
+                _, err = proc.communicate(timeout=timeout)
+                tail = (err.strip().splitlines() or ["no window"])[-1]
+                raise RuntimeError(f"the window never showed: {tail}")
+            proc.wait(timeout=timeout)
+            return elapsed
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 def startup_figures(repeat: int) -> dict[str, Value]:

@@ -166,6 +166,9 @@ def ui_figures(n_chunks: int) -> dict[str, Value]:
             sim.wait(timeout=10)
         except subprocess.TimeoutExpired:
             sim.kill()
+            sim.wait()
+        if sim.stdout is not None:
+            sim.stdout.close()
     if run["text"] != raw_text:
         got: str = run["text"]
         at = next((i for i, (a, b) in enumerate(zip(got, raw_text)) if a != b), None)
