@@ -22,7 +22,8 @@ from playground.cli.export import main as export_main
 from playground.protocol.requests import ROUTE_NAMES, SAMPLE_TOOL, RequestParams, build_body
 from playground.runs.export import ExportError, export_request, to_curl, to_python, to_typescript
 from playground.runs.history import RunHistory
-from playground.transport.client import TeeSink, build_spec, stream_request
+from playground.transport.client import build_spec, stream_request
+from playground.transport.pipeline import TeeSink
 from playground.transport.providers import provider_by_id
 
 KEY = "sk-export-SECRET-99aa88bb77cc"

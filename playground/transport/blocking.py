@@ -26,7 +26,6 @@ import httpx
 
 from playground.transport.client import (
     RequestSpec,
-    RunSink,
     build_wire_request,
     failure_of,
     insecure_key_refusal,
@@ -34,6 +33,7 @@ from playground.transport.client import (
     silence_error,
 )
 from playground.transport.errors import TransportError
+from playground.transport.pipeline import RunSink
 
 __all__ = ["POLL_S", "make_blocking_client", "stream_request_blocking"]
 

@@ -1,15 +1,8 @@
 """The async streaming client: one request over httpx, raw bytes and arrival times to a sink.
 
-Protocol with the UI (DESIGN.md: the network layer only moves bytes and timings):
-
-1. ``on_request`` once, with the headers already redacted.
-2. ``on_response(status, headers, t)`` when the headers arrive. For a status >= 400 the body is
-   still delivered through ``on_chunk``; the UI then calls
-   ``decoder.fail_before_stream(status, body, content_type, retry_after)`` in ``on_end`` (and
-   ``describe_http_error`` from ``playground.transport.errors`` gives the one-line message).
-3. ``on_chunk(t, data)`` per network read, ``t`` in seconds since the request was sent.
-4. ``on_transport_error`` at most once, when the request fails below HTTP.
-5. ``on_end(t)`` always, last: after success, errors and cancellation alike.
+The sink gets the calls of ``playground.transport.pipeline.RunSink``, in its order. For a
+status >= 400 the body still comes through ``on_chunk``; ``describe_http_error`` from
+``playground.transport.errors`` gives the one-line message.
 """
 
 from __future__ import annotations
@@ -23,20 +16,19 @@ import ssl
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
 from playground.protocol.requests import form_fields, route_spec
 from playground.transport.errors import TransportError
+from playground.transport.pipeline import RunSink
 from playground.transport.providers import Provider, auth_headers, url_for
 from playground.transport.redact import SECRET_HEADERS, redact_headers, scrub
 
 __all__ = [
     "RequestSpec",
-    "RunSink",
-    "TeeSink",
     "build_spec",
     "build_wire_request",
     "failure_of",
@@ -51,47 +43,6 @@ USER_AGENT = "playground/0.1 (+httpx)"
 
 # (field name, (filename, content, content type)) as httpx takes them.
 FileField = tuple[str, tuple[str, bytes, str]]
-
-
-class RunSink(Protocol):
-    """Receives one run's request, response, bytes and end (the UI and the history)."""
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None: ...
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None: ...
-    def on_chunk(self, t: float, data: bytes) -> None: ...
-    def on_transport_error(self, error: TransportError, t: float) -> None: ...
-    def on_end(self, t: float) -> None: ...
-
-
-class TeeSink:
-    """Forwards every call to several sinks in order (the panel's decoder, then the history)."""
-
-    def __init__(self, *sinks: RunSink) -> None:
-        self.sinks = sinks
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        for sink in self.sinks:
-            sink.on_request(method, url, headers, body)
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        for sink in self.sinks:
-            sink.on_response(status, headers, t)
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        for sink in self.sinks:
-            sink.on_chunk(t, data)
-
-    def on_transport_error(self, error: TransportError, t: float) -> None:
-        for sink in self.sinks:
-            sink.on_transport_error(error, t)
-
-    def on_end(self, t: float) -> None:
-        for sink in self.sinks:
-            sink.on_end(t)
 
 
 @dataclass

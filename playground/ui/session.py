@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from playground.transport.pipeline import (
+    JOURNAL_MERGE_S,
+    EndGate,
+    FlushingSink,
+    RunSink,
+    ScrubbingSink,
+    TeeSink,
+    ThreadedReader,
+    scrub_bytes,
+)
 from playground.ui import gc_defer
 
 if TYPE_CHECKING:
@@ -37,12 +45,6 @@ __all__ = [
     "when_idle",
 ]
 
-# Reads that arrive within this many seconds of each other reach the journals (history,
-# --save-capture) as one chunk: the same bytes, each chunk's time within 2 ms, but one JSON line
-# and one flush per group instead of per read (issue 7: 100,000 reads a second at full speed).
-# The decoder still gets every read with its own time.
-JOURNAL_MERGE_S = 0.002
-READER_HOLD_MAX_S = 0.25  # the longest the reader waits for the UI thread's frame to end
 FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
 FRAME_PACE = 2.0  # under a flood, the wait before the next frame over this frame's work
 FRAME_MAX_S = 0.05  # ... up to this (20 frames a second at the least)
@@ -173,6 +175,9 @@ class _RunSink:
         if self._live():
             self.session._on_end(t)
 
+    def flush(self) -> None:
+        """Nothing is held here: the session batches its own updates per frame."""
+
 
 class StreamSession(QObject):
     """Runs one stream at a time for a panel and turns its bytes into state the widgets draw."""
@@ -201,12 +206,12 @@ class StreamSession(QObject):
         self.first_byte_timeout = first_byte_timeout
         self.connect_timeout = connect_timeout
         # Builds the history journal (a RunSink) for each live run; set by the window.
-        self.recorder_factory: Callable[[RequestSpec], Any] | None = None
+        self.recorder_factory: Callable[[RequestSpec], RunSink | None] | None = None
         # Gets every network read on the reader thread before the UI thread does (the images
         # view decodes an image while its event still arrives, issue 7); never raises.
         self.chunk_tap: Callable[[bytes], None] | None = None
-        self._next_sinks: list[Callable[[RequestSpec], Any]] = []
-        self._recorders: list[Any] = []
+        self._next_sinks: list[Callable[[RequestSpec], RunSink | None]] = []
+        self._recorders: list[ScrubbingSink] = []
         self._task: asyncio.Task[None] | None = None
         self._generation = 0
         self._pending: list[SSEItem] = []
@@ -244,7 +249,7 @@ class StreamSession(QObject):
 
     def error_body(self) -> bytes:
         """The body of a non-2xx answer so far, with any echoed key replaced by [redacted]."""
-        return _scrub_bytes(bytes(self._error_body), self._secrets)
+        return scrub_bytes(bytes(self._error_body), self._secrets)
 
     def new_items(self) -> list[SSEItem]:
         """Timeline items added since the previous ``updated`` (valid while handling it)."""
@@ -253,19 +258,20 @@ class StreamSession(QObject):
     def start(self, spec: RequestSpec, *, allow_insecure_key: bool = False) -> None:
         """Send ``spec``; a run still going is cancelled first (issue 5: a new Send cancels)."""
         sink = self._begin(spec.route)
-        sinks: list[Any] = [sink]
+        extras: list[RunSink] = []
         for factory in (self.recorder_factory, *self._next_sinks):
             try:
                 extra = factory(spec) if factory is not None else None
             except Exception:
                 extra = None  # history and captures are conveniences; they never block a run
             if extra is not None:
-                sinks.append(extra)
+                extras.append(extra)
         self._next_sinks = []
         secrets = tuple(spec.secrets())
-        sinks[1:] = [_ScrubbingSink(extra, secrets) for extra in sinks[1:]]
-        self._recorders = sinks[1:]
-        target: Any = _Tee(sink, sinks[1:]) if len(sinks) > 1 else sink
+        self._recorders = [ScrubbingSink(extra, secrets) for extra in extras]
+        target: FlushingSink = (
+            TeeSink(sink, *self._recorders, merge_s=JOURNAL_MERGE_S) if self._recorders else sink
+        )
         self._music_provider = spec.provider_id
         # The key's value, to scrub from anything the server echoes back (issue 5: no key in
         # error messages, the inspector or the history).
@@ -276,11 +282,13 @@ class StreamSession(QObject):
             coro = self._stream(spec, target, allow_insecure_key)
         self._task = asyncio.ensure_future(self._guard(coro, sink.generation))
 
-    def add_sink_for_next_run(self, factory: Callable[[RequestSpec], Any]) -> None:
+    def add_sink_for_next_run(self, factory: Callable[[RequestSpec], RunSink | None]) -> None:
         """One more RunSink for the next live run only (e.g. the --save-capture journal)."""
         self._next_sinks.append(factory)
 
-    async def _stream(self, spec: RequestSpec, sink: Any, allow_insecure_key: bool) -> None:
+    async def _stream(
+        self, spec: RequestSpec, sink: FlushingSink, allow_insecure_key: bool
+    ) -> None:
         """Read ``spec`` off the UI thread; hand what arrived to ``sink`` here, once per frame.
 
         Issue 7: a socket read costs about twice the CPU under qasync's loop as under plain
@@ -288,7 +296,7 @@ class StreamSession(QObject):
         socket read) and the UI thread takes them in batches. ``sink`` still gets every RunSink
         call, in order, on this thread.
         """
-        reader = _Reader(
+        reader = ThreadedReader(
             spec,
             connect_timeout=self.connect_timeout,
             first_byte_timeout=self.first_byte_timeout,
@@ -312,7 +320,7 @@ class StreamSession(QObject):
                     while reader.drain(sink, DRAIN_BUDGET_S):
                         # More than a slice's worth waited: let Qt paint and run timers first.
                         await asyncio.sleep(0)
-                    _flush_sink(sink)
+                    sink.flush()
                     if self._flush_armed:
                         await asyncio.sleep(0)  # Qt's timers between the decoding and the widgets
                     if self._flush_now():
@@ -342,12 +350,12 @@ class StreamSession(QObject):
             with contextlib.suppress(BaseException):
                 await reader.wait(1.0)
             reader.drain(sink, None, chunks=False)
-            _flush_sink(sink)
+            sink.flush()
             raise
         if reader.error is not None:
             raise reader.error
 
-    async def _music(self, spec: RequestSpec, sink: Any, allow_insecure_key: bool) -> None:
+    async def _music(self, spec: RequestSpec, sink: FlushingSink, allow_insecure_key: bool) -> None:
         """Music is an async job (seed: "heard from its job's stream_url while it renders").
 
         The job is created with the editor's body (``stream: true`` gives the simulator's SSE
@@ -355,7 +363,7 @@ class StreamSession(QObject):
         like any route's. Once the job names its ``stream_url``, the song's WAV streams beside
         it into the same state's audio (``_music_audio``); the run ends when both have ended.
         """
-        gate = _EndGate(sink)
+        gate = EndGate(sink)
         self._music_headers = {
             k: v
             for k, v in spec.headers.items()
@@ -648,10 +656,9 @@ class StreamSession(QObject):
         status = self.decoder.state.status if self.decoder is not None else "failed"
         state = self.decoder.state if self.decoder is not None else None
         for recorder in self._recorders:
-            finish = getattr(recorder, "finish", None)
-            if callable(finish) and state is not None:
+            if state is not None:
                 with contextlib.suppress(Exception):  # the journal never breaks the run
-                    finish(
+                    recorder.finish(
                         status,
                         preview=state.text[:200],
                         error=state.error.message if state.error else None,
@@ -669,40 +676,6 @@ class StreamSession(QObject):
         if self.stall_seconds > 0 and silent >= self.stall_seconds:
             self._stall_reported = True
             self.stalled.emit(silent)
-
-
-class _EndGate:
-    """Forwards a RunSink's calls but holds ``on_end`` until ``release`` (music: the song too)."""
-
-    def __init__(self, sink: Any) -> None:
-        self.sink = sink
-        self.t_end: float | None = None
-        self._t0 = time.perf_counter()
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        self._t0 = time.perf_counter()
-        self.sink.on_request(method, url, headers, body)
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self.sink.on_response(status, headers, t)
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        self.sink.on_chunk(t, data)
-
-    def on_transport_error(self, error: Any, t: float) -> None:
-        self.sink.on_transport_error(error, t)
-
-    def on_end(self, t: float) -> None:
-        self.t_end = t
-
-    def flush(self) -> None:
-        _flush_sink(self.sink)
-
-    def release(self) -> None:
-        if self.t_end is not None:
-            self.sink.on_end(max(self.t_end, time.perf_counter() - self._t0))
 
 
 class _AudioFeed:
@@ -740,6 +713,9 @@ class _AudioFeed:
             self.decoder.finish(t)
             self.session._audio_arrived(self.decoder, t)
 
+    def flush(self) -> None:
+        pass
+
 
 def _json_body(chunks: list[tuple[float, bytes]]) -> Any:
     """A small whole JSON answer from its chunks (a music job answered without SSE)."""
@@ -754,264 +730,8 @@ def _json_body(chunks: list[tuple[float, bytes]]) -> Any:
         return None
 
 
-def _scrub_bytes(data: bytes, secrets: tuple[str, ...]) -> bytes:
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            data = data.replace(secret.encode(), b"[redacted]")
-    return data
-
-
-class _ScrubbingSink:
-    """Passes a run to a journal with any echoed key replaced by [redacted] (issue 5)."""
-
-    def __init__(self, sink: Any, secrets: tuple[str, ...]) -> None:
-        self.sink = sink
-        self.secrets = secrets
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        self.sink.on_request(method, url, headers, body)
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self.sink.on_response(status, headers, t)
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        self.sink.on_chunk(t, _scrub_bytes(data, self.secrets))
-
-    def on_transport_error(self, error: Any, t: float) -> None:
-        self.sink.on_transport_error(error, t)
-
-    def on_end(self, t: float) -> None:
-        self.sink.on_end(t)
-
-    def finish(
-        self, status: str | None = None, preview: str | None = None, error: str | None = None
-    ) -> None:
-        finish = getattr(self.sink, "finish", None)
-        if callable(finish):
-            from playground.transport.redact import scrub
-
-            finish(
-                status,
-                preview=scrub(preview, *self.secrets) if preview else preview,
-                error=scrub(error, *self.secrets) if error else error,
-            )
-
-
-# What the reader thread queues for the UI thread: (kind, *arguments) in RunSink order.
-_REQUEST, _RESPONSE, _CHUNK, _ERROR, _END = range(5)
-
-
-class _Reader:
-    """One request read by a daemon thread with httpx's blocking client (transport.blocking).
-
-    It is the transport's RunSink on the reader thread: each call becomes one entry in a deque
-    (append and popleft are atomic, so no lock per chunk); the UI thread replays the entries to
-    the real sink with ``drain``. ``cancel`` may come from the UI thread at any time: the reader
-    sees the flag within ``POLL_S`` and closes the connection.
-    """
-
-    def __init__(
-        self,
-        spec: RequestSpec,
-        *,
-        connect_timeout: float,
-        first_byte_timeout: float,
-        allow_insecure_key: bool,
-    ) -> None:
-        self.spec = spec
-        self.connect_timeout = connect_timeout
-        self.first_byte_timeout = first_byte_timeout
-        self.allow_insecure_key = allow_insecure_key
-        self.error: BaseException | None = None  # a bug below us, re-raised on the UI thread
-        self._queue: deque[tuple[Any, ...]] = deque()
-        self.tap: Callable[[bytes], None] | None = None  # StreamSession.chunk_tap
-        self._cancelled = False
-        self._go = threading.Event()  # cleared while the UI thread does a frame's work
-        self._go.set()
-        self._ui_loop: asyncio.AbstractEventLoop | None = None
-        self._ended: asyncio.Future[None] | None = None
-        self._thread = threading.Thread(target=self._main, name="playground-reader", daemon=True)
-
-    # ---- UI thread -------------------------------------------------------------------------
-    def start(self, ui_loop: asyncio.AbstractEventLoop) -> None:
-        self._ui_loop = ui_loop
-        self._ended = ui_loop.create_future()
-        self._thread.start()
-
-    async def wait(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for the thread to end; True once it has."""
-        ended = self._ended
-        assert ended is not None
-        if not ended.done():
-            await asyncio.wait((ended,), timeout=timeout)
-        return ended.done()
-
-    def empty(self) -> bool:
-        return not self._queue
-
-    def hold(self) -> None:
-        """Pause the reader at its next piece of a read (it waits with the GIL released)."""
-        self._go.clear()
-
-    def resume(self) -> None:
-        self._go.set()
-
-    def cancel(self) -> None:
-        """Stop the request: the reader's next wait on the socket raises, and it closes."""
-        self._cancelled = True
-        self._go.set()
-
-    def cancelled(self) -> bool:
-        return self._cancelled
-
-    def drain(self, sink: Any, budget: float | None, *, chunks: bool = True) -> bool:
-        """Replay queued calls to ``sink``; True when the time budget ran out with more left."""
-        queue = self._queue
-        popleft = queue.popleft
-        deadline = time.perf_counter() + budget if budget is not None else None
-        clock = time.perf_counter
-        while queue:
-            entry = popleft()
-            kind = entry[0]
-            if kind == _CHUNK:
-                if chunks:
-                    sink.on_chunk(entry[1], entry[2])
-            elif kind == _RESPONSE:
-                sink.on_response(entry[1], entry[2], entry[3])
-            elif kind == _REQUEST:
-                sink.on_request(entry[1], entry[2], entry[3], entry[4])
-            elif kind == _ERROR:
-                sink.on_transport_error(entry[1], entry[2])
-            else:
-                sink.on_end(entry[1])
-            # Every entry: one socket read may hold hundreds of events (transport.blocking).
-            if deadline is not None and clock() > deadline:
-                return bool(queue)
-        return False
-
-    # ---- reader thread ---------------------------------------------------------------------
-    def _main(self) -> None:
-        try:
-            self._read()
-        except BaseException as exc:  # handed to the UI thread, where _guard reports it
-            self.error = exc
-        finally:
-            ui_loop, ended = self._ui_loop, self._ended
-            if ui_loop is not None and ended is not None:
-                with contextlib.suppress(RuntimeError):  # the UI loop is gone (shutdown)
-                    ui_loop.call_soon_threadsafe(_resolve, ended)
-
-    def _read(self) -> None:
-        if self._cancelled:
-            return  # stopped before it began: nothing was sent
-        from playground.transport.blocking import stream_request_blocking
-
-        stream_request_blocking(
-            self.spec,
-            self,
-            cancelled=self.cancelled,
-            connect_timeout=self.connect_timeout,
-            first_byte_timeout=self.first_byte_timeout,
-            allow_insecure_key=self.allow_insecure_key,
-            gate=self._go,
-            gate_max_s=READER_HOLD_MAX_S,
-        )
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        self._queue.append((_REQUEST, method, url, headers, body))
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self._queue.append((_RESPONSE, status, headers, t))
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        tap = self.tap
-        if tap is not None:
-            tap(data)  # before the UI thread can see the read
-        self._queue.append((_CHUNK, t, data))
-        # The pause for the UI thread's frame is the transport's gate (``gate=self._go``).
-
-    def on_transport_error(self, error: TransportError, t: float) -> None:
-        self._queue.append((_ERROR, error, t))
-
-    def on_end(self, t: float) -> None:
-        self._queue.append((_END, t))
-
-
-def _resolve(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
-
-
 def _paint_now() -> None:
     """Deliver the paint requests the widgets have posted (QEvent.UpdateRequest) right away."""
     from PySide6.QtCore import QCoreApplication, QEvent
 
     QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)
-
-
-def _flush_sink(sink: Any) -> None:
-    flush = getattr(sink, "flush", None)
-    if callable(flush):
-        flush()
-
-
-class _Tee:
-    """The run's sinks in order: the session's own gets every call as it comes; the journals get
-    reads that arrived within ``JOURNAL_MERGE_S`` of each other as one chunk (``flush`` sends a
-    pending group; every other call flushes first, so the order of calls is kept)."""
-
-    def __init__(self, first: Any, recorders: list[Any]) -> None:
-        self.first = first
-        self.recorders = recorders
-        self._parts: list[bytes] = []
-        self._t_group = 0.0  # the first read's time in the pending group
-        self._t_last = 0.0
-
-    def flush(self) -> None:
-        parts = self._parts
-        if not parts:
-            return
-        data = parts[0] if len(parts) == 1 else b"".join(parts)
-        self._parts = []
-        for recorder in self.recorders:
-            recorder.on_chunk(self._t_last, data)
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        self.first.on_request(method, url, headers, body)
-        for recorder in self.recorders:
-            recorder.on_request(method, url, headers, body)
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self.flush()
-        self.first.on_response(status, headers, t)
-        for recorder in self.recorders:
-            recorder.on_response(status, headers, t)
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        self.first.on_chunk(t, data)
-        parts = self._parts
-        if parts and t - self._t_group > JOURNAL_MERGE_S:
-            self.flush()
-            parts = self._parts
-        if not parts:
-            self._t_group = t
-        parts.append(data)
-        self._t_last = t
-
-    def on_transport_error(self, error: TransportError, t: float) -> None:
-        self.flush()
-        self.first.on_transport_error(error, t)
-        for recorder in self.recorders:
-            recorder.on_transport_error(error, t)
-
-    def on_end(self, t: float) -> None:
-        self.flush()
-        self.first.on_end(t)
-        for recorder in self.recorders:
-            recorder.on_end(t)

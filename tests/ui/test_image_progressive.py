@@ -244,14 +244,14 @@ def test_a_whole_large_image_decodes_in_pieces_to_the_same_pixels(
 
 
 def test_the_images_panel_taps_its_sessions_reads(qloop: Any, sim: Any) -> None:
+    from playground.transport.pipeline import ThreadedReader
     from playground.ui.panels.route_panel import RoutePanel
-    from playground.ui.session import _Reader
 
     panel = RoutePanel("images")
     view = panel.widgets["images"]
     assert panel.session.chunk_tap == view.prefetch.feed
     assert RoutePanel("chat").session.chunk_tap is None
-    reader = _Reader(None, connect_timeout=1, first_byte_timeout=1, allow_insecure_key=False)  # type: ignore[arg-type]
+    reader = ThreadedReader(None, connect_timeout=1, first_byte_timeout=1, allow_insecure_key=False)  # type: ignore[arg-type]
     seen: list[bytes] = []
     reader.tap = seen.append
     reader.on_chunk(0.5, b"data: x\n\n")

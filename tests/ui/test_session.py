@@ -251,25 +251,25 @@ class _RecordingSink:
 def test_bytes_are_read_off_the_ui_thread_but_sinks_hear_them_on_it(qloop: Any, sim: Any) -> None:
     import threading
 
-    from playground.ui import session as session_module
+    from playground.transport import pipeline as pipeline_module
     from playground.ui.session import StreamSession
 
     session = StreamSession("chat")
     recorder = _RecordingSink()
     session.recorder_factory = lambda spec: recorder
     readers: list[int] = []
-    original = session_module._Reader.on_chunk
+    original = pipeline_module.ThreadedReader.on_chunk
 
     def spy(self: Any, t: float, data: bytes) -> None:
         readers.append(threading.get_ident())
         original(self, t, data)
 
-    session_module._Reader.on_chunk = spy  # type: ignore[method-assign]
+    pipeline_module.ThreadedReader.on_chunk = spy  # type: ignore[method-assign]
     try:
         qloop.do(session.start, _spec(sim, "chat", {"X-Sim-Tokens": "300"}))
         assert qloop.run(session.wait()) == "complete"
     finally:
-        session_module._Reader.on_chunk = original  # type: ignore[method-assign]
+        pipeline_module.ThreadedReader.on_chunk = original  # type: ignore[method-assign]
     ui = threading.get_ident()
     # The network reads happened on the reader thread...
     assert readers and ui not in readers
@@ -289,20 +289,20 @@ def test_bytes_are_read_off_the_ui_thread_but_sinks_hear_them_on_it(qloop: Any, 
 
 
 def test_an_unexpected_error_in_the_reader_fails_the_run(qloop: Any, sim: Any) -> None:
-    from playground.ui import session as session_module
+    from playground.transport import pipeline as pipeline_module
     from playground.ui.session import StreamSession
 
     def broken(self: Any) -> None:  # the reader thread's read (no loop of its own)
         raise RuntimeError("a bug below the session")
 
     session = StreamSession("chat")
-    original = session_module._Reader._read
-    session_module._Reader._read = broken  # type: ignore[method-assign]
+    original = pipeline_module.ThreadedReader._read
+    pipeline_module.ThreadedReader._read = broken  # type: ignore[method-assign]
     try:
         qloop.do(session.start, _spec(sim, "chat"))
         assert qloop.run(session.wait()) == "failed"
     finally:
-        session_module._Reader._read = original  # type: ignore[method-assign]
+        pipeline_module.ThreadedReader._read = original  # type: ignore[method-assign]
     assert session.state is not None and session.state.error is not None
     assert "unexpectedly" in session.state.error.message
     assert not session.is_running
