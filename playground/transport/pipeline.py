@@ -28,7 +28,7 @@ from playground.transport.errors import TransportError
 from playground.transport.redact import scrub
 
 if TYPE_CHECKING:
-    from playground.transport.client import RequestSpec
+    from playground.transport.spec import RequestSpec
 
 __all__ = [
     "JOURNAL_MERGE_S",

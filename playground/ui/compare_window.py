@@ -544,15 +544,18 @@ class CompareWindow(QMainWindow):
         body = self.body_for(config.route, config.model)
         if self.spec_maker is not None:
             return self.spec_maker(config, body)
-        from playground.transport.client import build_spec
         from playground.transport.providers import provider_by_id
         from playground.transport.secrets import get_key
+        from playground.transport.spec import make_spec
 
         provider = provider_by_id(config.provider_id)
         base = config.base_url or (self.default_base_url if provider.builtin else "") or None
         key = None if provider.builtin else get_key(provider)
-        extra = self.sim_headers if provider.builtin else None
-        return build_spec(provider, config.route, body, key, base_url=base, extra_headers=extra)
+        # No window to ask from: a key over plain http is refused by the transport, and the
+        # column says why.
+        return make_spec(
+            provider, config.route, body, key, base_url=base, sim_headers=self.sim_headers
+        )
 
     def send_all(self) -> None:
         self.error.setText("")

@@ -628,33 +628,19 @@ class Extras(QObject):
 
     def _compare_spec(self, config: Any, body: dict[str, Any]) -> Any:
         """A RequestSpec for a compare column, with the window's simulator URL and keys."""
-        from playground.transport.client import build_spec
         from playground.transport.providers import provider_by_id
-        from playground.transport.secrets import get_key
 
         window = self.window
         bar = window.provider_bar
         provider = provider_by_id(config.provider_id)
-        current = bar.provider()
-        if config.base_url:
-            base = config.base_url
-        elif provider.builtin:
-            base = window.ensure_simulator()
-        elif provider.id == current.id:
-            base = bar.base_url()
-        else:
-            base = provider.base_url
-        if not base:
-            raise ValueError(f"{provider.name} needs a base URL")
-        if not body.get("model"):
-            model = bar.model() if provider.id == current.id else ""
-            if model:
-                body = {**body, "model": model}
-        key = None if provider.builtin else get_key(provider)
         compare = self.compare_window
-        extra = getattr(compare, "sim_headers", None) if provider.builtin else None
-        return build_spec(
-            provider, config.route, body, key, base_url=base, extra_headers=extra or None
+        return window.make_spec(
+            provider,
+            config.route,
+            body,
+            base_url=config.base_url or None,
+            model=(bar.model() or None) if provider.id == bar.provider().id else None,
+            sim_headers=getattr(compare, "sim_headers", None),
         )
 
     # ---- following the current panel ---------------------------------------------------------

@@ -27,7 +27,8 @@ from playground.ui.timeouts import first_byte_timeout, stall_seconds
 
 if TYPE_CHECKING:
     from playground.sim.server import SimServer
-    from playground.transport.client import RequestSpec
+    from playground.transport.providers import Provider
+    from playground.transport.spec import RequestSpec
     from playground.ui.inspector.inspector import Inspector
 
 __all__ = ["MainWindow"]
@@ -424,40 +425,68 @@ class MainWindow(QMainWindow):
     def _make_spec(
         self, route: str, body: dict[str, Any], files: list[Any] | None, sim_headers: dict[str, str]
     ) -> RequestSpec | None:
-        from playground.transport.client import build_spec, is_loopback_url
-        from playground.transport.secrets import get_key
-
-        provider = self.provider_bar.provider()
-        if route not in provider.routes:
-            raise ValueError(f"{provider.name} does not serve the {_title(route)} route.")
-        base = self.ensure_simulator() if provider.builtin else self.provider_bar.base_url()
-        if not base:
-            raise ValueError(f"{provider.name} needs a base URL (type it in the provider bar).")
-        key = None if provider.builtin else get_key(provider)
-        if not body.get("model"):
-            body = {**body, "model": self.provider_bar.model_for(route)}
-        headers = dict(sim_headers) if provider.builtin else None
-        spec = build_spec(
-            provider, route, body, key, base_url=base, files=files, extra_headers=headers
+        """The request of ``route``'s panel at the provider the bar shows."""
+        return self.make_spec(
+            self.provider_bar.provider(),
+            route,
+            body,
+            base_url=None,
+            model=self.provider_bar.model_for(route),
+            files=files,
+            sim_headers=sim_headers,
         )
-        if key and spec.url.lower().startswith("http:") and not is_loopback_url(spec.url):
-            # Issue 5: a key over plain http to anything but loopback asks first.
-            if not self.interactive:
-                return spec  # the transport refuses it and the panel says why
-            from PySide6.QtWidgets import QMessageBox
 
-            answer = QMessageBox.warning(
-                self,
-                "Send the key unencrypted?",
-                "This base URL uses plain http to another machine: the API key would travel "
-                "unencrypted. Send anyway?",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No,
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                return None
-            spec.allow_insecure_key = True
-        return spec
+    def make_spec(
+        self,
+        provider: Provider,
+        route: str,
+        body: dict[str, Any],
+        *,
+        base_url: str | None,
+        model: str | None,
+        files: list[Any] | None = None,
+        sim_headers: dict[str, str] | None = None,
+    ) -> RequestSpec | None:
+        """A request at ``provider`` with the window's simulator URL, the keyring's key and the
+        plain-http key question (every sender of the window builds its request here)."""
+        from playground.transport.secrets import get_key
+        from playground.transport.spec import make_spec
+
+        if base_url:
+            base: str | None = base_url
+        elif provider.builtin:
+            base = self.ensure_simulator()
+        elif provider.id == self.provider_bar.provider().id:
+            base = self.provider_bar.base_url()
+        else:
+            base = provider.base_url
+        key = None if provider.builtin else get_key(provider)
+        return make_spec(
+            provider,
+            route,
+            body,
+            key,
+            base_url=base,
+            files=files,
+            sim_headers=sim_headers,
+            model=model,
+            ask_key_over_http=self._ask_key_over_http if self.interactive else None,
+        )
+
+    def _ask_key_over_http(self, spec: RequestSpec) -> bool:
+        """Whether the user agrees to send the key unencrypted (a headless run never asks: the
+        transport then refuses it and the panel says why)."""
+        from PySide6.QtWidgets import QMessageBox
+
+        answer = QMessageBox.warning(
+            self,
+            "Send the key unencrypted?",
+            "This base URL uses plain http to another machine: the API key would travel "
+            "unencrypted. Send anyway?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def open_settings(self) -> None:
         from playground.ui.settings_dialog import SettingsDialog

@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from playground.protocol.sse import SSEItem
     from playground.protocol.state import StreamState
     from playground.protocol.stream import StreamDecoder
-    from playground.transport.client import RequestSpec
     from playground.transport.errors import TransportError
+    from playground.transport.spec import RequestSpec
     from playground.ui.replay import ReplayControl
 
 __all__ = [
@@ -397,7 +397,7 @@ class StreamSession(QObject):
             return
         import dataclasses
 
-        from playground.transport.client import RequestSpec
+        from playground.transport.spec import RequestSpec
 
         spec = RequestSpec(
             self._music_provider, "GET", url, dict(self._music_headers), route="music"

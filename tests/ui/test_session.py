@@ -10,8 +10,8 @@ import pytest
 
 from playground.protocol.requests import RequestParams, build_body
 from playground.protocol.stream import StreamDecoder
-from playground.transport.client import build_spec
 from playground.transport.providers import provider_by_id
+from playground.transport.spec import make_spec
 
 pytestmark = pytest.mark.gui
 
@@ -19,8 +19,8 @@ pytestmark = pytest.mark.gui
 def _spec(sim: Any, route: str, headers: dict[str, str] | None = None, **params: Any) -> Any:
     body = build_body(route, RequestParams(model="sim-chat", prompt="Say something.", **params))
     extra = {"X-Sim-Pace": "fast", **(headers or {})}
-    return build_spec(
-        provider_by_id("simulator"), route, body, None, base_url=sim.base_url, extra_headers=extra
+    return make_spec(
+        provider_by_id("simulator"), route, body, None, base_url=sim.base_url, sim_headers=extra
     )
 
 
@@ -125,7 +125,7 @@ def test_stop_cancels_within_200_ms_and_closes_the_connection(qloop: Any) -> Non
     qloop.run(server.start())
     try:
         session = StreamSession("chat")
-        spec = build_spec(
+        spec = make_spec(
             provider_by_id("custom"),
             "chat",
             {"model": "m", "stream": True, "messages": []},
@@ -156,7 +156,7 @@ def test_new_start_cancels_the_running_one(qloop: Any) -> None:
     qloop.run(server.start())
     try:
         session = StreamSession("chat")
-        spec = build_spec(
+        spec = make_spec(
             provider_by_id("custom"),
             "chat",
             {"model": "m", "stream": True, "messages": []},

@@ -9,8 +9,8 @@ import pytest
 
 from playground.protocol.requests import RequestParams, build_body
 from playground.protocol.stream import StreamDecoder
-from playground.transport.client import build_spec
 from playground.transport.providers import provider_by_id
+from playground.transport.spec import make_spec
 
 pytestmark = pytest.mark.gui
 
@@ -18,8 +18,8 @@ pytestmark = pytest.mark.gui
 def _spec(sim: Any, tokens: int, pace: str = "instant") -> Any:
     body = build_body("chat", RequestParams(model="sim-chat", prompt="Say something."))
     extra = {"X-Sim-Pace": pace, "X-Sim-Tokens": str(tokens)}
-    return build_spec(
-        provider_by_id("simulator"), "chat", body, None, base_url=sim.base_url, extra_headers=extra
+    return make_spec(
+        provider_by_id("simulator"), "chat", body, None, base_url=sim.base_url, sim_headers=extra
     )
 
 

@@ -30,7 +30,7 @@ from playground.ui.session import StreamSession
 
 if TYPE_CHECKING:
     from playground.protocol.state import StreamState
-    from playground.transport.client import RequestSpec
+    from playground.transport.spec import RequestSpec
 
 __all__ = ["SIM_FAULTS", "RoutePanel", "SpecFactory", "tokens_per_second"]
 
