@@ -5,15 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from playground.transport.music import source_for
 from playground.transport.pipeline import (
     JOURNAL_MERGE_S,
-    EndGate,
     FlushingSink,
     RunSink,
     ScrubbingSink,
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     # the window's first frame (issue 7: startup).
     from playground.protocol.capture import Capture
     from playground.protocol.sse import SSEItem
-    from playground.protocol.state import StreamState
+    from playground.protocol.state import AudioState, StreamState
     from playground.protocol.stream import StreamDecoder
     from playground.transport.errors import TransportError
     from playground.transport.spec import RequestSpec
@@ -178,6 +178,20 @@ class _RunSink:
     def flush(self) -> None:
         """Nothing is held here: the session batches its own updates per frame."""
 
+    # ---- JobListener: what a job reports beside its bytes ------------------------------------
+    def on_job(self, job: dict[str, object]) -> None:
+        if self._live():
+            self.session.jobUpdated.emit(job)
+
+    def on_audio(self, audio: AudioState | None, t: float) -> None:
+        if self._live():
+            self.session._audio_arrived(audio, t)
+
+    def run_failed(self) -> bool:
+        session = self.session
+        state = session.state
+        return state is None or state.error is not None or session.run.transport_error is not None
+
 
 class StreamSession(QObject):
     """Runs one stream at a time for a panel and turns its bytes into state the widgets draw."""
@@ -187,7 +201,7 @@ class StreamSession(QObject):
     finished = Signal(str)
     responded = Signal(int)  # the HTTP status arrived
     stalled = Signal(float)  # no bytes for this many seconds while streaming (the stream goes on)
-    jobUpdated = Signal(object)  # music: the job's JSON (status, progress) as polled
+    jobUpdated = Signal(object)  # a job's JSON (status, progress) as last reported
 
     def __init__(
         self,
@@ -222,11 +236,7 @@ class StreamSession(QObject):
         self._t0 = 0.0  # perf_counter at the start of the run (for the watchdog)
         self._last_byte_clock = 0.0
         self.replay_control: ReplayControl | None = None
-        self._audio_task: asyncio.Task[None] | None = None  # music: the song's own stream
         self._secrets: tuple[str, ...] = ()
-        self._music_headers: dict[str, str] = {}
-        self._music_insecure = False
-        self._music_provider = ""
         self._flush_armed = False
         self._counted = False  # this session's run counts in streams_running()
         self._flush_timer = QTimer(self)
@@ -272,14 +282,11 @@ class StreamSession(QObject):
         target: FlushingSink = (
             TeeSink(sink, *self._recorders, merge_s=JOURNAL_MERGE_S) if self._recorders else sink
         )
-        self._music_provider = spec.provider_id
         # The key's value, to scrub from anything the server echoes back (issue 5: no key in
         # error messages, the inspector or the history).
         self._secrets = tuple(spec.secrets())
-        if spec.route == "music" and spec.method == "POST":
-            coro = self._music(spec, target, allow_insecure_key)
-        else:
-            coro = self._stream(spec, target, allow_insecure_key)
+        source = source_for(spec, self._stream, sink, allow_insecure_key)
+        coro = source(target)
         self._task = asyncio.ensure_future(self._guard(coro, sink.generation))
 
     def add_sink_for_next_run(self, factory: Callable[[RequestSpec], RunSink | None]) -> None:
@@ -355,64 +362,6 @@ class StreamSession(QObject):
         if reader.error is not None:
             raise reader.error
 
-    async def _music(self, spec: RequestSpec, sink: FlushingSink, allow_insecure_key: bool) -> None:
-        """Music is an async job (seed: "heard from its job's stream_url while it renders").
-
-        The job is created with the editor's body (``stream: true`` gives the simulator's SSE
-        progress events): that answer is the run the timeline shows, so its errors fail the run
-        like any route's. Once the job names its ``stream_url``, the song's WAV streams beside
-        it into the same state's audio (``_music_audio``); the run ends when both have ended.
-        """
-        gate = EndGate(sink)
-        self._music_headers = {
-            k: v
-            for k, v in spec.headers.items()
-            if k.lower() not in ("content-type", "x-sim-fault")
-        }
-        self._music_headers["Accept"] = "audio/wav, audio/*"
-        self._music_insecure = allow_insecure_key
-        try:
-            await self._stream(spec, gate, allow_insecure_key)
-            if self._audio_task is None and (self.run.status or 0) < 400:
-                self._maybe_start_audio(_json_body(self.run.chunks))  # a job answered as JSON
-            audio = self._audio_task
-            state = self.decoder.state if self.decoder is not None else None
-            failed = state is None or state.error is not None or self.run.transport_error
-            if audio is not None and not failed:
-                await asyncio.shield(audio)
-        finally:
-            audio = self._audio_task
-            if audio is not None and not audio.done():
-                audio.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await audio
-            gate.release()
-
-    def _maybe_start_audio(self, job: Any) -> None:
-        """Start streaming the job's song once its ``stream_url`` is known (once per run)."""
-        if not isinstance(job, dict) or self._audio_task is not None:
-            return
-        url = job.get("stream_url")
-        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
-            return
-        import dataclasses
-
-        from playground.transport.spec import RequestSpec
-
-        spec = RequestSpec(
-            self._music_provider, "GET", url, dict(self._music_headers), route="music"
-        )
-        spec = dataclasses.replace(spec, stream=True)
-        self._audio_task = asyncio.ensure_future(self._music_audio(spec, self._generation))
-
-    async def _music_audio(self, spec: RequestSpec, generation: int) -> None:
-        from playground.protocol.stream import StreamDecoder
-
-        audio = StreamDecoder("music")
-        feed = _AudioFeed(self, audio, generation)
-        with contextlib.suppress(Exception):  # a broken song stream leaves the job's run standing
-            await self._stream(spec, feed, self._music_insecure)
-
     def start_replay(self, capture: Capture, speed: float) -> ReplayControl:
         """Feed a capture through the same pipeline; speed 0 is instant."""
         from playground.ui.replay import ReplayControl, replay_capture
@@ -481,7 +430,6 @@ class StreamSession(QObject):
         if old is not None and not old.done():
             old.cancel()  # its callbacks are ignored from here: the generation moves on
         self._generation += 1
-        self._audio_task = None
         self.decoder = _make_decoder(route)
         self.run = RunRecord(route=route, started_at=time.time())
         self.replay_control = None
@@ -551,35 +499,17 @@ class StreamSession(QObject):
             return
         items = decoder.feed(data, t)
         self._pending.extend(items)
-        if self.route == "music" and items:
-            self._music_events(items)
         if run.t_first_token is None and has_output(decoder.state):
             run.t_first_token = t
         self._schedule()
 
-    def _music_events(self, items: Sequence[SSEItem]) -> None:
-        """The job's progress events: report status and progress, start the song's stream."""
+    def _audio_arrived(self, audio: AudioState | None, t: float) -> None:
+        """Audio decoded beside the run (a job's song) becomes this run's audio."""
         decoder = self.decoder
         if decoder is None:
             return
-        for item in items:
-            payload = decoder.payload(item.index)
-            if not isinstance(payload, dict):
-                continue
-            job = payload.get("job") if isinstance(payload.get("job"), dict) else None
-            if job is not None:
-                self.jobUpdated.emit(job)
-                self._maybe_start_audio(job)
-            elif isinstance(payload.get("progress"), int | float):
-                self.jobUpdated.emit({"status": "rendering", "progress": payload["progress"]})
-
-    def _audio_arrived(self, audio: StreamDecoder, t: float) -> None:
-        """The song's bytes (fed to their own decoder) become this run's audio."""
-        decoder = self.decoder
-        if decoder is None:
-            return
-        decoder.state.audio = audio.state.audio
-        if self.run.t_first_token is None and audio.state.audio is not None:
+        decoder.state.audio = audio
+        if self.run.t_first_token is None and audio is not None:
             # ``t`` counts from the song's own request; the run's figures count from the job's.
             self.run.t_first_token = max(t, time.perf_counter() - self._t0)
         self._last_byte_clock = time.perf_counter()
@@ -676,58 +606,6 @@ class StreamSession(QObject):
         if self.stall_seconds > 0 and silent >= self.stall_seconds:
             self._stall_reported = True
             self.stalled.emit(silent)
-
-
-class _AudioFeed:
-    """The RunSink of a music job's song stream: its bytes become the session's audio."""
-
-    def __init__(self, session: StreamSession, decoder: Any, generation: int) -> None:
-        self.session = session
-        self.decoder = decoder
-        self.generation = generation
-        self.ok = False
-
-    def _live(self) -> bool:
-        return self.session._generation == self.generation
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        pass
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self.ok = status < 400
-        ctype = next((v for k, v in headers if k.lower() == "content-type"), None)
-        self.decoder.set_content_type(ctype)
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        if self.ok and self._live():
-            self.decoder.feed(data, t)
-            self.session._audio_arrived(self.decoder, t)
-
-    def on_transport_error(self, error: Any, t: float) -> None:
-        pass
-
-    def on_end(self, t: float) -> None:
-        if self.ok and self._live():
-            self.decoder.finish(t)
-            self.session._audio_arrived(self.decoder, t)
-
-    def flush(self) -> None:
-        pass
-
-
-def _json_body(chunks: list[tuple[float, bytes]]) -> Any:
-    """A small whole JSON answer from its chunks (a music job answered without SSE)."""
-    import json
-
-    data = b"".join(c for _, c in chunks)
-    if not data or len(data) > 1_000_000:
-        return None
-    try:
-        return json.loads(data)
-    except ValueError:
-        return None
 
 
 def _paint_now() -> None:
