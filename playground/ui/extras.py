@@ -201,7 +201,8 @@ class Extras(QObject):
 
     def save_capture(self, path: str | None = None) -> Path | None:
         """Save the current panel's run as a capture file (asks where unless ``path`` is given)."""
-        from playground.ui.history_view import ask_save_path, write_run_capture
+        from playground.runs.record import write_capture
+        from playground.ui.history_view import ask_save_path
 
         if not self._has_run():
             return None
@@ -217,7 +218,7 @@ class Extras(QObject):
         if path is None:
             return None
         try:
-            out = write_run_capture(session.run, path, self._status(), secrets=self._secrets())
+            out = write_capture(session.run, path, self._status(), secrets=self._secrets())
         except (OSError, ValueError) as exc:
             self.say(f"The capture was not saved: {exc}")
             return None
@@ -226,7 +227,8 @@ class Extras(QObject):
 
     def export(self, fmt: str) -> str | None:
         """The current run's request as curl/python/typescript: copied, and shown in a dialog."""
-        from playground.ui.history_view import export_run, show_export
+        from playground.runs.export import export_request
+        from playground.ui.history_view import show_export
 
         if not self._has_run():
             return None
@@ -235,7 +237,7 @@ class Extras(QObject):
         if route not in getattr(self.window, "panels", {}):
             route = self.window.current_panel().route
         try:
-            code = export_run(session.run, fmt, route)
+            code = export_request(session.run.request_json(), route, fmt)
         except Exception as exc:  # ExportError: a replayed raw capture has no request
             self.say(f"The request cannot be exported: {exc}")
             return None
@@ -244,7 +246,8 @@ class Extras(QObject):
         return code
 
     def bundle(self, path: str | None = None) -> Path | None:
-        from playground.ui.history_view import ask_save_path, bundle_run
+        from playground.runs.record import bundle_run
+        from playground.ui.history_view import ask_save_path
 
         if not self._has_run():
             return None
@@ -474,8 +477,6 @@ class Extras(QObject):
 
     def replay_current(self, speed: float | None = None) -> Any:
         """Replay the current panel's run (a live run or an opened capture) at ``speed``."""
-        from playground.ui.history_view import capture_from_run
-
         session = self.session()
         speed = self.speed if speed is None else speed
         control = self.control()
@@ -483,7 +484,7 @@ class Extras(QObject):
         if capture is None:
             if not self._has_run():
                 return None
-            capture = capture_from_run(session.run, self._status())
+            capture = session.run.to_capture(self._status())
         control = session.start_replay(capture, speed)
         if self.replay_bar is not None:
             self.replay_bar.show()

@@ -6,11 +6,11 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from playground.runs.record import RunRecord
 from playground.transport.music import source_for
 from playground.transport.pipeline import (
     JOURNAL_MERGE_S,
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 __all__ = [
     "FRAME_MS",
     "QUIET_S",
-    "RunRecord",
     "StreamSession",
     "has_output",
     "idle_now",
@@ -52,41 +51,6 @@ FRAME_MAX_S = 0.05  # ... up to this (20 frames a second at the least)
 # (issue 7: ui_stall_p99_ms <= 50 with a 5 ms probe timer).
 DRAIN_BUDGET_S = 0.004
 FINAL = ("complete", "incomplete", "failed", "truncated", "cancelled")
-
-
-@dataclass
-class RunRecord:
-    """One request and everything that came back (DESIGN.md "a run"); the key is never in here."""
-
-    route: str = "chat"
-    method: str = ""
-    url: str = ""
-    headers: dict[str, str] = field(default_factory=dict)  # already redacted by the transport
-    body: bytes | None = None
-    status: int | None = None  # HTTP status
-    response_headers: list[tuple[str, str]] = field(default_factory=list)
-    chunks: list[tuple[float, bytes]] = field(default_factory=list)
-    started_at: float = 0.0  # wall clock (time.time()) when the request went out
-    t_headers: float | None = None  # seconds since the request
-    t_first_byte: float | None = None
-    t_first_token: float | None = None
-    t_last_byte: float | None = None
-    t_end: float | None = None
-    transport_error: TransportError | None = None
-    http_error: str | None = None  # describe_http_error's sentence for a non-2xx answer
-    retry_after: str | None = None
-    replay: bool = False
-
-    @property
-    def request(self) -> tuple[str, str, dict[str, str], bytes | None]:
-        return (self.method, self.url, self.headers, self.body)
-
-    def header(self, name: str) -> str | None:
-        lower = name.lower()
-        for key, value in self.response_headers:
-            if key.lower() == lower:
-                return value
-        return None
 
 
 _live_runs = 0  # runs (of any session) between their start and their end; UI thread only
