@@ -295,7 +295,7 @@ class Extras(QObject):
 
     def _when_idle(self, work: Any) -> None:
         """Run ``work`` IDLE_MS from now, or later: a stream is no idle time (issue 7: stalls)."""
-        from playground.ui.session import when_idle
+        from playground.ui.idle import when_idle
 
         when_idle(self, work, IDLE_MS)
 

@@ -299,7 +299,7 @@ class MainWindow(QMainWindow):
         """Build one panel not built yet, then come back for the next (idle time, issue 7)."""
         if self._closing:
             return
-        from playground.ui.session import when_idle
+        from playground.ui.idle import when_idle
 
         for panel in self.panels.built().values():
             if not panel.output_built:  # the first frame's panel: its output widgets first
@@ -407,7 +407,7 @@ class MainWindow(QMainWindow):
         self.provider_bar.load_models()
         if not self._idle_started:
             self._idle_started = True
-            from playground.ui.session import when_idle
+            from playground.ui.idle import when_idle
 
             # A stream (or its last moments) is no idle time: building a panel blocks its frames.
             when_idle(self, self._build_idle, IDLE_BUILD_MS)

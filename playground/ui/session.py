@@ -1,15 +1,16 @@
-"""StreamSession: the Qt seam per panel; owns the asyncio task, feeds the decoder, batches."""
+"""StreamSession: one run in a panel: its task, generation, decoder, per-frame batching, signals."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from playground.runs.outcome import end_run, fail_unexpectedly, has_output
 from playground.runs.record import RunRecord
 from playground.transport.music import source_for
 from playground.transport.pipeline import (
@@ -21,11 +22,12 @@ from playground.transport.pipeline import (
     ThreadedReader,
     scrub_bytes,
 )
-from playground.ui import gc_defer
+from playground.ui import idle
+from playground.ui.frames import FRAME_MS, read_in_frames
 
 if TYPE_CHECKING:
     # Types only: the protocol state and its event classes load with the first run, not before
-    # the window's first frame (issue 7: startup).
+    # the window's first frame.
     from playground.protocol.capture import Capture
     from playground.protocol.sse import SSEItem
     from playground.protocol.state import AudioState, StreamState
@@ -34,71 +36,10 @@ if TYPE_CHECKING:
     from playground.transport.spec import RequestSpec
     from playground.ui.replay import ReplayControl
 
-__all__ = [
-    "FRAME_MS",
-    "QUIET_S",
-    "StreamSession",
-    "has_output",
-    "idle_now",
-    "streams_running",
-    "when_idle",
-]
+__all__ = ["FINAL", "StreamSession"]
 
-FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
-FRAME_PACE = 2.0  # under a flood, the wait before the next frame over this frame's work
-FRAME_MAX_S = 0.05  # ... up to this (20 frames a second at the least)
-# The longest the UI thread spends feeding a backlog before it lets Qt paint and run timers
-# (issue 7: ui_stall_p99_ms <= 50 with a 5 ms probe timer).
-DRAIN_BUDGET_S = 0.004
 FINAL = ("complete", "incomplete", "failed", "truncated", "cancelled")
-
-
-_live_runs = 0  # runs (of any session) between their start and their end; UI thread only
-_last_end = 0.0  # time.monotonic() when the last run ended
-# After a run ends the window is not idle yet: its last frames, the Markdown render and the
-# reader's eyes are on the answer. Deferred work (hidden panels, docks, the full garbage
-# collection) waits this long after the last end, so it never lands on a stream's last frames.
-QUIET_S = 1.0
-
-
-def streams_running() -> int:
-    """How many runs stream now, in any panel: idle-time work should wait while any does."""
-    return _live_runs
-
-
-def idle_now() -> bool:
-    """True when no run streams and none ended within ``QUIET_S``: time for deferred work."""
-    return _live_runs == 0 and time.monotonic() - _last_end >= QUIET_S
-
-
-def when_idle(context: QObject, work: Callable[[], None], delay_ms: int) -> None:
-    """Run ``work`` on the UI thread ``delay_ms`` from now, or later: as soon after that as
-    ``idle_now()`` (a stream and its last moments are no idle time; issue 7: stalls). Nothing
-    runs once ``context`` is gone."""
-
-    def run() -> None:
-        if idle_now():
-            work()
-        else:
-            QTimer.singleShot(delay_ms, context, run)
-
-    QTimer.singleShot(delay_ms, context, run)
-
-
-def has_output(state: StreamState) -> bool:
-    """Whether anything a person would call "the answer" has arrived (for time to first token)."""
-    choice = state.choices.get(0)
-    if choice is not None and (choice.text or choice.reasoning or choice.refusal):
-        return True
-    if any(c.text or c.reasoning for c in state.choices.values()):
-        return True
-    return bool(
-        state.tool_calls
-        or state.images
-        or (state.audio is not None and state.audio.data)
-        or state.segments
-        or state.done_text
-    )
+STALL_CHECK_MS = 250
 
 
 def _make_decoder(route: str) -> StreamDecoder:
@@ -186,7 +127,7 @@ class StreamSession(QObject):
         # Builds the history journal (a RunSink) for each live run; set by the window.
         self.recorder_factory: Callable[[RequestSpec], RunSink | None] | None = None
         # Gets every network read on the reader thread before the UI thread does (the images
-        # view decodes an image while its event still arrives, issue 7); never raises.
+        # view decodes an image while its event still arrives); never raises.
         self.chunk_tap: Callable[[bytes], None] | None = None
         self._next_sinks: list[Callable[[RequestSpec], RunSink | None]] = []
         self._recorders: list[ScrubbingSink] = []
@@ -207,9 +148,9 @@ class StreamSession(QObject):
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(FRAME_MS)
         self._flush_timer.timeout.connect(self._flush)
-        # The stall watchdog is a Qt timer, so a silent server never blocks the UI (issue 5).
+        # The stall watchdog is a Qt timer, so a silent server never blocks the UI.
         self._watchdog = QTimer(self)
-        self._watchdog.setInterval(250)
+        self._watchdog.setInterval(STALL_CHECK_MS)
         self._watchdog.timeout.connect(self._check_stall)
 
     # ---- public API --------------------------------------------------------------------------
@@ -230,7 +171,7 @@ class StreamSession(QObject):
         return self._new
 
     def start(self, spec: RequestSpec, *, allow_insecure_key: bool = False) -> None:
-        """Send ``spec``; a run still going is cancelled first (issue 5: a new Send cancels)."""
+        """Send ``spec``; a run still going is cancelled first (a new Send cancels the old one)."""
         sink = self._begin(spec.route)
         extras: list[RunSink] = []
         for factory in (self.recorder_factory, *self._next_sinks):
@@ -246,9 +187,9 @@ class StreamSession(QObject):
         target: FlushingSink = (
             TeeSink(sink, *self._recorders, merge_s=JOURNAL_MERGE_S) if self._recorders else sink
         )
-        # The key's value, to scrub from anything the server echoes back (issue 5: no key in
-        # error messages, the inspector or the history).
-        self._secrets = tuple(spec.secrets())
+        # The key's value, to scrub from anything the server echoes back (no key in error
+        # messages, the inspector or the history).
+        self._secrets = secrets
         source = source_for(spec, self._stream, sink, allow_insecure_key)
         coro = source(target)
         self._task = asyncio.ensure_future(self._guard(coro, sink.generation))
@@ -260,13 +201,7 @@ class StreamSession(QObject):
     async def _stream(
         self, spec: RequestSpec, sink: FlushingSink, allow_insecure_key: bool
     ) -> None:
-        """Read ``spec`` off the UI thread; hand what arrived to ``sink`` here, once per frame.
-
-        Issue 7: a socket read costs about twice the CPU under qasync's loop as under plain
-        asyncio, so the bytes are read by a reader thread (httpx's blocking client, one entry per
-        socket read) and the UI thread takes them in batches. ``sink`` still gets every RunSink
-        call, in order, on this thread.
-        """
+        """Read ``spec`` on a reader thread; ``sink`` gets its calls here, once per frame."""
         reader = ThreadedReader(
             spec,
             connect_timeout=self.connect_timeout,
@@ -274,57 +209,7 @@ class StreamSession(QObject):
             allow_insecure_key=allow_insecure_key,
         )
         reader.tap = self.chunk_tap
-        loop = asyncio.get_running_loop()
-        reader.start(loop)
-        frame = FRAME_MS / 1000
-        wait = frame
-        clock = time.perf_counter
-        try:
-            while True:
-                ended = await reader.wait(wait)
-                began = clock()
-                # The frame's work runs with the reader paused: otherwise every call between
-                # Python and Qt (a model's data() per cell painted, a file flush) hands the GIL
-                # to the busy reader and waits up to the switch interval to get it back.
-                reader.hold()
-                try:
-                    while reader.drain(sink, DRAIN_BUDGET_S):
-                        # More than a slice's worth waited: let Qt paint and run timers first.
-                        await asyncio.sleep(0)
-                    sink.flush()
-                    if self._flush_armed:
-                        await asyncio.sleep(0)  # Qt's timers between the decoding and the widgets
-                    if self._flush_now():
-                        # Paint now, while the reader is paused: painting a widget subclassed in
-                        # Python (and a model's data() per cell) enters Python many times, and
-                        # each entry would wait for the GIL behind a busy reader. Two rounds of
-                        # Qt's loop first: a text view adjusts its scroll bars from a queued call
-                        # and a zero timer, and fewer repaints come after the reader resumed.
-                        # Each round also lets Qt run its timers (issue 7: ui_stall_p99_ms counts
-                        # every block longer than 5 ms).
-                        await asyncio.sleep(0)
-                        await asyncio.sleep(0)
-                        _paint_now()
-                finally:
-                    reader.resume()
-                if ended and reader.empty():
-                    break
-                # A flood costs 10-20 ms of UI thread per frame, half of it painting: the next
-                # frame waits FRAME_PACE times as long as this one took, so frames take at most
-                # about a third of the UI thread (input, timers and the reader get the rest).
-                # A stream at reading speed keeps one frame per FRAME_MS.
-                wait = min(max(frame, (clock() - began) * FRAME_PACE), FRAME_MAX_S)
-        except BaseException:
-            # Stopped, replaced by a new Send, or the sink failed: close the connection now and
-            # hand over what the transport says on its way out (on_end), but no more bytes.
-            reader.cancel()
-            with contextlib.suppress(BaseException):
-                await reader.wait(1.0)
-            reader.drain(sink, None, chunks=False)
-            sink.flush()
-            raise
-        if reader.error is not None:
-            raise reader.error
+        await read_in_frames(reader, sink, self)
 
     def start_replay(self, capture: Capture, speed: float) -> ReplayControl:
         """Feed a capture through the same pipeline; speed 0 is instant."""
@@ -363,22 +248,15 @@ class StreamSession(QObject):
         self._run_over()
 
     def _run_begins(self) -> None:
-        # Until _run_over (from _finalize or aclose): no full garbage collection mid-stream (an
-        # 80 ms pause, gc_defer.py), and streams_running() tells idle-time work to wait.
-        global _live_runs
+        # Until _run_over (from _finalize or aclose): idle-time work waits (ui.idle).
         if not self._counted:
             self._counted = True
-            _live_runs += 1
-            gc_defer.hold()
+            idle.run_started()
 
     def _run_over(self) -> None:
-        global _live_runs, _last_end
         if self._counted:
             self._counted = False
-            _live_runs -= 1
-            _last_end = time.monotonic()
-            # The full collection waits out the quiet time too (a new run holds it again first).
-            QTimer.singleShot(int(QUIET_S * 1000), gc_defer.release)
+            idle.run_ended()
 
     async def wait(self) -> str:
         """Wait for the current run to end; returns its final status."""
@@ -409,22 +287,16 @@ class StreamSession(QObject):
         self.started.emit()
         return _RunSink(self, self._generation)
 
-    async def _guard(self, coro: Any, generation: int) -> None:
+    async def _guard(self, coro: Awaitable[None], generation: int) -> None:
         """Run the byte source; whatever escapes it becomes the run's error, never a traceback."""
         try:
             await coro
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug below us must not take the window down
-            current = self._generation == generation and self.decoder is not None
+            current = self._generation == generation
             if current and self.decoder is not None and not self._final_emitted:
-                from playground.protocol.state import ErrorInfo
-
-                self.decoder.state.error = ErrorInfo(
-                    message=f"The run failed unexpectedly ({type(exc).__name__}).",
-                    type="internal",
-                )
-                self.decoder.state.status = "failed"
+                fail_unexpectedly(self.decoder.state, exc)
                 self._finalize()
 
     # ---- RunSink (through _RunSink) -------------------------------------------------------------
@@ -483,47 +355,26 @@ class StreamSession(QObject):
         self.run.transport_error = error
 
     def _on_end(self, t: float) -> None:
-        run = self.run
-        run.t_end = t
+        self.run.t_end = t
         decoder = self.decoder
         if decoder is None or self._final_emitted:
             return
-        if run.status is not None and run.status >= 400:
-            from playground.transport.errors import describe_http_error
-
-            ctype = run.header("content-type")
-            run.retry_after = run.header("retry-after")
-            body = self.error_body()
-            shown = len(decoder.items)
-            decoder.fail_before_stream(run.status, body, ctype, run.retry_after)
-            self._pending.extend(decoder.items[shown:])  # the error body's own timeline row
-            run.http_error = describe_http_error(run.status, body, ctype, run.retry_after)
-        else:
-            self._pending.extend(decoder.finish(t))
-            error = run.transport_error
-            if error is not None:
-                state = decoder.state
-                if state.error is None:
-                    from playground.protocol.state import ErrorInfo
-
-                    state.error = ErrorInfo(message=error.message, type=error.kind)
-                # A connection dropped mid-stream stays "truncated" (the decoder decided that at
-                # finish, PROTOCOL.md §0); anything else that broke the request failed it.
-                if not (error.kind == "dropped" and run.t_first_byte is not None):
-                    state.status = "failed"
-            if run.t_first_token is None and has_output(decoder.state):
-                run.t_first_token = t
+        self._pending.extend(end_run(self.run, decoder, self.error_body(), t))
         self._finalize()
 
     # ---- batching ------------------------------------------------------------------------------
     def _schedule(self) -> None:
         # A Python flag, not QTimer.isActive(): this runs per chunk, and every call into Qt may
-        # hand the GIL to the reader thread (issue 7: the UI thread then waits to get it back).
+        # hand the GIL to the reader thread (the UI thread then waits to get it back).
         if not self._flush_armed:
             self._flush_armed = True
             self._flush_timer.start()
 
-    def _flush_now(self) -> bool:
+    def update_pending(self) -> bool:
+        """Whether an ``updated`` waits for the frame timer (frames.Frames)."""
+        return self._flush_armed
+
+    def update_now(self) -> bool:
         """Emit a pending ``updated`` now (the reader's frame is done) rather than on the timer."""
         if not self._flush_armed:
             return False
@@ -570,10 +421,3 @@ class StreamSession(QObject):
         if self.stall_seconds > 0 and silent >= self.stall_seconds:
             self._stall_reported = True
             self.stalled.emit(silent)
-
-
-def _paint_now() -> None:
-    """Deliver the paint requests the widgets have posted (QEvent.UpdateRequest) right away."""
-    from PySide6.QtCore import QCoreApplication, QEvent
-
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)

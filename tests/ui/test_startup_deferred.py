@@ -245,7 +245,7 @@ def test_widget_classes_load_with_their_own_module() -> None:
 def test_hidden_panels_wait_for_a_stream_and_its_quiet_time(
     qloop: Any, sim: Any, settings: Any
 ) -> None:
-    from playground.ui.session import QUIET_S, idle_now
+    from playground.ui.idle import QUIET_S, idle_now
 
     window = _new_window(settings, sim)
     try:
