@@ -115,9 +115,7 @@ class Extras(QObject):
                 step()
             except Exception:  # one missing piece leaves just its own actions out
                 log.exception("extras: %s was left out", step.__name__)
-        tabs = getattr(window, "tabs", None)
-        if tabs is not None:
-            tabs.currentChanged.connect(lambda _i: self._follow_current())
+        window.current_run.changed.connect(lambda _s: self._follow_current())
         self._follow_current()
 
     # ---- helpers -----------------------------------------------------------------------------
@@ -303,7 +301,6 @@ class Extras(QObject):
         if self._timing_dock is not None or self._timing_failed:
             return
         try:
-            from playground.ui.linking import link_view
             from playground.ui.timing_view import TimingView
 
             window = self.window
@@ -314,7 +311,8 @@ class Extras(QObject):
             window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
             dock.hide()
             dock.visibilityChanged.connect(self._timing_visibility)
-            link_view(window, view)
+            window.selection.join(view)
+            view.subscribe(window.current_run)
         except Exception:  # a missing piece leaves just its own action out
             log.exception("extras: the timing dock was left out")
             self._timing_failed = True
@@ -322,7 +320,6 @@ class Extras(QObject):
                 self.timing_action.setEnabled(False)
             return
         self._timing_view, self._timing_dock = view, dock
-        self._follow_current()
 
     def _toggle_timing(self, on: bool) -> None:
         dock = self.timing_dock
@@ -363,18 +360,10 @@ class Extras(QObject):
         _menu(window, "view_menu", "&View").addAction(toggle)
         dock.visibilityChanged.connect(lambda visible: view.refresh() if visible else None)
 
-        def hook(panel: Any) -> None:
-            # The recorder updates the index as the session finishes; list it on the next turn.
-            panel.session.finished.connect(lambda _s: QTimer.singleShot(0, self._refresh_history))
-
-        # Panels are built on demand (issue 7: startup): hook those built now and any later one.
-        panels = getattr(window, "panels", {})
-        built = getattr(panels, "built", None)
-        for panel in (built() if callable(built) else panels).values():
-            hook(panel)
-        signal = getattr(window, "panelBuilt", None)
-        if signal is not None:
-            signal.connect(hook)
+        # The recorder updates the index as a run finishes, in any panel; list it on the next turn.
+        window.current_run.anyFinished.connect(
+            lambda _s: QTimer.singleShot(0, self._refresh_history)
+        )
         self.history_view, self.history_dock = view, dock
 
     def _refresh_history(self) -> None:
@@ -650,7 +639,5 @@ class Extras(QObject):
             panel = self.window.current_panel()
         except Exception:
             return
-        if self._timing_view is not None:
-            self._timing_view.follow(panel.session)
         if self.history_view is not None:
             self.history_view.set_route(panel.route)

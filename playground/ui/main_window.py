@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from playground.transport.providers import Provider
     from playground.transport.spec import RequestSpec
     from playground.ui.inspector.inspector import Inspector
+    from playground.ui.selection import ItemView
 
 __all__ = ["MainWindow"]
 
@@ -162,7 +163,15 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([900, 660])
         self._sized = False
         self.setCentralWidget(self.splitter)
-        self.inspector.itemSelected.connect(self._inspector_selected)
+        from playground.ui.current_run import CurrentRun
+        from playground.ui.selection import SelectionHub
+
+        self.current_run = CurrentRun(self)
+        self.selection = SelectionHub(self.inspector, self._panel_views, self)
+        self.current_run.changed.connect(self._inspector_follow)
+        self.current_run.started.connect(self._session_started)
+        self.current_run.updated.connect(self._session_updated)
+        self.current_run.finished.connect(self._session_finished)
         self._followed: RoutePanel | None = None
         self._inspector_pending: list[Any] = []  # timeline items not yet handed to the inspector
         self._inspector_last = 0.0
@@ -519,16 +528,27 @@ class MainWindow(QMainWindow):
 
     # ---- the inspector follows the current panel's session --------------------------------------
     def _wire_panel(self, panel: RoutePanel) -> None:
-        session = panel.session
-        session.started.connect(lambda p=panel: self._session_started(p))
-        session.updated.connect(lambda p=panel: self._session_updated(p))
-        session.finished.connect(lambda _status, p=panel: self._session_finished(p))
+        self.current_run.watch(panel.session)
         panel.itemActivated.connect(lambda item, p=panel: self._widget_activated(p, item))
+
+    def _panel_views(self, build: bool) -> list[ItemView]:
+        """The current panel's output widgets (``build``: build them first if deferred)."""
+        panel = self._followed if not build else self.current_panel()
+        if panel is None:
+            return []
+        widgets = panel.widgets if build else panel.built_widgets()
+        return list(widgets.values())  # type: ignore[arg-type]
 
     def _follow_current(self, *_args: object) -> None:
         panel = self.current_panel()
         self.provider_bar.set_route(panel.route)
         self._followed = panel
+        self.current_run.follow(panel.session)
+
+    def _inspector_follow(self, _session: object = None) -> None:
+        panel = self._followed
+        if panel is None:
+            return
         self.inspector.reset()
         self._request_shown = self._response_shown = False
         self._rows = 0
@@ -555,16 +575,18 @@ class MainWindow(QMainWindow):
             self.inspector.set_response(run.status, run.response_headers, body)
             self._response_shown = run.status < 400 or not panel.session.is_running
 
-    def _session_started(self, panel: RoutePanel) -> None:
-        if panel is self._followed and panel.session.decoder is not None:
+    def _session_started(self) -> None:
+        panel = self._followed
+        if panel is not None and panel.session.decoder is not None:
             self.inspector.reset()
             self._request_shown = self._response_shown = False
             self._rows = 0
             self._inspector_pending = []
             self.inspector.attach(panel.session.decoder)
 
-    def _session_updated(self, panel: RoutePanel) -> None:
-        if panel is not self._followed:
+    def _session_updated(self) -> None:
+        panel = self._followed
+        if panel is None:
             return
         self._show_run(panel)
         # Rows already shown when the inspector switched to this panel mid-stream are skipped.
@@ -572,11 +594,10 @@ class MainWindow(QMainWindow):
         if items:
             self._rows = items[-1].index + 1
             self._inspector_pending.extend(items)
-        # The timeline takes rows at most every INSPECTOR_MS (issue 7: repainting the table per
-        # frame cost more than decoding the events); the answer still follows every frame.
-        # Rows go in from here, inside the session's frame (its reader thread paused, see
-        # StreamSession._stream); the timer, restarted by every update, only catches the last
-        # rows once updates pause.
+        # The timeline takes rows at most every INSPECTOR_MS (repainting the table per frame
+        # cost more than decoding the events); the answer still follows every frame. Rows go in
+        # from here, inside the session's frame (its reader thread paused, see ui/frames.py);
+        # the timer, restarted by every update, only catches the last rows once updates pause.
         if (time.perf_counter() - self._inspector_last) * 1000 >= INSPECTOR_MS:
             self._flush_inspector()
         else:
@@ -589,8 +610,9 @@ class MainWindow(QMainWindow):
         # An empty batch still picks up findings added to earlier rows.
         self.inspector.append(items)
 
-    def _session_finished(self, panel: RoutePanel) -> None:
-        if panel is self._followed:
+    def _session_finished(self, _status: str = "") -> None:
+        panel = self._followed
+        if panel is not None:
             self._show_run(panel)
             # Picks up findings added at the end (no terminator...). The selection is left
             # alone: jumping to a finding would open a possibly huge event (a 10 MB line).
@@ -599,17 +621,7 @@ class MainWindow(QMainWindow):
     def _widget_activated(self, panel: RoutePanel, item: int) -> None:
         if panel is not self._followed:
             self.tabs.setCurrentWidget(panel)
-        self.inspector.select_item(item)
-
-    def _inspector_selected(self, item: int) -> None:
-        panel = self._followed
-        if panel is None:
-            return
-        for widget in panel.built_widgets().values():  # widgets not built yet show nothing
-            highlight = getattr(widget, "highlight_item", None)
-            if highlight is not None:
-                with contextlib.suppress(Exception):
-                    highlight(item)
+        self.selection.widget_activated(item)
 
     # ---- captures ---
     def _open_dialog(self) -> None:

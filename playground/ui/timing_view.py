@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from playground.protocol.timing import CHANNELS, Timing, compute_timing
 
 if TYPE_CHECKING:
+    from playground.ui.current_run import CurrentRun
     from playground.ui.session import StreamSession
 
 __all__ = [
@@ -677,26 +678,18 @@ class TimingView(QWidget):
         self.set_timing(None)
 
     # ---- following a session -----------------------------------------------------------------
-    def follow(self, session: StreamSession | None) -> None:
-        """Keep the view current for ``session`` (the current panel's); None detaches."""
-        old = self._session
-        if old is session:
+    def subscribe(self, current: CurrentRun) -> None:
+        """Keep the view current for the run in focus (CurrentRun relays its session's signals)."""
+        current.changed.connect(self._focus)
+        current.started.connect(self._on_started)
+        current.updated.connect(self._on_updated)
+        current.finished.connect(self._on_finished)
+        self._focus(current.session)
+
+    def _focus(self, session: StreamSession | None) -> None:
+        if session is self._session:
             return
-        if old is not None:
-            for signal, slot in (
-                (old.started, self._on_started),
-                (old.updated, self._on_updated),
-                (old.finished, self._on_finished),
-            ):
-                try:
-                    signal.disconnect(slot)
-                except (RuntimeError, TypeError):
-                    pass
         self._session = session
-        if session is not None:
-            session.started.connect(self._on_started)
-            session.updated.connect(self._on_updated)
-            session.finished.connect(self._on_finished)
         self.recompute()
 
     def _on_started(self) -> None:
@@ -715,8 +708,7 @@ class TimingView(QWidget):
 
     def recompute(self) -> None:
         session = self._session
-        decoder = getattr(session, "decoder", None) if session is not None else None
-        if decoder is None:
+        if session is None or session.decoder is None:
             self.set_timing(None)
             return
         if not self.isVisible():
@@ -746,15 +738,10 @@ class TimingView(QWidget):
             QTimer.singleShot(0, self.recompute)
 
 
-def timing_of_session(session: Any) -> Timing | None:
+def timing_of_session(session: StreamSession) -> Timing | None:
     """compute_timing for a StreamSession's current run (its decoder and RunRecord times)."""
-    decoder = getattr(session, "decoder", None)
+    decoder = session.decoder
     if decoder is None:
         return None
-    run = getattr(session, "run", None)
-    return compute_timing(
-        decoder,
-        getattr(run, "t_headers", None),
-        getattr(run, "t_first_byte", None),
-        t_end=getattr(run, "t_end", None),
-    )
+    run = session.run
+    return compute_timing(decoder, run.t_headers, run.t_first_byte, t_end=run.t_end)

@@ -369,29 +369,6 @@ def test_dropping_a_capture_file_replays_it(window: Any, qloop: Any, tmp_path: P
     assert panel.session.state.text == "w0 w1 w2 w3 "
 
 
-def test_a_missing_piece_leaves_only_its_own_action_out(
-    window: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from PySide6.QtWidgets import QMainWindow
-
-    from playground.ui.extras import install_extras
-
-    monkeypatch.setitem(sys.modules, "playground.ui.compare_window", None)  # import fails
-    bare = QMainWindow()
-    bare.panels = window.panels
-    bare.current_panel = window.current_panel
-    bare.provider_bar = window.provider_bar
-    bare.history = window.history
-    install_extras(bare)
-    extras = bare.extras
-    items = menu_texts(bare.menuBar())
-    assert "Compare…" not in items
-    for wanted in ("Save run as capture…", "Timing", "History", "Replay this run"):
-        assert wanted in items
-    assert extras.timing_view is not None and extras.history_view is not None
-    bare.deleteLater()
-
-
 def test_timing_updates_while_the_stream_runs(window: Any, qloop: Any) -> None:
     extras = window.extras
     extras.timing_dock.show()
