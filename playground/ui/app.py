@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
 __all__ = ["ICON_PATH", "UsageError", "main", "parse_args", "run_headless"]
 
@@ -295,7 +295,7 @@ class _LazyModule(types.ModuleType):
 
 def _open_window(args: argparse.Namespace) -> MainWindow:
     """The main window, with the settings the arguments ask for, shown (not yet painted)."""
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
     settings, warning = _settings()
     headless = bool(args.route or args.replay) and (

@@ -12,7 +12,7 @@ never jumps. Speed 0 is instant.
 Seeking forward feeds every chunk up to the target at once, then plays on from there. Seeking
 backward cannot un-feed a decoder, so it restarts the run: the control calls ``on_restart(t)``
 when the owner set it (the session restarts the replay with ``start_at=t``), and otherwise just
-records ``restart_to`` for the owner to act on (``extras`` does: ``session.start_replay`` again,
+records ``restart_to`` for the owner to act on (the replay bar does: ``session.start_replay`` again,
 then ``seek(t)`` forward).
 """
 
@@ -24,9 +24,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-__all__ = ["SPEEDS", "ReplayControl", "capture_end", "capture_times", "replay_capture"]
+__all__ = ["ReplayControl", "capture_end", "capture_times", "replay_capture"]
 
-SPEEDS: Final = (1.0, 2.0, 10.0, 0.0)  # 0 = instant
 # While feeding a backlog instantly, hand the loop back this often so Qt paints and input flows.
 _YIELD_EVERY_S: Final = 0.008
 

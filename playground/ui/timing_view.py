@@ -187,7 +187,8 @@ class ArrivalChart(QWidget):
     """A lane per channel with a tick per event, dead air shaded, milestones as markers.
 
     Ticks are binned per pixel column, so a million events draw as fast as a hundred; clicking
-    a tick emits ``itemActivated`` with its timeline index (the linked views of issue 6).
+    a tick emits ``itemActivated`` with its timeline index (the selection hub links it to the
+    other views).
     """
 
     itemActivated = Signal(int)

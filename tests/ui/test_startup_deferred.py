@@ -13,7 +13,7 @@ pytestmark = pytest.mark.gui
 
 
 def _new_window(settings: Any, sim: Any) -> Any:
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
     return MainWindow(
         settings, simulator_url=sim.base_url, start_simulator=False, interactive=False
@@ -27,15 +27,15 @@ def _close(window: Any, qloop: Any) -> None:
     window.deleteLater()
 
 
-def test_extras_are_there_when_asked_for_before_any_event(
+def test_docks_are_there_when_asked_for_before_any_event(
     qloop: Any, sim: Any, settings: Any
 ) -> None:
     window = _new_window(settings, sim)
     try:
         window.show()
-        assert window._extras is None  # nothing ran yet: no event was processed
-        extras = window.extras  # ...but reaching for them builds them now
-        assert extras is not None and window.extras is extras
+        assert not window.docks_built  # nothing ran yet: no event was processed
+        docks = window.docks  # ...but reaching for them builds them now
+        assert docks is not None and window.docks is docks
         texts = [a.text() for a in window.file_menu.actions()]
         assert "&Save run as capture…" in texts
         assert any(a.shortcut().toString() == "Ctrl+S" for a in window.file_menu.actions())
@@ -65,8 +65,8 @@ def test_idle_work_runs_after_the_first_paint(qloop: Any, sim: Any, settings: An
     try:
         window.show()
         qloop.wait_until(lambda: window.painted)
-        qloop.wait_until(lambda: window._extras is not None and window._history_opened)
-        assert window.extras.history_view is not None
+        qloop.wait_until(lambda: window.docks_built and window._history_opened)
+        assert window.docks.history_view is not None
     finally:
         _close(window, qloop)
 
@@ -74,7 +74,7 @@ def test_idle_work_runs_after_the_first_paint(qloop: Any, sim: Any, settings: An
 def test_a_window_never_shown_still_gets_its_idle_work(qloop: Any, sim: Any, settings: Any) -> None:
     window = _new_window(settings, sim)
     try:
-        qloop.wait_until(lambda: window._extras is not None)
+        qloop.wait_until(lambda: window.docks_built)
         assert not window.painted and window._history_opened
     finally:
         _close(window, qloop)
