@@ -6,6 +6,7 @@ and the state it leaves is what the widgets, the history and a capture's status 
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from playground.protocol.stream import StreamDecoder
     from playground.runs.record import RunRecord
 
-__all__ = ["end_run", "fail_unexpectedly", "has_output"]
+__all__ = ["end_run", "fail_unexpectedly", "has_output", "retry_seconds", "tokens_per_second"]
 
 
 def has_output(state: StreamState) -> bool:
@@ -74,3 +75,36 @@ def fail_unexpectedly(state: StreamState, exc: BaseException) -> None:
         message=f"The run failed unexpectedly ({type(exc).__name__}).", type="internal"
     )
     state.status = "failed"
+
+
+def tokens_per_second(
+    state: StreamState, t_first: float | None, t_last: float | None
+) -> float | None:
+    """Output tokens per second since the first token: usage when reported, else delta count."""
+    if t_first is None or t_last is None or t_last - t_first <= 0.05:
+        return None
+    usage = state.usage or {}
+    tokens = usage.get("completion_tokens", usage.get("output_tokens"))
+    if not isinstance(tokens, int) or tokens <= 0:
+        # No usage (yet): one delta is about one token on every route the seeds show.
+        tokens = sum(len(c.text.origins) + len(c.reasoning.origins) for c in state.choices.values())
+        tokens += sum(len(t.arguments.origins) for t in state.tool_calls)
+    return tokens / (t_last - t_first) if tokens else None
+
+
+def retry_seconds(value: str | None) -> float | None:
+    """Retry-After as seconds: delta-seconds or an HTTP-date (RFC 9110 §10.2.3)."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())

@@ -10,7 +10,6 @@ session that consumes the run sees RunSink calls and a listener's calls, never a
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
@@ -21,6 +20,8 @@ from playground.transport.pipeline import EndGate, FlushingSink
 from playground.transport.spec import RequestSpec
 
 if TYPE_CHECKING:
+    import asyncio
+
     from playground.protocol.state import AudioState
     from playground.protocol.stream import StreamDecoder
 
@@ -85,6 +86,8 @@ class _MusicJob:
         self.song_headers = headers
 
     async def run(self, sink: FlushingSink) -> None:
+        import asyncio  # here, not at the top: the first frame imports this module
+
         gate = EndGate(sink)
         watcher = _JobWatcher(gate, self.job_seen)
         try:
@@ -123,6 +126,8 @@ class _MusicJob:
         spec = RequestSpec(
             self.spec.provider_id, "GET", url, dict(self.song_headers), route="music", stream=True
         )
+        import asyncio
+
         self.audio_task = asyncio.ensure_future(self._song(spec))
 
     async def _song(self, spec: RequestSpec) -> None:

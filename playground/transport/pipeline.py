@@ -16,7 +16,6 @@ journal) takes them. The sinks here sit between the two.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import threading
 import time
@@ -28,6 +27,8 @@ from playground.transport.errors import TransportError
 from playground.transport.redact import scrub
 
 if TYPE_CHECKING:
+    import asyncio
+
     from playground.transport.spec import RequestSpec
 
 __all__ = [
@@ -278,6 +279,8 @@ class ThreadedReader:
         ended = self._ended
         assert ended is not None
         if not ended.done():
+            import asyncio  # here, not at the top: the first frame imports this module
+
             await asyncio.wait((ended,), timeout=timeout)
         return ended.done()
 

@@ -8,7 +8,6 @@ on the UI thread.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from typing import Protocol
@@ -34,6 +33,8 @@ class Frames(Protocol):
 
 async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Frames) -> None:
     """Start ``reader`` and hand its calls to ``sink`` once per frame until it has ended."""
+    import asyncio  # here, not at the top: the first frame imports this module (ui/lazy.py)
+
     reader.start(asyncio.get_running_loop())
     frame = FRAME_MS / 1000
     wait = frame

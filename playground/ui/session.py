@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
@@ -22,10 +21,12 @@ from playground.transport.pipeline import (
     ThreadedReader,
     scrub_bytes,
 )
-from playground.ui import idle
+from playground.ui import idle, lazy
 from playground.ui.frames import FRAME_MS, read_in_frames
 
 if TYPE_CHECKING:
+    import asyncio
+
     # Types only: the protocol state and its event classes load with the first run, not before
     # the window's first frame.
     from playground.protocol.capture import Capture
@@ -192,7 +193,7 @@ class StreamSession(QObject):
         self._secrets = secrets
         source = source_for(spec, self._stream, sink, allow_insecure_key)
         coro = source(target)
-        self._task = asyncio.ensure_future(self._guard(coro, sink.generation))
+        self._task = lazy.run_soon(self._guard(coro, sink.generation))
 
     def add_sink_for_next_run(self, factory: Callable[[RequestSpec], RunSink | None]) -> None:
         """One more RunSink for the next live run only (e.g. the --save-capture journal)."""
@@ -222,7 +223,7 @@ class StreamSession(QObject):
         control = ReplayControl(speed=speed)
         self.replay_control = control
         self._recorders = []
-        self._task = asyncio.ensure_future(
+        self._task = lazy.run_soon(
             self._guard(replay_capture(capture, sink, control), sink.generation)
         )
         return control
@@ -240,8 +241,7 @@ class StreamSession(QObject):
         task = self._task
         self.stop()
         if task is not None and not task.done():
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(asyncio.shield(task), 2.0)
+            await lazy.settle(task, 2.0, quiet=True)
         self._flush_timer.stop()
         self._flush_armed = False
         self._watchdog.stop()
@@ -262,8 +262,7 @@ class StreamSession(QObject):
         """Wait for the current run to end; returns its final status."""
         task = self._task
         if task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.shield(task)
+            await lazy.settle(task)
         return self.decoder.state.status if self.decoder is not None else "idle"
 
     # ---- run lifecycle -----------------------------------------------------------------------
@@ -291,9 +290,9 @@ class StreamSession(QObject):
         """Run the byte source; whatever escapes it becomes the run's error, never a traceback."""
         try:
             await coro
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # a bug below us must not take the window down
+        except (
+            Exception
+        ) as exc:  # a bug below us must not take the window down (cancelling is no Exception)
             current = self._generation == generation
             if current and self.decoder is not None and not self._final_emitted:
                 fail_unexpectedly(self.decoder.state, exc)

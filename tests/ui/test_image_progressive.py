@@ -12,9 +12,10 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from playground.protocol.stream import StreamDecoder
-from playground.ui.widgets import ImagesView, image_prefetch
+from playground.ui.widgets import image_prefetch
 from playground.ui.widgets.image_decode import DecodedImage, decode_rgba
 from playground.ui.widgets.image_prefetch import ImagePrefetch, early_result
+from playground.ui.widgets.images_view import ImagesView
 
 READ = 16384  # bytes per network read
 

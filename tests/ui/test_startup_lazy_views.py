@@ -76,7 +76,7 @@ def test_window_builds_the_first_panels_output_in_idle_time(
 
 
 def test_request_and_response_views_are_built_when_needed(qtbot: QtBot) -> None:
-    from playground.ui.inspector import Inspector
+    from playground.ui.inspector.inspector import Inspector
 
     inspector = Inspector(defer_model=True)
     qtbot.addWidget(inspector)

@@ -4,22 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 
-from PySide6.QtWidgets import QStyle, QWidget
+from PySide6.QtWidgets import QWidget
 
 from playground.protocol.requests import ROUTE_NAMES, route_spec
 from playground.ui.panels.route_panel import RoutePanel
 
-__all__ = ["TAB_ICONS", "PanelMap", "Placeholder", "tab_title"]
-
-TAB_ICONS = {
-    "chat": QStyle.StandardPixmap.SP_MessageBoxQuestion,
-    "responses": QStyle.StandardPixmap.SP_FileDialogContentsView,
-    "messages": QStyle.StandardPixmap.SP_FileDialogInfoView,
-    "images": QStyle.StandardPixmap.SP_DesktopIcon,
-    "speech": QStyle.StandardPixmap.SP_MediaVolume,
-    "transcription": QStyle.StandardPixmap.SP_FileIcon,
-    "music": QStyle.StandardPixmap.SP_MediaSeekForward,
-}
+__all__ = ["PanelMap", "Placeholder", "tab_title"]
 
 
 class Placeholder(QWidget):

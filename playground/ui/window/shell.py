@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,14 +15,16 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QToolBar, QWidget
 
 from playground.protocol.requests import ROUTE_NAMES
+from playground.ui import lazy
 from playground.ui.panels.route_panel import RoutePanel
 from playground.ui.provider_bar import ProviderBar
+from playground.ui.routes import route_views
 from playground.ui.timeouts import first_byte_timeout, stall_seconds
 from playground.ui.window.compare import CompareLauncher
 from playground.ui.window.docks import Docks
 from playground.ui.window.inspector_feed import InspectorFeed
 from playground.ui.window.menus import Menus
-from playground.ui.window.panels import TAB_ICONS, PanelMap, Placeholder, tab_title
+from playground.ui.window.panels import PanelMap, Placeholder, tab_title
 from playground.ui.window.replay_bar import ReplayBar
 from playground.ui.window.requests import WindowRequests
 from playground.ui.window.run_files import RunFiles
@@ -92,7 +93,9 @@ class MainWindow(QMainWindow):
         for route in ROUTE_NAMES:
             page = Placeholder(route)
             self._pages[route] = page
-            self.tabs.addTab(page, self.style().standardIcon(TAB_ICONS[route]), tab_title(route))
+            self.tabs.addTab(
+                page, self.style().standardIcon(route_views(route).icon), tab_title(route)
+            )
         self._idle_started = False
 
         from playground.ui.inspector.inspector import Inspector
@@ -225,7 +228,7 @@ class MainWindow(QMainWindow):
         try:
             self.tabs.removeTab(index)
             self.tabs.insertTab(
-                index, panel, self.style().standardIcon(TAB_ICONS[route]), panel.title
+                index, panel, self.style().standardIcon(route_views(route).icon), panel.title
             )
             self.tabs.setTabEnabled(index, enabled)
             self.tabs.setCurrentIndex(current)
@@ -404,21 +407,23 @@ class MainWindow(QMainWindow):
     # ---- closing ---
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closing:
-            self._closing = True
-            for panel in self.panels.built().values():
-                panel.session.stop()  # cancels the tasks now; shutdown() awaits their ends
+            self.stop_all()
             self.closed.emit()
         super().closeEvent(event)
 
+    def stop_all(self) -> None:
+        """The window is closing: stop every stream now (``shutdown`` awaits their ends)."""
+        self._closing = True
+        for panel in self.panels.built().values():
+            panel.session.stop()
+
     async def shutdown(self) -> None:
         """Wait for every stream to close, then stop the simulator (no pending tasks at exit)."""
-        await asyncio.gather(
-            *(p.session.aclose() for p in self.panels.built().values()), return_exceptions=True
-        )
+        await lazy.gather_quietly(*(p.session.aclose() for p in self.panels.built().values()))
         await self.provider_bar.aclose()
         if self.simulator is not None:
             simulator, self.simulator = self.simulator, None
-            await asyncio.get_running_loop().run_in_executor(None, simulator.stop)
+            await lazy.in_thread(simulator.stop)
 
 
 def _open_history() -> RunHistory | None:
