@@ -153,10 +153,11 @@ def insecure_key_refusal(spec: RequestSpec, allow_insecure_key: bool) -> Transpo
 
 
 def silence_error(
-    got_first: bool, url: str, stall_timeout: float, first_byte_timeout: float
+    got_first: bool, url: str, stall_timeout: float | None, first_byte_timeout: float
 ) -> TransportError:
-    """The error for a read that waited too long: a stall once bytes have come, else no answer."""
-    if got_first:
+    """The error for a read that waited too long: a stall once bytes have come (only with a
+    stall timeout set), else no answer."""
+    if got_first and stall_timeout is not None:
         return TransportError(
             "stall", f"The stream stalled: no bytes for {stall_timeout:g} seconds."
         )

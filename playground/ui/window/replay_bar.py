@@ -157,7 +157,7 @@ class ReplayBar(QObject):
             return
         if not control.finished and control.speed > 0:
             self.show_bar(True)
-        from playground.ui.timing_view import format_seconds
+        from playground.ui.timing_chart import format_seconds
 
         position = control.position
         if not self._scrubbing:
