@@ -1,4 +1,4 @@
-"""The window's entry point: QApplication + qasync, the theme, the headless contract (issue 4)."""
+"""The window's entry point: QApplication + qasync, the theme, the headless contract."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     """Parse and check the arguments; UsageError (one line) for anything wrong."""
     argv = list(argv)
     # The usual start has no arguments: argparse's set-up (its gettext look-ups load the locale
-    # module) is a few milliseconds of the time to a first frame with nothing to parse (issue 7).
+    # module) is a few milliseconds of the time to a first frame with nothing to parse.
     args = _parser().parse_args(argv) if argv else argparse.Namespace(**_DEFAULTS)
     if args.fault:
         try:
@@ -141,7 +141,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def _settings() -> tuple[QSettings, str | None]:
-    """QSettings; a corrupt file is set aside with a message and the program starts (issue 5)."""
+    """QSettings; a corrupt file is set aside with a message and the program starts."""
     from PySide6.QtCore import QSettings
 
     override = os.environ.get("PLAYGROUND_SETTINGS")
@@ -324,7 +324,7 @@ async def _amain(window: MainWindow, args: argparse.Namespace) -> int:
 
 
 async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
-    """Send (or replay) on one panel, wait for the end, then screenshot and dump (issue 4, 6)."""
+    """Send (or replay) on one panel, wait for the end, then screenshot and dump."""
     import asyncio
 
     if args.replay:

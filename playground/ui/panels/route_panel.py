@@ -45,7 +45,7 @@ PACES = ("realtime", "fast", "instant")
 
 
 # The simulator's faults, from the module that names them without loading starlette (about
-# 50 ms the first frame does not need; issue 7: startup).
+# 50 ms the first frame does not need: startup time).
 SIM_FAULTS = FAULTS
 
 
@@ -65,7 +65,7 @@ class RoutePanel(QWidget):
     ) -> None:
         """``defer_output``: the output widgets are built by ``ensure_output()`` or the first use
         of ``widgets`` (a run's start at the latest), not now. Until a run starts the panel shows
-        its empty state, so the window's first frame needs none of them (issue 7: startup)."""
+        its empty state, so the window's first frame needs none of them (startup time)."""
         super().__init__(parent)
         self.route = route
         self.title = route_spec(route).title
@@ -164,7 +164,7 @@ class RoutePanel(QWidget):
         if not defer_output:
             self.ensure_output()
 
-    # ---- the output widgets (built on first use; issue 7: startup) ----------------------------
+    # ---- the output widgets (built on first use: startup time) --------------------------------
     @property
     def widgets(self) -> dict[str, QWidget]:
         """The output widgets this route shows, by role (built now if they were deferred)."""
@@ -333,7 +333,7 @@ class RoutePanel(QWidget):
             for widget in self.views.values():
                 try:
                     widget.refresh(state)
-                except Exception as exc:  # a widget bug must not stop the stream (issue 5)
+                except Exception as exc:  # a widget bug must not stop the stream
                     self._widget_failed(widget, exc)
         self._refresh_visibility()
         self._update_status()
@@ -388,7 +388,7 @@ class RoutePanel(QWidget):
             self.banner.kind = "stall"
 
     def _show_outcome(self, status: str) -> None:
-        """Issue 4/5: say what happened in one sentence; keep partial output, marked incomplete."""
+        """Say what happened in one sentence; keep partial output, marked incomplete."""
         run = self.session.run
         state = self.session.state
         error = state.error if state is not None else None
