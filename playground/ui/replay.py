@@ -22,7 +22,10 @@ import asyncio
 import json
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from playground.transport.pipeline import RunSink
 
 __all__ = ["ReplayControl", "capture_end", "capture_times", "replay_capture"]
 
@@ -186,7 +189,7 @@ def capture_end(capture: Any) -> float:
 
 
 async def replay_capture(
-    capture: Any, sink: Any, control: ReplayControl, *, start_at: float | None = None
+    capture: Any, sink: RunSink, control: ReplayControl, *, start_at: float | None = None
 ) -> None:
     """Feed ``capture`` into ``sink`` (a RunSink) with its timing scaled by ``1/control.speed``.
 
