@@ -108,7 +108,7 @@ def captures(sim: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pa
                 KEY,
                 base_url=sim,
                 files=files,
-                sim_headers={"X-Sim-Pace": "instant"},
+                extra_headers={"X-Sim-Pace": "instant"},
             )
             rec = history.start_run(route, secrets=(KEY,))
             ui = RecSink()

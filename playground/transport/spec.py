@@ -81,12 +81,14 @@ def make_spec(
     base_url: str | None = None,
     files: list[FileField] | None = None,
     sim_headers: Mapping[str, str] | None = None,
+    extra_headers: Mapping[str, str] | None = None,
     model: str | None = None,
     ask_key_over_http: AskKeyOverHttp | None = None,
 ) -> RequestSpec | None:
     """A RequestSpec for ``route`` at ``provider``: URL, auth headers, JSON or multipart body.
 
-    ``sim_headers`` (X-Sim-Fault, X-Sim-Pace) go to the built-in simulator only; ``model`` fills
+    ``sim_headers`` (X-Sim-Fault, X-Sim-Pace) go to the built-in simulator only,
+    ``extra_headers`` to any provider (a gateway in front of the simulator); ``model`` fills
     a body that names none. When the key would travel unencrypted (plain http, not loopback),
     ``ask_key_over_http`` decides: None from it means the user declined and nothing is sent.
     Without a question the spec is returned as it is, and the transport refuses to send it
@@ -98,8 +100,12 @@ def make_spec(
         raise ValueError(f"{provider.name} needs a base URL (type it in the provider bar).")
     if model is not None and not body.get("model"):
         body = {**body, "model": model}
-    extra = dict(sim_headers) if provider.builtin and sim_headers else None
-    spec = _build(provider, route, body, key, base_url=base_url, files=files, extra_headers=extra)
+    extra = dict(extra_headers or {})
+    if provider.builtin:
+        extra.update(sim_headers or {})
+    spec = _build(
+        provider, route, body, key, base_url=base_url, files=files, extra_headers=extra or None
+    )
     if key_travels_unencrypted(spec) and ask_key_over_http is not None:
         if not ask_key_over_http(spec):
             return None

@@ -104,11 +104,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     # module) is a few milliseconds of the time to a first frame with nothing to parse.
     args = _parser().parse_args(argv) if argv else argparse.Namespace(**_DEFAULTS)
     if args.fault:
-        try:
-            from playground.sim.faults import FAULTS
-        except ImportError:
-            FAULTS = ()
-        if FAULTS and args.fault not in FAULTS:
+        from playground.sim.fault_names import FAULTS
+
+        if args.fault not in FAULTS:
             raise UsageError(f"unknown fault {args.fault!r}; expected one of {', '.join(FAULTS)}")
     if args.body is not None:
         try:

@@ -90,6 +90,15 @@ def test_simulator_headers_go_to_the_simulator_only_and_the_model_fills_an_empty
         sim_headers={"X-Sim-Pace": "fast"},
     )
     assert other is not None and "X-Sim-Pace" not in other.headers
+    gateway = make_spec(
+        provider_by_id("custom"),
+        "chat",
+        BODY,
+        None,
+        base_url="https://api.example.com/v1",
+        extra_headers={"X-Sim-Pace": "instant"},
+    )
+    assert gateway is not None and gateway.headers["X-Sim-Pace"] == "instant"
 
 
 def test_a_route_the_provider_does_not_serve_or_a_missing_base_url_is_one_sentence() -> None:
