@@ -13,10 +13,10 @@ import time
 from typing import Protocol
 
 from playground.transport.pipeline import FlushingSink, ThreadedReader
+from playground.ui.session import FRAME_MS
 
-__all__ = ["DRAIN_BUDGET_S", "FRAME_MAX_S", "FRAME_MS", "FRAME_PACE", "Frames", "read_in_frames"]
+__all__ = ["DRAIN_BUDGET_S", "FRAME_MAX_S", "FRAME_PACE", "Frames", "read_in_frames"]
 
-FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
 FRAME_PACE = 2.0  # under a flood, the wait before the next frame over this frame's work
 FRAME_MAX_S = 0.05  # ... up to this (20 frames a second at the least)
 # The longest the UI thread spends feeding a backlog before it lets Qt paint and run timers

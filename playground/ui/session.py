@@ -9,20 +9,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from playground.runs.outcome import end_run, fail_unexpectedly, has_output
 from playground.runs.record import RunRecord
-from playground.transport.music import source_for
-from playground.transport.pipeline import (
-    JOURNAL_MERGE_S,
-    FlushingSink,
-    RunSink,
-    ScrubbingSink,
-    TeeSink,
-    ThreadedReader,
-    scrub_bytes,
-)
 from playground.ui import idle, lazy
-from playground.ui.frames import FRAME_MS, read_in_frames
 
 if TYPE_CHECKING:
     import asyncio
@@ -34,13 +22,21 @@ if TYPE_CHECKING:
     from playground.protocol.state import AudioState, StreamState
     from playground.protocol.stream import StreamDecoder
     from playground.transport.errors import TransportError
+    from playground.transport.pipeline import FlushingSink, RunSink, ScrubbingSink
     from playground.transport.spec import RequestSpec
     from playground.ui.replay import ReplayControl
 
 __all__ = ["FINAL", "StreamSession"]
 
 FINAL = ("complete", "incomplete", "failed", "truncated", "cancelled")
+FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
 STALL_CHECK_MS = 250
+
+
+def _has_output(state: StreamState) -> bool:
+    from playground.runs.outcome import has_output  # loaded by then: the decoder ran
+
+    return has_output(state)
 
 
 def _make_decoder(route: str) -> StreamDecoder:
@@ -165,6 +161,8 @@ class StreamSession(QObject):
 
     def error_body(self) -> bytes:
         """The body of a non-2xx answer so far, with any echoed key replaced by [redacted]."""
+        from playground.transport.pipeline import scrub_bytes
+
         return scrub_bytes(bytes(self._error_body), self._secrets)
 
     def new_items(self) -> list[SSEItem]:
@@ -173,6 +171,10 @@ class StreamSession(QObject):
 
     def start(self, spec: RequestSpec, *, allow_insecure_key: bool = False) -> None:
         """Send ``spec``; a run still going is cancelled first (a new Send cancels the old one)."""
+        # The run machinery loads with the first run, not with the window (ui/lazy.py).
+        from playground.transport.music import source_for
+        from playground.transport.pipeline import JOURNAL_MERGE_S, ScrubbingSink, TeeSink
+
         sink = self._begin(spec.route)
         extras: list[RunSink] = []
         for factory in (self.recorder_factory, *self._next_sinks):
@@ -203,6 +205,9 @@ class StreamSession(QObject):
         self, spec: RequestSpec, sink: FlushingSink, allow_insecure_key: bool
     ) -> None:
         """Read ``spec`` on a reader thread; ``sink`` gets its calls here, once per frame."""
+        from playground.transport.pipeline import ThreadedReader
+        from playground.ui.frames import read_in_frames
+
         reader = ThreadedReader(
             spec,
             connect_timeout=self.connect_timeout,
@@ -295,6 +300,8 @@ class StreamSession(QObject):
         ) as exc:  # a bug below us must not take the window down (cancelling is no Exception)
             current = self._generation == generation
             if current and self.decoder is not None and not self._final_emitted:
+                from playground.runs.outcome import fail_unexpectedly
+
                 fail_unexpectedly(self.decoder.state, exc)
                 self._finalize()
 
@@ -334,7 +341,7 @@ class StreamSession(QObject):
             return
         items = decoder.feed(data, t)
         self._pending.extend(items)
-        if run.t_first_token is None and has_output(decoder.state):
+        if run.t_first_token is None and _has_output(decoder.state):
             run.t_first_token = t
         self._schedule()
 
@@ -358,6 +365,8 @@ class StreamSession(QObject):
         decoder = self.decoder
         if decoder is None or self._final_emitted:
             return
+        from playground.runs.outcome import end_run
+
         self._pending.extend(end_run(self.run, decoder, self.error_body(), t))
         self._finalize()
 

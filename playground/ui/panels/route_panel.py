@@ -22,9 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.requests import route_spec
-from playground.runs.outcome import retry_seconds, tokens_per_second
 from playground.sim.fault_names import FAULTS
-from playground.ui.output_view import OutputView
 from playground.ui.panels.editor import RequestEditor
 from playground.ui.panels.error_banner import ErrorBanner
 from playground.ui.panels.status_line import StatusLine
@@ -33,6 +31,7 @@ from playground.ui.session import StreamSession
 
 if TYPE_CHECKING:
     from playground.transport.spec import RequestSpec
+    from playground.ui.output_view import OutputView
 
 __all__ = ["SIM_FAULTS", "RoutePanel", "SpecFactory"]
 
@@ -188,6 +187,8 @@ class RoutePanel(QWidget):
         """Build the output widgets and their splitter behind the empty state (once)."""
         if self._widgets is not None:
             return self._widgets
+        from playground.ui.output_view import OutputView
+
         layout = self.layout_of
         widgets: dict[str, QWidget] = {}
         for role, make in layout.views:
@@ -394,6 +395,8 @@ class RoutePanel(QWidget):
         error = state.error if state is not None else None
         got_output = any(view.has_content() for view in self.views.values())
         if run.status is not None and run.status >= 400:
+            from playground.runs.outcome import retry_seconds
+
             retry_after = retry_seconds(run.retry_after)
             retryable = run.status in (408, 429, 500, 502, 503, 504)
             self.banner.show_message(
@@ -465,6 +468,8 @@ class RoutePanel(QWidget):
         state = session.state
         if state is None:
             return
+        from playground.runs.outcome import tokens_per_second  # loaded by then: the run has begun
+
         running = session.is_running and state.status == "streaming"
         if running:
             status = "streaming" if run.t_first_byte is not None else "connecting"

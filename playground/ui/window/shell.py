@@ -20,12 +20,9 @@ from playground.ui.panels.route_panel import RoutePanel
 from playground.ui.provider_bar import ProviderBar
 from playground.ui.routes import route_views
 from playground.ui.timeouts import first_byte_timeout, stall_seconds
-from playground.ui.window.compare import CompareLauncher
-from playground.ui.window.docks import Docks
 from playground.ui.window.inspector_feed import InspectorFeed
 from playground.ui.window.menus import Menus
 from playground.ui.window.panels import PanelMap, Placeholder, tab_title
-from playground.ui.window.replay_bar import ReplayBar
 from playground.ui.window.requests import WindowRequests
 from playground.ui.window.run_files import RunFiles
 
@@ -35,6 +32,9 @@ if TYPE_CHECKING:
     from playground.sim.server import SimServer
     from playground.ui.inspector.inspector import Inspector
     from playground.ui.selection import ItemView
+    from playground.ui.window.compare import CompareLauncher
+    from playground.ui.window.docks import Docks
+    from playground.ui.window.replay_bar import ReplayBar
 
 __all__ = ["MainWindow"]
 
@@ -73,6 +73,7 @@ class MainWindow(QMainWindow):
         self._history_opened = False
         self._docks: Docks | None = None
         self._replay: ReplayBar | None = None
+        self._compare: CompareLauncher | None = None
         self.setWindowTitle("Playground")
         self.setAcceptDrops(True)
         self.resize(1560, 920)
@@ -123,7 +124,6 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_message, 1)
         self.requests = WindowRequests(self)
         self.run_files = RunFiles(self)
-        self.compare = CompareLauncher(self)
         self.menus = Menus(self)
         self.file_menu, self.run_menu = self.menus.file_menu, self.menus.run_menu
         self.view_menu, self.help_menu = self.menus.view_menu, self.menus.help_menu
@@ -178,6 +178,8 @@ class MainWindow(QMainWindow):
     def docks(self) -> Docks:
         """The timing and history docks, built on first use or right after the first frame."""
         if self._docks is None:
+            from playground.ui.window.docks import Docks
+
             self._docks = Docks(self)
         return self._docks
 
@@ -186,9 +188,20 @@ class MainWindow(QMainWindow):
         return self._docks is not None
 
     @property
+    def compare(self) -> CompareLauncher:
+        """Compare's launcher (the compare window itself opens on first use)."""
+        if self._compare is None:
+            from playground.ui.window.compare import CompareLauncher
+
+            self._compare = CompareLauncher(self)
+        return self._compare
+
+    @property
     def replay(self) -> ReplayBar:
         """The replay toolbar, built on first use or right after the first frame."""
         if self._replay is None:
+            from playground.ui.window.replay_bar import ReplayBar
+
             self._replay = ReplayBar(self)
         return self._replay
 
