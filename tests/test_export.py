@@ -23,8 +23,10 @@ from playground.cli.export import main as export_main
 from playground.protocol.requests import ROUTE_NAMES, SAMPLE_TOOL, RequestParams, build_body
 from playground.runs.export import ExportError, export_request, to_curl, to_python, to_typescript
 from playground.runs.history import RunHistory
-from playground.transport.client import TeeSink, build_spec, stream_request
+from playground.transport.client import stream_request
+from playground.transport.pipeline import TeeSink
 from playground.transport.providers import provider_by_id
+from playground.transport.spec import make_spec
 
 KEY = "sk-export-SECRET-99aa88bb77cc"
 
@@ -101,7 +103,7 @@ def captures(sim: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pa
             files = (
                 [("file", ("hello.wav", audio, "audio/wav"))] if route == "transcription" else None
             )
-            spec = build_spec(
+            spec = make_spec(
                 provider_by_id("custom"),
                 route,
                 build_body(route, PARAMS[route]),

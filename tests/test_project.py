@@ -34,6 +34,20 @@ def test_mypy_strict_on_protocol() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_mypy_strict_on_transport_runs_the_session_and_the_current_run() -> None:
+    result = _run(
+        sys.executable,
+        "-m",
+        "mypy",
+        "--strict",
+        "playground/transport",
+        "playground/runs",
+        "playground/ui/session.py",
+        "playground/ui/current_run.py",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_protocol_layer_imports_neither_qt_nor_httpx() -> None:
     result = _run("lint-imports")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -89,8 +89,8 @@ def _stream_text(body: bytes) -> tuple[int, str]:
 async def _window_run(url: str, n_chunks: int) -> dict[str, Any]:
     from PySide6.QtCore import QElapsedTimer, QSettings, Qt, QTimer
 
-    from playground.ui.main_window import MainWindow
     from playground.ui.widgets.answer_view import AnswerView
+    from playground.ui.window.shell import MainWindow
 
     config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.getcwd(), ".bench-config")
     settings = QSettings(os.path.join(config, "bench.ini"), QSettings.Format.IniFormat)

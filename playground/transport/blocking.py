@@ -25,8 +25,6 @@ import httpcore
 import httpx
 
 from playground.transport.client import (
-    RequestSpec,
-    RunSink,
     build_wire_request,
     failure_of,
     insecure_key_refusal,
@@ -34,6 +32,8 @@ from playground.transport.client import (
     silence_error,
 )
 from playground.transport.errors import TransportError
+from playground.transport.pipeline import RunSink
+from playground.transport.spec import RequestSpec
 
 __all__ = ["POLL_S", "make_blocking_client", "stream_request_blocking"]
 

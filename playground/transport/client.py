@@ -1,184 +1,37 @@
 """The async streaming client: one request over httpx, raw bytes and arrival times to a sink.
 
-Protocol with the UI (DESIGN.md: the network layer only moves bytes and timings):
-
-1. ``on_request`` once, with the headers already redacted.
-2. ``on_response(status, headers, t)`` when the headers arrive. For a status >= 400 the body is
-   still delivered through ``on_chunk``; the UI then calls
-   ``decoder.fail_before_stream(status, body, content_type, retry_after)`` in ``on_end`` (and
-   ``describe_http_error`` from ``playground.transport.errors`` gives the one-line message).
-3. ``on_chunk(t, data)`` per network read, ``t`` in seconds since the request was sent.
-4. ``on_transport_error`` at most once, when the request fails below HTTP.
-5. ``on_end(t)`` always, last: after success, errors and cancellation alike.
+The sink gets the calls of ``playground.transport.pipeline.RunSink``, in its order. For a
+status >= 400 the body still comes through ``on_chunk``; ``describe_http_error`` from
+``playground.transport.errors`` gives the one-line message.
 """
 
 from __future__ import annotations
 
 import asyncio
 import errno
-import ipaddress
-import json
 import socket
 import ssl
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
-from playground.protocol.requests import form_fields, route_spec
 from playground.transport.errors import TransportError
-from playground.transport.providers import Provider, auth_headers, url_for
-from playground.transport.redact import SECRET_HEADERS, redact_headers, scrub
+from playground.transport.pipeline import RunSink
+from playground.transport.redact import scrub
+from playground.transport.spec import RequestSpec, key_travels_unencrypted
 
 __all__ = [
-    "RequestSpec",
-    "RunSink",
-    "TeeSink",
-    "build_spec",
     "build_wire_request",
     "failure_of",
     "insecure_key_refusal",
-    "is_loopback_url",
     "make_client",
     "report_failure",
     "stream_request",
 ]
 
 USER_AGENT = "playground/0.1 (+httpx)"
-
-# (field name, (filename, content, content type)) as httpx takes them.
-FileField = tuple[str, tuple[str, bytes, str]]
-
-
-class RunSink(Protocol):
-    """Receives one run's request, response, bytes and end (the UI and the history)."""
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None: ...
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None: ...
-    def on_chunk(self, t: float, data: bytes) -> None: ...
-    def on_transport_error(self, error: TransportError, t: float) -> None: ...
-    def on_end(self, t: float) -> None: ...
-
-
-class TeeSink:
-    """Forwards every call to several sinks in order (the panel's decoder, then the history)."""
-
-    def __init__(self, *sinks: RunSink) -> None:
-        self.sinks = sinks
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        for sink in self.sinks:
-            sink.on_request(method, url, headers, body)
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        for sink in self.sinks:
-            sink.on_response(status, headers, t)
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        for sink in self.sinks:
-            sink.on_chunk(t, data)
-
-    def on_transport_error(self, error: TransportError, t: float) -> None:
-        for sink in self.sinks:
-            sink.on_transport_error(error, t)
-
-    def on_end(self, t: float) -> None:
-        for sink in self.sinks:
-            sink.on_end(t)
-
-
-@dataclass
-class RequestSpec:
-    """One request, ready to send; ``headers`` hold the key, so show ``redacted_headers()`` only."""
-
-    provider_id: str
-    method: str
-    url: str
-    headers: dict[str, str]
-    json_body: dict[str, Any] | None = None
-    files: list[FileField] | None = None  # multipart uploads (transcription)
-    data: dict[str, str] | None = None  # multipart form fields
-    route: str = "chat"
-    stream: bool = True
-    allow_insecure_key: bool = False  # the user agreed to send the key over plain http
-
-    def redacted_headers(self) -> dict[str, str]:
-        return redact_headers(self.headers)
-
-    def body_bytes(self) -> bytes | None:
-        """The JSON body as sent; for multipart, a JSON view of the fields with files as "@name"."""
-        if self.json_body is not None:
-            return json.dumps(self.json_body, ensure_ascii=False).encode()
-        if self.files or self.data:
-            view: dict[str, Any] = dict(self.data or {})
-            for name, (filename, content, _ctype) in self.files or []:
-                view[name] = f"@{filename} ({len(content)} bytes)"
-            return json.dumps(view, ensure_ascii=False).encode()
-        return None
-
-    def secrets(self) -> list[str]:
-        """The credential values in the headers (to scrub them from any text)."""
-        out = []
-        for name, value in self.headers.items():
-            if name.lower() in SECRET_HEADERS:
-                out.append(value)
-                out.append(value.partition(" ")[2])
-        return [s for s in out if s]
-
-
-def build_spec(
-    provider: Provider,
-    route: str,
-    body: dict[str, Any],
-    key: str | None,
-    *,
-    base_url: str | None = None,
-    files: list[FileField] | None = None,
-    extra_headers: Mapping[str, str] | None = None,
-) -> RequestSpec:
-    """A RequestSpec for ``route`` at ``provider``: URL, auth headers, JSON or multipart body."""
-    spec = route_spec(route)
-    stream = bool(body.get("stream")) or body.get("stream_format") == "sse"
-    headers = {"Accept": "text/event-stream" if stream and spec.sse else "application/json"}
-    headers.update(auth_headers(provider, key))
-    headers.update(extra_headers or {})
-    url = url_for(provider, route, base_url)
-    if spec.multipart:
-        return RequestSpec(
-            provider.id,
-            spec.method,
-            url,
-            headers,
-            None,
-            files or [],
-            form_fields(body),
-            route=route,
-            stream=stream,
-        )
-    headers["Content-Type"] = "application/json"
-    return RequestSpec(provider.id, spec.method, url, headers, body, route=route, stream=stream)
-
-
-def is_loopback_url(url: str) -> bool:
-    """True when ``url`` points at this machine (localhost, 127.0.0.0/8, ::1)."""
-    host = (urlsplit(url).hostname or "").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def _has_key(headers: Mapping[str, str]) -> bool:
-    return any(name.lower() in SECRET_HEADERS and value for name, value in headers.items())
 
 
 def make_client(connect_timeout: float = 10.0) -> httpx.AsyncClient:
@@ -289,13 +142,9 @@ async def _close_quietly(closer: Any) -> None:
 
 
 def insecure_key_refusal(spec: RequestSpec, allow_insecure_key: bool) -> TransportError | None:
-    """Issue 5: a key over plain http to another machine asks first; nothing is sent."""
-    if (
-        urlsplit(spec.url).scheme.lower() == "http"
-        and _has_key(spec.headers)
-        and not is_loopback_url(spec.url)
-        and not (allow_insecure_key or spec.allow_insecure_key)
-    ):
+    """A key over plain http to another machine is sent only when the user agreed (make_spec
+    asks); otherwise nothing is sent and the run says why."""
+    if key_travels_unencrypted(spec) and not (allow_insecure_key or spec.allow_insecure_key):
         return TransportError(
             "insecure_key_refused",
             f"Not sent: the API key would travel unencrypted over plain http to {_host(spec.url)}.",
@@ -304,10 +153,11 @@ def insecure_key_refusal(spec: RequestSpec, allow_insecure_key: bool) -> Transpo
 
 
 def silence_error(
-    got_first: bool, url: str, stall_timeout: float, first_byte_timeout: float
+    got_first: bool, url: str, stall_timeout: float | None, first_byte_timeout: float
 ) -> TransportError:
-    """The error for a read that waited too long: a stall once bytes have come, else no answer."""
-    if got_first:
+    """The error for a read that waited too long: a stall once bytes have come (only with a
+    stall timeout set), else no answer."""
+    if got_first and stall_timeout is not None:
         return TransportError(
             "stall", f"The stream stalled: no bytes for {stall_timeout:g} seconds."
         )

@@ -1,4 +1,4 @@
-"""The window's entry point: QApplication + qasync, the theme, the headless contract (issue 4)."""
+"""The window's entry point: QApplication + qasync, the theme, the headless contract."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import json
 import os
 import sys
 import time
-import types
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
 __all__ = ["ICON_PATH", "UsageError", "main", "parse_args", "run_headless"]
 
@@ -105,14 +104,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     """Parse and check the arguments; UsageError (one line) for anything wrong."""
     argv = list(argv)
     # The usual start has no arguments: argparse's set-up (its gettext look-ups load the locale
-    # module) is a few milliseconds of the time to a first frame with nothing to parse (issue 7).
+    # module) is a few milliseconds of the time to a first frame with nothing to parse.
     args = _parser().parse_args(argv) if argv else argparse.Namespace(**_DEFAULTS)
     if args.fault:
-        try:
-            from playground.sim.faults import FAULTS
-        except ImportError:
-            FAULTS = ()
-        if FAULTS and args.fault not in FAULTS:
+        from playground.sim.fault_names import FAULTS
+
+        if args.fault not in FAULTS:
             raise UsageError(f"unknown fault {args.fault!r}; expected one of {', '.join(FAULTS)}")
     if args.body is not None:
         try:
@@ -145,7 +142,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def _settings() -> tuple[QSettings, str | None]:
-    """QSettings; a corrupt file is set aside with a message and the program starts (issue 5)."""
+    """QSettings; a corrupt file is set aside with a message and the program starts."""
     from PySide6.QtCore import QSettings
 
     override = os.environ.get("PLAYGROUND_SETTINGS")
@@ -213,9 +210,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"playground: {exc}", file=sys.stderr)
         return 2
-    # Issue 7 (startup): the window is built, shown and painted on Qt's own loop; asyncio and
-    # qasync (about a tenth of the time to a first frame) load right after that first frame.
-    _import_lazily("asyncio")
+    # The window is built, shown and painted on Qt's own loop; asyncio and qasync (about a
+    # tenth of the time to a first frame) load right after that first frame (ui/lazy.py).
     try:
         with _no_collection():
             app = _app()
@@ -258,47 +254,9 @@ def _no_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _import_lazily(name: str) -> None:
-    """Make ``import name`` hand out a module whose code runs at its first missing attribute.
-
-    The chat panel's stream session imports asyncio at its top but uses it only once a run
-    starts; this keeps asyncio (and its ssl, socket and subprocess) out of the first frame.
-    Unlike ``importlib.util.LazyLoader``, reading what the import system set (``__name__``,
-    ``__file__``, ``__spec__``) does not load it: PySide6's import hook reads those of every
-    module imported (and its source), which would load it at once. A module already imported
-    is left alone.
-    """
-    import importlib.util
-
-    if name in sys.modules:
-        return
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:
-        return
-    module = importlib.util.module_from_spec(spec)
-    module.__class__ = _LazyModule
-    sys.modules[name] = module
-
-
-class _LazyModule(types.ModuleType):
-    """A module whose code has not run yet; the first missing attribute runs it."""
-
-    def __getattr__(self, attr: str) -> Any:
-        if attr.startswith("__") and attr.endswith("__") and attr != "__all__":
-            # What tools probe for on any object (inspect.unwrap's __wrapped__, in PySide6's
-            # import hook): the module defines none of these, so the answer is the same.
-            raise AttributeError(attr)
-        # First, so the module's own imports (``from . import x``) see a plain module.
-        self.__class__ = types.ModuleType  # type: ignore[assignment]
-        spec = self.__spec__
-        assert spec is not None and spec.loader is not None
-        spec.loader.exec_module(self)
-        return getattr(self, attr)
-
-
 def _open_window(args: argparse.Namespace) -> MainWindow:
     """The main window, with the settings the arguments ask for, shown (not yet painted)."""
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
     settings, warning = _settings()
     headless = bool(args.route or args.replay) and (
@@ -359,9 +317,7 @@ async def _amain(window: MainWindow, args: argparse.Namespace) -> int:
             window.open_capture(args.file)
         await closed
     finally:
-        window._closing = True
-        for panel in window.panels.built().values():
-            panel.session.stop()
+        window.stop_all()
         await window.shutdown()
         window.close()
         window.deleteLater()
@@ -369,7 +325,7 @@ async def _amain(window: MainWindow, args: argparse.Namespace) -> int:
 
 
 async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
-    """Send (or replay) on one panel, wait for the end, then screenshot and dump (issue 4, 6)."""
+    """Send (or replay) on one panel, wait for the end, then screenshot and dump."""
     import asyncio
 
     if args.replay:

@@ -1,15 +1,9 @@
-"""The run history per panel: browse, reopen (replay), save as capture, export, bug-report bundle.
-
-Also the helpers that turn the session's current run (a ``RunRecord``) into the same files, so
-the File menu and the history list share one code path: a run is written through the history's
-own ``CaptureJournal`` (the "playground-capture/1" writer), read back with ``read_capture``.
-"""
+"""The run history per panel: browse, reopen (replay), save as capture, export, bug bundle."""
 
 from __future__ import annotations
 
 import datetime
 import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,11 +32,6 @@ __all__ = [
     "STATUS_COLORS",
     "ExportDialog",
     "HistoryView",
-    "bundle_run",
-    "capture_from_run",
-    "export_run",
-    "request_of_run",
-    "write_run_capture",
 ]
 
 STATUS_COLORS = {
@@ -54,82 +43,6 @@ STATUS_COLORS = {
     "streaming": QColor(59, 130, 246),
 }
 FORMAT_TITLES = {"curl": "curl", "python": "Python", "typescript": "TypeScript"}
-
-
-# ---- a session's run as files ----------------------------------------------------------------
-def request_of_run(run: Any) -> dict[str, Any]:
-    """The request of a RunRecord as captures store it (headers already redacted)."""
-    from playground.runs.journal import body_value
-
-    return {
-        "method": run.method or "POST",
-        "url": run.url,
-        "headers": dict(run.headers),
-        "body": body_value(run.body),
-    }
-
-
-def _run_end(run: Any) -> float:
-    if run.t_end is not None:
-        return float(run.t_end)
-    return float(run.chunks[-1][0]) if run.chunks else 0.0
-
-
-def write_run_capture(
-    run: Any, path: str | Path, status: str | None = None, *, secrets: tuple[str, ...] = ()
-) -> Path:
-    """Write a RunRecord as a capture file (atomically, via the history's journal writer);
-    ``secrets`` are scrubbed from the URL and body too, should a key have slipped in."""
-    from playground.runs.journal import CaptureJournal
-
-    if not run.chunks and not run.method:
-        raise ValueError("there is no run to save yet")
-    journal = CaptureJournal(Path(path), run.route, secrets=secrets, status_source=lambda: status)
-    if run.started_at:
-        journal.started_at = datetime.datetime.fromtimestamp(
-            run.started_at, datetime.UTC
-        ).isoformat(timespec="milliseconds")
-    journal.on_request(run.method or "POST", run.url, dict(run.headers), run.body)
-    if run.status is not None:
-        t_headers = run.t_headers if run.t_headers is not None else 0.0
-        journal.on_response(run.status, list(run.response_headers), t_headers)
-    for t, data in run.chunks:
-        journal.on_chunk(t, data)
-    journal.on_end(_run_end(run))
-    return Path(path)
-
-
-def capture_from_run(run: Any, status: str | None = None) -> Any:
-    """A Capture of the session's current run, for replaying it again (no file involved)."""
-    from playground.protocol.capture import Capture
-
-    return Capture(
-        route=run.route if run.route != "auto" else None,
-        request=request_of_run(run) if run.method else None,
-        response_status=run.status,
-        response_headers={k: v for k, v in run.response_headers},
-        chunks=list(run.chunks),
-        end_t=_run_end(run),
-        end_status=status,
-    )
-
-
-def export_run(run: Any, fmt: str, route: str | None = None) -> str:
-    """The run's request as curl, Python or TypeScript (the key as an env var reference)."""
-    from playground.runs.export import export_request
-
-    return export_request(request_of_run(run), route or run.route, fmt)
-
-
-def bundle_run(
-    run: Any, out: str | Path, *, status: str | None = None, secrets: tuple[str, ...] = ()
-) -> Path:
-    """The bug-report zip of a RunRecord: written to a temporary capture first, then bundled."""
-    from playground.runs.bundle import make_bundle
-
-    with tempfile.TemporaryDirectory(prefix="playground-bundle-") as tmp:
-        capture = write_run_capture(run, Path(tmp) / "run.capture.jsonl", status, secrets=secrets)
-        return make_bundle(capture, Path(out), secrets=secrets)
 
 
 # ---- the export dialog -------------------------------------------------------------------------

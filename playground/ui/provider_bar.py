@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (
@@ -19,6 +18,10 @@ from PySide6.QtWidgets import (
 )
 
 from playground.transport.providers import PROVIDERS, Provider, auth_headers, provider_by_id
+from playground.ui import lazy
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["DEFAULT_MODELS", "ProviderBar", "default_model", "parse_models"]
 
@@ -228,9 +231,8 @@ class ProviderBar(QWidget):
         base = self.base_url()
         if not base:
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
+        loop = lazy.running_loop()
+        if loop is None:
             # No asyncio loop runs yet (a test building the window, or the app before its first
             # frame): whoever starts one asks again (see models_pending).
             self.models_pending = True
@@ -252,9 +254,7 @@ class ProviderBar(QWidget):
                 base.rstrip("/") + "/models", headers=auth_headers(provider, key), timeout=10.0
             )
             models = parse_models(response.json()) if response.status_code == 200 else []
-        except asyncio.CancelledError:
-            raise
-        except Exception:
+        except Exception:  # (a cancellation is no Exception: it goes on up)
             models = []  # the picker stays editable; a failed list is not an error worth a banner
         finally:
             with contextlib.suppress(Exception):
@@ -274,5 +274,4 @@ class ProviderBar(QWidget):
         task = self._models_task
         if task is not None and not task.done():
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(asyncio.shield(task), 2.0)
+            await lazy.settle(task, 2.0, quiet=True)

@@ -12,7 +12,7 @@ never jumps. Speed 0 is instant.
 Seeking forward feeds every chunk up to the target at once, then plays on from there. Seeking
 backward cannot un-feed a decoder, so it restarts the run: the control calls ``on_restart(t)``
 when the owner set it (the session restarts the replay with ``start_at=t``), and otherwise just
-records ``restart_to`` for the owner to act on (``extras`` does: ``session.start_replay`` again,
+records ``restart_to`` for the owner to act on (the replay bar does: ``session.start_replay`` again,
 then ``seek(t)`` forward).
 """
 
@@ -22,11 +22,13 @@ import asyncio
 import json
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-__all__ = ["SPEEDS", "ReplayControl", "capture_end", "capture_times", "replay_capture"]
+if TYPE_CHECKING:
+    from playground.transport.pipeline import RunSink
 
-SPEEDS: Final = (1.0, 2.0, 10.0, 0.0)  # 0 = instant
+__all__ = ["ReplayControl", "capture_end", "capture_times", "replay_capture"]
+
 # While feeding a backlog instantly, hand the loop back this often so Qt paints and input flows.
 _YIELD_EVERY_S: Final = 0.008
 
@@ -187,7 +189,7 @@ def capture_end(capture: Any) -> float:
 
 
 async def replay_capture(
-    capture: Any, sink: Any, control: ReplayControl, *, start_at: float | None = None
+    capture: Any, sink: RunSink, control: ReplayControl, *, start_at: float | None = None
 ) -> None:
     """Feed ``capture`` into ``sink`` (a RunSink) with its timing scaled by ``1/control.speed``.
 

@@ -1,141 +1,45 @@
-"""StreamSession: the Qt seam per panel; owns the asyncio task, feeds the decoder, batches."""
+"""StreamSession: one run in a panel: its task, generation, decoder, per-frame batching, signals."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import threading
 import time
-from collections import deque
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from playground.ui import gc_defer
+from playground.runs.record import RunRecord
+from playground.ui import idle, lazy
 
 if TYPE_CHECKING:
+    import asyncio
+
     # Types only: the protocol state and its event classes load with the first run, not before
-    # the window's first frame (issue 7: startup).
+    # the window's first frame.
     from playground.protocol.capture import Capture
     from playground.protocol.sse import SSEItem
-    from playground.protocol.state import StreamState
+    from playground.protocol.state import AudioState, StreamState
     from playground.protocol.stream import StreamDecoder
-    from playground.transport.client import RequestSpec
     from playground.transport.errors import TransportError
+    from playground.transport.pipeline import FlushingSink, RunSink, ScrubbingSink
+    from playground.transport.spec import RequestSpec
     from playground.ui.replay import ReplayControl
 
-__all__ = [
-    "FRAME_MS",
-    "QUIET_S",
-    "RunRecord",
-    "StreamSession",
-    "has_output",
-    "idle_now",
-    "streams_running",
-    "when_idle",
-]
+__all__ = ["FINAL", "StreamSession"]
 
-# Reads that arrive within this many seconds of each other reach the journals (history,
-# --save-capture) as one chunk: the same bytes, each chunk's time within 2 ms, but one JSON line
-# and one flush per group instead of per read (issue 7: 100,000 reads a second at full speed).
-# The decoder still gets every read with its own time.
-JOURNAL_MERGE_S = 0.002
-READER_HOLD_MAX_S = 0.25  # the longest the reader waits for the UI thread's frame to end
-FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
-FRAME_PACE = 2.0  # under a flood, the wait before the next frame over this frame's work
-FRAME_MAX_S = 0.05  # ... up to this (20 frames a second at the least)
-# The longest the UI thread spends feeding a backlog before it lets Qt paint and run timers
-# (issue 7: ui_stall_p99_ms <= 50 with a 5 ms probe timer).
-DRAIN_BUDGET_S = 0.004
 FINAL = ("complete", "incomplete", "failed", "truncated", "cancelled")
+FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
+STALL_CHECK_MS = 250
 
 
-@dataclass
-class RunRecord:
-    """One request and everything that came back (DESIGN.md "a run"); the key is never in here."""
+def _has_output(state: StreamState) -> bool:
+    from playground.runs.outcome import has_output  # loaded by then: the decoder ran
 
-    route: str = "chat"
-    method: str = ""
-    url: str = ""
-    headers: dict[str, str] = field(default_factory=dict)  # already redacted by the transport
-    body: bytes | None = None
-    status: int | None = None  # HTTP status
-    response_headers: list[tuple[str, str]] = field(default_factory=list)
-    chunks: list[tuple[float, bytes]] = field(default_factory=list)
-    started_at: float = 0.0  # wall clock (time.time()) when the request went out
-    t_headers: float | None = None  # seconds since the request
-    t_first_byte: float | None = None
-    t_first_token: float | None = None
-    t_last_byte: float | None = None
-    t_end: float | None = None
-    transport_error: TransportError | None = None
-    http_error: str | None = None  # describe_http_error's sentence for a non-2xx answer
-    retry_after: str | None = None
-    replay: bool = False
-
-    @property
-    def request(self) -> tuple[str, str, dict[str, str], bytes | None]:
-        return (self.method, self.url, self.headers, self.body)
-
-    def header(self, name: str) -> str | None:
-        lower = name.lower()
-        for key, value in self.response_headers:
-            if key.lower() == lower:
-                return value
-        return None
+    return has_output(state)
 
 
-_live_runs = 0  # runs (of any session) between their start and their end; UI thread only
-_last_end = 0.0  # time.monotonic() when the last run ended
-# After a run ends the window is not idle yet: its last frames, the Markdown render and the
-# reader's eyes are on the answer. Deferred work (hidden panels, docks, the full garbage
-# collection) waits this long after the last end, so it never lands on a stream's last frames.
-QUIET_S = 1.0
-
-
-def streams_running() -> int:
-    """How many runs stream now, in any panel: idle-time work should wait while any does."""
-    return _live_runs
-
-
-def idle_now() -> bool:
-    """True when no run streams and none ended within ``QUIET_S``: time for deferred work."""
-    return _live_runs == 0 and time.monotonic() - _last_end >= QUIET_S
-
-
-def when_idle(context: QObject, work: Callable[[], None], delay_ms: int) -> None:
-    """Run ``work`` on the UI thread ``delay_ms`` from now, or later: as soon after that as
-    ``idle_now()`` (a stream and its last moments are no idle time; issue 7: stalls). Nothing
-    runs once ``context`` is gone."""
-
-    def run() -> None:
-        if idle_now():
-            work()
-        else:
-            QTimer.singleShot(delay_ms, context, run)
-
-    QTimer.singleShot(delay_ms, context, run)
-
-
-def has_output(state: StreamState) -> bool:
-    """Whether anything a person would call "the answer" has arrived (for time to first token)."""
-    choice = state.choices.get(0)
-    if choice is not None and (choice.text or choice.reasoning or choice.refusal):
-        return True
-    if any(c.text or c.reasoning for c in state.choices.values()):
-        return True
-    return bool(
-        state.tool_calls
-        or state.images
-        or (state.audio is not None and state.audio.data)
-        or state.segments
-        or state.done_text
-    )
-
-
-def _make_decoder(route: str, request: Any = None) -> StreamDecoder:
+def _make_decoder(route: str, request: object = None) -> StreamDecoder:
     """The run's decoder, holding the request body so its checks know what was asked."""
     from playground.protocol.stream import StreamDecoder
 
@@ -176,6 +80,23 @@ class _RunSink:
         if self._live():
             self.session._on_end(t)
 
+    def flush(self) -> None:
+        """Nothing is held here: the session batches its own updates per frame."""
+
+    # ---- JobListener: what a job reports beside its bytes ------------------------------------
+    def on_job(self, job: dict[str, object]) -> None:
+        if self._live():
+            self.session.jobUpdated.emit(job)
+
+    def on_audio(self, audio: AudioState | None, t: float) -> None:
+        if self._live():
+            self.session._audio_arrived(audio, t)
+
+    def run_failed(self) -> bool:
+        session = self.session
+        state = session.state
+        return state is None or state.error is not None or session.run.transport_error is not None
+
 
 class StreamSession(QObject):
     """Runs one stream at a time for a panel and turns its bytes into state the widgets draw."""
@@ -185,7 +106,7 @@ class StreamSession(QObject):
     finished = Signal(str)
     responded = Signal(int)  # the HTTP status arrived
     stalled = Signal(float)  # no bytes for this many seconds while streaming (the stream goes on)
-    jobUpdated = Signal(object)  # music: the job's JSON (status, progress) as polled
+    jobUpdated = Signal(object)  # a job's JSON (status, progress) as last reported
 
     def __init__(
         self,
@@ -204,12 +125,12 @@ class StreamSession(QObject):
         self.first_byte_timeout = first_byte_timeout
         self.connect_timeout = connect_timeout
         # Builds the history journal (a RunSink) for each live run; set by the window.
-        self.recorder_factory: Callable[[RequestSpec], Any] | None = None
+        self.recorder_factory: Callable[[RequestSpec], RunSink | None] | None = None
         # Gets every network read on the reader thread before the UI thread does (the images
-        # view decodes an image while its event still arrives, issue 7); never raises.
+        # view decodes an image while its event still arrives); never raises.
         self.chunk_tap: Callable[[bytes], None] | None = None
-        self._next_sinks: list[Callable[[RequestSpec], Any]] = []
-        self._recorders: list[Any] = []
+        self._next_sinks: list[Callable[[RequestSpec], RunSink | None]] = []
+        self._recorders: list[ScrubbingSink] = []
         self._task: asyncio.Task[None] | None = None
         self._generation = 0
         self._pending: list[SSEItem] = []
@@ -220,20 +141,16 @@ class StreamSession(QObject):
         self._t0 = 0.0  # perf_counter at the start of the run (for the watchdog)
         self._last_byte_clock = 0.0
         self.replay_control: ReplayControl | None = None
-        self._audio_task: asyncio.Task[None] | None = None  # music: the song's own stream
         self._secrets: tuple[str, ...] = ()
-        self._music_headers: dict[str, str] = {}
-        self._music_insecure = False
-        self._music_provider = ""
         self._flush_armed = False
         self._counted = False  # this session's run counts in streams_running()
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(FRAME_MS)
         self._flush_timer.timeout.connect(self._flush)
-        # The stall watchdog is a Qt timer, so a silent server never blocks the UI (issue 5).
+        # The stall watchdog is a Qt timer, so a silent server never blocks the UI.
         self._watchdog = QTimer(self)
-        self._watchdog.setInterval(250)
+        self._watchdog.setInterval(STALL_CHECK_MS)
         self._watchdog.timeout.connect(self._check_stall)
 
     # ---- public API --------------------------------------------------------------------------
@@ -247,168 +164,64 @@ class StreamSession(QObject):
 
     def error_body(self) -> bytes:
         """The body of a non-2xx answer so far, with any echoed key replaced by [redacted]."""
-        return _scrub_bytes(bytes(self._error_body), self._secrets)
+        from playground.transport.pipeline import scrub_bytes
+
+        return scrub_bytes(bytes(self._error_body), self._secrets)
 
     def new_items(self) -> list[SSEItem]:
         """Timeline items added since the previous ``updated`` (valid while handling it)."""
         return self._new
 
     def start(self, spec: RequestSpec, *, allow_insecure_key: bool = False) -> None:
-        """Send ``spec``; a run still going is cancelled first (issue 5: a new Send cancels)."""
+        """Send ``spec``; a run still going is cancelled first (a new Send cancels the old one)."""
+        # The run machinery loads with the first run, not with the window (ui/lazy.py).
+        from playground.transport.music import source_for
+        from playground.transport.pipeline import JOURNAL_MERGE_S, ScrubbingSink, TeeSink
+
+        # The decoder holds the request, so its checks know what was asked (PROTOCOL.md §0).
         sink = self._begin(
             spec.route, spec.json_body if spec.json_body is not None else spec.body_bytes()
         )
-        sinks: list[Any] = [sink]
+        extras: list[RunSink] = []
         for factory in (self.recorder_factory, *self._next_sinks):
             try:
                 extra = factory(spec) if factory is not None else None
             except Exception:
                 extra = None  # history and captures are conveniences; they never block a run
             if extra is not None:
-                sinks.append(extra)
+                extras.append(extra)
         self._next_sinks = []
         secrets = tuple(spec.secrets())
-        sinks[1:] = [_ScrubbingSink(extra, secrets) for extra in sinks[1:]]
-        self._recorders = sinks[1:]
-        target: Any = _Tee(sink, sinks[1:]) if len(sinks) > 1 else sink
-        self._music_provider = spec.provider_id
-        # The key's value, to scrub from anything the server echoes back (issue 5: no key in
-        # error messages, the inspector or the history).
-        self._secrets = tuple(spec.secrets())
-        if spec.route == "music" and spec.method == "POST":
-            coro = self._music(spec, target, allow_insecure_key)
-        else:
-            coro = self._stream(spec, target, allow_insecure_key)
-        self._task = asyncio.ensure_future(self._guard(coro, sink.generation))
+        self._recorders = [ScrubbingSink(extra, secrets) for extra in extras]
+        target: FlushingSink = (
+            TeeSink(sink, *self._recorders, merge_s=JOURNAL_MERGE_S) if self._recorders else sink
+        )
+        # The key's value, to scrub from anything the server echoes back (no key in error
+        # messages, the inspector or the history).
+        self._secrets = secrets
+        source = source_for(spec, self._stream, sink, allow_insecure_key)
+        coro = source(target)
+        self._task = lazy.run_soon(self._guard(coro, sink.generation))
 
-    def add_sink_for_next_run(self, factory: Callable[[RequestSpec], Any]) -> None:
+    def add_sink_for_next_run(self, factory: Callable[[RequestSpec], RunSink | None]) -> None:
         """One more RunSink for the next live run only (e.g. the --save-capture journal)."""
         self._next_sinks.append(factory)
 
-    async def _stream(self, spec: RequestSpec, sink: Any, allow_insecure_key: bool) -> None:
-        """Read ``spec`` off the UI thread; hand what arrived to ``sink`` here, once per frame.
+    async def _stream(
+        self, spec: RequestSpec, sink: FlushingSink, allow_insecure_key: bool
+    ) -> None:
+        """Read ``spec`` on a reader thread; ``sink`` gets its calls here, once per frame."""
+        from playground.transport.pipeline import ThreadedReader
+        from playground.ui.frames import read_in_frames
 
-        Issue 7: a socket read costs about twice the CPU under qasync's loop as under plain
-        asyncio, so the bytes are read by a reader thread (httpx's blocking client, one entry per
-        socket read) and the UI thread takes them in batches. ``sink`` still gets every RunSink
-        call, in order, on this thread.
-        """
-        reader = _Reader(
+        reader = ThreadedReader(
             spec,
             connect_timeout=self.connect_timeout,
             first_byte_timeout=self.first_byte_timeout,
             allow_insecure_key=allow_insecure_key,
         )
         reader.tap = self.chunk_tap
-        loop = asyncio.get_running_loop()
-        reader.start(loop)
-        frame = FRAME_MS / 1000
-        wait = frame
-        clock = time.perf_counter
-        try:
-            while True:
-                ended = await reader.wait(wait)
-                began = clock()
-                # The frame's work runs with the reader paused: otherwise every call between
-                # Python and Qt (a model's data() per cell painted, a file flush) hands the GIL
-                # to the busy reader and waits up to the switch interval to get it back.
-                reader.hold()
-                try:
-                    while reader.drain(sink, DRAIN_BUDGET_S):
-                        # More than a slice's worth waited: let Qt paint and run timers first.
-                        await asyncio.sleep(0)
-                    _flush_sink(sink)
-                    if self._flush_armed:
-                        await asyncio.sleep(0)  # Qt's timers between the decoding and the widgets
-                    if self._flush_now():
-                        # Paint now, while the reader is paused: painting a widget subclassed in
-                        # Python (and a model's data() per cell) enters Python many times, and
-                        # each entry would wait for the GIL behind a busy reader. Two rounds of
-                        # Qt's loop first: a text view adjusts its scroll bars from a queued call
-                        # and a zero timer, and fewer repaints come after the reader resumed.
-                        # Each round also lets Qt run its timers (issue 7: ui_stall_p99_ms counts
-                        # every block longer than 5 ms).
-                        await asyncio.sleep(0)
-                        await asyncio.sleep(0)
-                        _paint_now()
-                finally:
-                    reader.resume()
-                if ended and reader.empty():
-                    break
-                # A flood costs 10-20 ms of UI thread per frame, half of it painting: the next
-                # frame waits FRAME_PACE times as long as this one took, so frames take at most
-                # about a third of the UI thread (input, timers and the reader get the rest).
-                # A stream at reading speed keeps one frame per FRAME_MS.
-                wait = min(max(frame, (clock() - began) * FRAME_PACE), FRAME_MAX_S)
-        except BaseException:
-            # Stopped, replaced by a new Send, or the sink failed: close the connection now and
-            # hand over what the transport says on its way out (on_end), but no more bytes.
-            reader.cancel()
-            with contextlib.suppress(BaseException):
-                await reader.wait(1.0)
-            reader.drain(sink, None, chunks=False)
-            _flush_sink(sink)
-            raise
-        if reader.error is not None:
-            raise reader.error
-
-    async def _music(self, spec: RequestSpec, sink: Any, allow_insecure_key: bool) -> None:
-        """Music is an async job (seed: "heard from its job's stream_url while it renders").
-
-        The job is created with the editor's body (``stream: true`` gives the simulator's SSE
-        progress events): that answer is the run the timeline shows, so its errors fail the run
-        like any route's. Once the job names its ``stream_url``, the song's WAV streams beside
-        it into the same state's audio (``_music_audio``); the run ends when both have ended.
-        """
-        gate = _EndGate(sink)
-        self._music_headers = {
-            k: v
-            for k, v in spec.headers.items()
-            if k.lower() not in ("content-type", "x-sim-fault")
-        }
-        self._music_headers["Accept"] = "audio/wav, audio/*"
-        self._music_insecure = allow_insecure_key
-        try:
-            await self._stream(spec, gate, allow_insecure_key)
-            if self._audio_task is None and (self.run.status or 0) < 400:
-                self._maybe_start_audio(_json_body(self.run.chunks))  # a job answered as JSON
-            audio = self._audio_task
-            state = self.decoder.state if self.decoder is not None else None
-            failed = state is None or state.error is not None or self.run.transport_error
-            if audio is not None and not failed:
-                await asyncio.shield(audio)
-        finally:
-            audio = self._audio_task
-            if audio is not None and not audio.done():
-                audio.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await audio
-            gate.release()
-
-    def _maybe_start_audio(self, job: Any) -> None:
-        """Start streaming the job's song once its ``stream_url`` is known (once per run)."""
-        if not isinstance(job, dict) or self._audio_task is not None:
-            return
-        url = job.get("stream_url")
-        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
-            return
-        import dataclasses
-
-        from playground.transport.client import RequestSpec
-
-        spec = RequestSpec(
-            self._music_provider, "GET", url, dict(self._music_headers), route="music"
-        )
-        spec = dataclasses.replace(spec, stream=True)
-        self._audio_task = asyncio.ensure_future(self._music_audio(spec, self._generation))
-
-    async def _music_audio(self, spec: RequestSpec, generation: int) -> None:
-        from playground.protocol.stream import StreamDecoder
-
-        audio = StreamDecoder("music")
-        feed = _AudioFeed(self, audio, generation)
-        with contextlib.suppress(Exception):  # a broken song stream leaves the job's run standing
-            await self._stream(spec, feed, self._music_insecure)
+        await read_in_frames(reader, sink, self)
 
     def start_replay(self, capture: Capture, speed: float) -> ReplayControl:
         """Feed a capture through the same pipeline; speed 0 is instant."""
@@ -421,7 +234,7 @@ class StreamSession(QObject):
         control = ReplayControl(speed=speed)
         self.replay_control = control
         self._recorders = []
-        self._task = asyncio.ensure_future(
+        self._task = lazy.run_soon(
             self._guard(replay_capture(capture, sink, control), sink.generation)
         )
         return control
@@ -439,46 +252,36 @@ class StreamSession(QObject):
         task = self._task
         self.stop()
         if task is not None and not task.done():
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(asyncio.shield(task), 2.0)
+            await lazy.settle(task, 2.0, quiet=True)
         self._flush_timer.stop()
         self._flush_armed = False
         self._watchdog.stop()
         self._run_over()
 
     def _run_begins(self) -> None:
-        # Until _run_over (from _finalize or aclose): no full garbage collection mid-stream (an
-        # 80 ms pause, gc_defer.py), and streams_running() tells idle-time work to wait.
-        global _live_runs
+        # Until _run_over (from _finalize or aclose): idle-time work waits (ui.idle).
         if not self._counted:
             self._counted = True
-            _live_runs += 1
-            gc_defer.hold()
+            idle.run_started()
 
     def _run_over(self) -> None:
-        global _live_runs, _last_end
         if self._counted:
             self._counted = False
-            _live_runs -= 1
-            _last_end = time.monotonic()
-            # The full collection waits out the quiet time too (a new run holds it again first).
-            QTimer.singleShot(int(QUIET_S * 1000), gc_defer.release)
+            idle.run_ended()
 
     async def wait(self) -> str:
         """Wait for the current run to end; returns its final status."""
         task = self._task
         if task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.shield(task)
+            await lazy.settle(task)
         return self.decoder.state.status if self.decoder is not None else "idle"
 
     # ---- run lifecycle -----------------------------------------------------------------------
-    def _begin(self, route: str, request: Any = None) -> _RunSink:
+    def _begin(self, route: str, request: object = None) -> _RunSink:
         old = self._task
         if old is not None and not old.done():
             old.cancel()  # its callbacks are ignored from here: the generation moves on
         self._generation += 1
-        self._audio_task = None
         self.decoder = _make_decoder(route, request)
         self.run = RunRecord(route=route, started_at=time.time())
         self.replay_control = None
@@ -494,22 +297,18 @@ class StreamSession(QObject):
         self.started.emit()
         return _RunSink(self, self._generation)
 
-    async def _guard(self, coro: Any, generation: int) -> None:
+    async def _guard(self, coro: Awaitable[None], generation: int) -> None:
         """Run the byte source; whatever escapes it becomes the run's error, never a traceback."""
         try:
             await coro
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # a bug below us must not take the window down
-            current = self._generation == generation and self.decoder is not None
+        except (
+            Exception
+        ) as exc:  # a bug below us must not take the window down (cancelling is no Exception)
+            current = self._generation == generation
             if current and self.decoder is not None and not self._final_emitted:
-                from playground.protocol.state import ErrorInfo
+                from playground.runs.outcome import fail_unexpectedly
 
-                self.decoder.state.error = ErrorInfo(
-                    message=f"The run failed unexpectedly ({type(exc).__name__}).",
-                    type="internal",
-                )
-                self.decoder.state.status = "failed"
+                fail_unexpectedly(self.decoder.state, exc)
                 self._finalize()
 
     # ---- RunSink (through _RunSink) -------------------------------------------------------------
@@ -548,35 +347,17 @@ class StreamSession(QObject):
             return
         items = decoder.feed(data, t)
         self._pending.extend(items)
-        if self.route == "music" and items:
-            self._music_events(items)
-        if run.t_first_token is None and has_output(decoder.state):
+        if run.t_first_token is None and _has_output(decoder.state):
             run.t_first_token = t
         self._schedule()
 
-    def _music_events(self, items: Sequence[SSEItem]) -> None:
-        """The job's progress events: report status and progress, start the song's stream."""
+    def _audio_arrived(self, audio: AudioState | None, t: float) -> None:
+        """Audio decoded beside the run (a job's song) becomes this run's audio."""
         decoder = self.decoder
         if decoder is None:
             return
-        for item in items:
-            payload = decoder.payload(item.index)
-            if not isinstance(payload, dict):
-                continue
-            job = payload.get("job") if isinstance(payload.get("job"), dict) else None
-            if job is not None:
-                self.jobUpdated.emit(job)
-                self._maybe_start_audio(job)
-            elif isinstance(payload.get("progress"), int | float):
-                self.jobUpdated.emit({"status": "rendering", "progress": payload["progress"]})
-
-    def _audio_arrived(self, audio: StreamDecoder, t: float) -> None:
-        """The song's bytes (fed to their own decoder) become this run's audio."""
-        decoder = self.decoder
-        if decoder is None:
-            return
-        decoder.state.audio = audio.state.audio
-        if self.run.t_first_token is None and audio.state.audio is not None:
+        decoder.state.audio = audio
+        if self.run.t_first_token is None and audio is not None:
             # ``t`` counts from the song's own request; the run's figures count from the job's.
             self.run.t_first_token = max(t, time.perf_counter() - self._t0)
         self._last_byte_clock = time.perf_counter()
@@ -586,47 +367,28 @@ class StreamSession(QObject):
         self.run.transport_error = error
 
     def _on_end(self, t: float) -> None:
-        run = self.run
-        run.t_end = t
+        self.run.t_end = t
         decoder = self.decoder
         if decoder is None or self._final_emitted:
             return
-        if run.status is not None and run.status >= 400:
-            from playground.transport.errors import describe_http_error
+        from playground.runs.outcome import end_run
 
-            ctype = run.header("content-type")
-            run.retry_after = run.header("retry-after")
-            body = self.error_body()
-            shown = len(decoder.items)
-            decoder.fail_before_stream(run.status, body, ctype, run.retry_after)
-            self._pending.extend(decoder.items[shown:])  # the error body's own timeline row
-            run.http_error = describe_http_error(run.status, body, ctype, run.retry_after)
-        else:
-            self._pending.extend(decoder.finish(t))
-            error = run.transport_error
-            if error is not None:
-                state = decoder.state
-                if state.error is None:
-                    from playground.protocol.state import ErrorInfo
-
-                    state.error = ErrorInfo(message=error.message, type=error.kind)
-                # A connection dropped mid-stream stays "truncated" (the decoder decided that at
-                # finish, PROTOCOL.md §0); anything else that broke the request failed it.
-                if not (error.kind == "dropped" and run.t_first_byte is not None):
-                    state.status = "failed"
-            if run.t_first_token is None and has_output(decoder.state):
-                run.t_first_token = t
+        self._pending.extend(end_run(self.run, decoder, self.error_body(), t))
         self._finalize()
 
     # ---- batching ------------------------------------------------------------------------------
     def _schedule(self) -> None:
         # A Python flag, not QTimer.isActive(): this runs per chunk, and every call into Qt may
-        # hand the GIL to the reader thread (issue 7: the UI thread then waits to get it back).
+        # hand the GIL to the reader thread (the UI thread then waits to get it back).
         if not self._flush_armed:
             self._flush_armed = True
             self._flush_timer.start()
 
-    def _flush_now(self) -> bool:
+    def update_pending(self) -> bool:
+        """Whether an ``updated`` waits for the frame timer (frames.Frames)."""
+        return self._flush_armed
+
+    def update_now(self) -> bool:
         """Emit a pending ``updated`` now (the reader's frame is done) rather than on the timer."""
         if not self._flush_armed:
             return False
@@ -653,10 +415,9 @@ class StreamSession(QObject):
         status = self.decoder.state.status if self.decoder is not None else "failed"
         state = self.decoder.state if self.decoder is not None else None
         for recorder in self._recorders:
-            finish = getattr(recorder, "finish", None)
-            if callable(finish) and state is not None:
+            if state is not None:
                 with contextlib.suppress(Exception):  # the journal never breaks the run
-                    finish(
+                    recorder.finish(
                         status,
                         preview=state.text[:200],
                         error=state.error.message if state.error else None,
@@ -674,349 +435,3 @@ class StreamSession(QObject):
         if self.stall_seconds > 0 and silent >= self.stall_seconds:
             self._stall_reported = True
             self.stalled.emit(silent)
-
-
-class _EndGate:
-    """Forwards a RunSink's calls but holds ``on_end`` until ``release`` (music: the song too)."""
-
-    def __init__(self, sink: Any) -> None:
-        self.sink = sink
-        self.t_end: float | None = None
-        self._t0 = time.perf_counter()
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        self._t0 = time.perf_counter()
-        self.sink.on_request(method, url, headers, body)
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self.sink.on_response(status, headers, t)
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        self.sink.on_chunk(t, data)
-
-    def on_transport_error(self, error: Any, t: float) -> None:
-        self.sink.on_transport_error(error, t)
-
-    def on_end(self, t: float) -> None:
-        self.t_end = t
-
-    def flush(self) -> None:
-        _flush_sink(self.sink)
-
-    def release(self) -> None:
-        if self.t_end is not None:
-            self.sink.on_end(max(self.t_end, time.perf_counter() - self._t0))
-
-
-class _AudioFeed:
-    """The RunSink of a music job's song stream: its bytes become the session's audio."""
-
-    def __init__(self, session: StreamSession, decoder: Any, generation: int) -> None:
-        self.session = session
-        self.decoder = decoder
-        self.generation = generation
-        self.ok = False
-
-    def _live(self) -> bool:
-        return self.session._generation == self.generation
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        pass
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self.ok = status < 400
-        ctype = next((v for k, v in headers if k.lower() == "content-type"), None)
-        self.decoder.set_content_type(ctype)
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        if self.ok and self._live():
-            self.decoder.feed(data, t)
-            self.session._audio_arrived(self.decoder, t)
-
-    def on_transport_error(self, error: Any, t: float) -> None:
-        pass
-
-    def on_end(self, t: float) -> None:
-        if self.ok and self._live():
-            self.decoder.finish(t)
-            self.session._audio_arrived(self.decoder, t)
-
-
-def _json_body(chunks: list[tuple[float, bytes]]) -> Any:
-    """A small whole JSON answer from its chunks (a music job answered without SSE)."""
-    import json
-
-    data = b"".join(c for _, c in chunks)
-    if not data or len(data) > 1_000_000:
-        return None
-    try:
-        return json.loads(data)
-    except ValueError:
-        return None
-
-
-def _scrub_bytes(data: bytes, secrets: tuple[str, ...]) -> bytes:
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            data = data.replace(secret.encode(), b"[redacted]")
-    return data
-
-
-class _ScrubbingSink:
-    """Passes a run to a journal with any echoed key replaced by [redacted] (issue 5)."""
-
-    def __init__(self, sink: Any, secrets: tuple[str, ...]) -> None:
-        self.sink = sink
-        self.secrets = secrets
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        self.sink.on_request(method, url, headers, body)
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self.sink.on_response(status, headers, t)
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        self.sink.on_chunk(t, _scrub_bytes(data, self.secrets))
-
-    def on_transport_error(self, error: Any, t: float) -> None:
-        self.sink.on_transport_error(error, t)
-
-    def on_end(self, t: float) -> None:
-        self.sink.on_end(t)
-
-    def finish(
-        self, status: str | None = None, preview: str | None = None, error: str | None = None
-    ) -> None:
-        finish = getattr(self.sink, "finish", None)
-        if callable(finish):
-            from playground.transport.redact import scrub
-
-            finish(
-                status,
-                preview=scrub(preview, *self.secrets) if preview else preview,
-                error=scrub(error, *self.secrets) if error else error,
-            )
-
-
-# What the reader thread queues for the UI thread: (kind, *arguments) in RunSink order.
-_REQUEST, _RESPONSE, _CHUNK, _ERROR, _END = range(5)
-
-
-class _Reader:
-    """One request read by a daemon thread with httpx's blocking client (transport.blocking).
-
-    It is the transport's RunSink on the reader thread: each call becomes one entry in a deque
-    (append and popleft are atomic, so no lock per chunk); the UI thread replays the entries to
-    the real sink with ``drain``. ``cancel`` may come from the UI thread at any time: the reader
-    sees the flag within ``POLL_S`` and closes the connection.
-    """
-
-    def __init__(
-        self,
-        spec: RequestSpec,
-        *,
-        connect_timeout: float,
-        first_byte_timeout: float,
-        allow_insecure_key: bool,
-    ) -> None:
-        self.spec = spec
-        self.connect_timeout = connect_timeout
-        self.first_byte_timeout = first_byte_timeout
-        self.allow_insecure_key = allow_insecure_key
-        self.error: BaseException | None = None  # a bug below us, re-raised on the UI thread
-        self._queue: deque[tuple[Any, ...]] = deque()
-        self.tap: Callable[[bytes], None] | None = None  # StreamSession.chunk_tap
-        self._cancelled = False
-        self._go = threading.Event()  # cleared while the UI thread does a frame's work
-        self._go.set()
-        self._ui_loop: asyncio.AbstractEventLoop | None = None
-        self._ended: asyncio.Future[None] | None = None
-        self._thread = threading.Thread(target=self._main, name="playground-reader", daemon=True)
-
-    # ---- UI thread -------------------------------------------------------------------------
-    def start(self, ui_loop: asyncio.AbstractEventLoop) -> None:
-        self._ui_loop = ui_loop
-        self._ended = ui_loop.create_future()
-        self._thread.start()
-
-    async def wait(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for the thread to end; True once it has."""
-        ended = self._ended
-        assert ended is not None
-        if not ended.done():
-            await asyncio.wait((ended,), timeout=timeout)
-        return ended.done()
-
-    def empty(self) -> bool:
-        return not self._queue
-
-    def hold(self) -> None:
-        """Pause the reader at its next piece of a read (it waits with the GIL released)."""
-        self._go.clear()
-
-    def resume(self) -> None:
-        self._go.set()
-
-    def cancel(self) -> None:
-        """Stop the request: the reader's next wait on the socket raises, and it closes."""
-        self._cancelled = True
-        self._go.set()
-
-    def cancelled(self) -> bool:
-        return self._cancelled
-
-    def drain(self, sink: Any, budget: float | None, *, chunks: bool = True) -> bool:
-        """Replay queued calls to ``sink``; True when the time budget ran out with more left."""
-        queue = self._queue
-        popleft = queue.popleft
-        deadline = time.perf_counter() + budget if budget is not None else None
-        clock = time.perf_counter
-        while queue:
-            entry = popleft()
-            kind = entry[0]
-            if kind == _CHUNK:
-                if chunks:
-                    sink.on_chunk(entry[1], entry[2])
-            elif kind == _RESPONSE:
-                sink.on_response(entry[1], entry[2], entry[3])
-            elif kind == _REQUEST:
-                sink.on_request(entry[1], entry[2], entry[3], entry[4])
-            elif kind == _ERROR:
-                sink.on_transport_error(entry[1], entry[2])
-            else:
-                sink.on_end(entry[1])
-            # Every entry: one socket read may hold hundreds of events (transport.blocking).
-            if deadline is not None and clock() > deadline:
-                return bool(queue)
-        return False
-
-    # ---- reader thread ---------------------------------------------------------------------
-    def _main(self) -> None:
-        try:
-            self._read()
-        except BaseException as exc:  # handed to the UI thread, where _guard reports it
-            self.error = exc
-        finally:
-            ui_loop, ended = self._ui_loop, self._ended
-            if ui_loop is not None and ended is not None:
-                with contextlib.suppress(RuntimeError):  # the UI loop is gone (shutdown)
-                    ui_loop.call_soon_threadsafe(_resolve, ended)
-
-    def _read(self) -> None:
-        if self._cancelled:
-            return  # stopped before it began: nothing was sent
-        from playground.transport.blocking import stream_request_blocking
-
-        stream_request_blocking(
-            self.spec,
-            self,
-            cancelled=self.cancelled,
-            connect_timeout=self.connect_timeout,
-            first_byte_timeout=self.first_byte_timeout,
-            allow_insecure_key=self.allow_insecure_key,
-            gate=self._go,
-            gate_max_s=READER_HOLD_MAX_S,
-        )
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        self._queue.append((_REQUEST, method, url, headers, body))
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self._queue.append((_RESPONSE, status, headers, t))
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        tap = self.tap
-        if tap is not None:
-            tap(data)  # before the UI thread can see the read
-        self._queue.append((_CHUNK, t, data))
-        # The pause for the UI thread's frame is the transport's gate (``gate=self._go``).
-
-    def on_transport_error(self, error: TransportError, t: float) -> None:
-        self._queue.append((_ERROR, error, t))
-
-    def on_end(self, t: float) -> None:
-        self._queue.append((_END, t))
-
-
-def _resolve(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
-
-
-def _paint_now() -> None:
-    """Deliver the paint requests the widgets have posted (QEvent.UpdateRequest) right away."""
-    from PySide6.QtCore import QCoreApplication, QEvent
-
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)
-
-
-def _flush_sink(sink: Any) -> None:
-    flush = getattr(sink, "flush", None)
-    if callable(flush):
-        flush()
-
-
-class _Tee:
-    """The run's sinks in order: the session's own gets every call as it comes; the journals get
-    reads that arrived within ``JOURNAL_MERGE_S`` of each other as one chunk (``flush`` sends a
-    pending group; every other call flushes first, so the order of calls is kept)."""
-
-    def __init__(self, first: Any, recorders: list[Any]) -> None:
-        self.first = first
-        self.recorders = recorders
-        self._parts: list[bytes] = []
-        self._t_group = 0.0  # the first read's time in the pending group
-        self._t_last = 0.0
-
-    def flush(self) -> None:
-        parts = self._parts
-        if not parts:
-            return
-        data = parts[0] if len(parts) == 1 else b"".join(parts)
-        self._parts = []
-        for recorder in self.recorders:
-            recorder.on_chunk(self._t_last, data)
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        self.first.on_request(method, url, headers, body)
-        for recorder in self.recorders:
-            recorder.on_request(method, url, headers, body)
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self.flush()
-        self.first.on_response(status, headers, t)
-        for recorder in self.recorders:
-            recorder.on_response(status, headers, t)
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        self.first.on_chunk(t, data)
-        parts = self._parts
-        if parts and t - self._t_group > JOURNAL_MERGE_S:
-            self.flush()
-            parts = self._parts
-        if not parts:
-            self._t_group = t
-        parts.append(data)
-        self._t_last = t
-
-    def on_transport_error(self, error: TransportError, t: float) -> None:
-        self.flush()
-        self.first.on_transport_error(error, t)
-        for recorder in self.recorders:
-            recorder.on_transport_error(error, t)
-
-    def on_end(self, t: float) -> None:
-        self.flush()
-        self.first.on_end(t)
-        for recorder in self.recorders:
-            recorder.on_end(t)

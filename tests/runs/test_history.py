@@ -12,8 +12,10 @@ import pytest
 from playground.runs.history import HistoryError, RunHistory
 from playground.runs.journal import CAPTURE_FORMAT, read_journal
 from playground.runs.paths import data_dir
-from playground.transport.client import RequestSpec, TeeSink, stream_request
+from playground.transport.client import stream_request
 from playground.transport.errors import TransportError
+from playground.transport.pipeline import TeeSink
+from playground.transport.spec import RequestSpec
 
 KEY = "sk-hist-SECRET-0a1b2c3d4e5f"
 

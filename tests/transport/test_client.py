@@ -15,9 +15,10 @@ from netfakes import Conn, RecSink, serve
 from tls_helpers import self_signed_server_context
 
 from playground.protocol.requests import RequestParams, build_body
-from playground.transport.client import RequestSpec, build_spec, is_loopback_url, stream_request
+from playground.transport.client import stream_request
 from playground.transport.errors import TRANSPORT_ERROR_KINDS
 from playground.transport.providers import provider_by_id
+from playground.transport.spec import RequestSpec, is_loopback_url, make_spec
 
 KEY = "sk-test-SECRET-4f9a1c77e2"
 
@@ -338,7 +339,7 @@ def test_plain_http_key_refused_without_connecting(
 
 def test_x_api_key_is_a_key_too() -> None:
     transport = CountingTransport()
-    spec = build_spec(
+    spec = make_spec(
         provider_by_id("anthropic"),
         "messages",
         build_body("messages", RequestParams(model="m", prompt="hi")),
@@ -368,7 +369,7 @@ def test_multipart_upload_reaches_the_server() -> None:
 
     async def main() -> tuple[RecSink, Conn]:
         async with serve(handler) as srv:
-            spec = build_spec(
+            spec = make_spec(
                 provider_by_id("custom"),
                 "transcription",
                 build_body("transcription", RequestParams(model="whisper", language="en")),

@@ -9,9 +9,10 @@ import pytest
 from netfakes import RecSink
 
 from playground.protocol.requests import RequestParams, build_body
-from playground.transport.client import build_spec, stream_request
+from playground.transport.client import stream_request
 from playground.transport.errors import describe_http_error
 from playground.transport.providers import provider_by_id
+from playground.transport.spec import make_spec
 
 KEY = "sk-sim-SECRET-0f0f0f0f0f"
 
@@ -30,13 +31,13 @@ def run(base: str, fault: str | None, route: str = "chat", **kw: float) -> RecSi
     headers = {"X-Sim-Pace": "instant"}
     if fault:
         headers["X-Sim-Fault"] = fault
-    spec = build_spec(
+    spec = make_spec(
         provider_by_id("simulator"),
         route,
         build_body(route, RequestParams(model="sim", prompt="Hello")),
         KEY,
         base_url=base,
-        extra_headers=headers,
+        sim_headers=headers,
     )
     sink = RecSink()
     asyncio.run(stream_request(spec, sink, **kw))

@@ -141,7 +141,7 @@ def settings(tmp_path: Path) -> Any:
 @pytest.fixture
 def window(qloop: Loop, sim: Any, settings: Any, qtbot: Any) -> Iterator[Any]:
     """The real MainWindow on the session's simulator, fast pace; shut down cleanly afterwards."""
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
     win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
     for panel in win.panels.values():

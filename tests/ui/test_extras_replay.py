@@ -227,13 +227,21 @@ def test_raw_capture_without_request_or_status() -> None:
 
 
 def test_a_recorded_capture_replays_its_headers_at_their_recorded_time() -> None:
-    from playground.protocol.capture import CaptureWriter, read_capture
+    from playground.protocol.capture import read_capture
+    from playground.runs.record import RunRecord, write_capture
 
     async def record_and_replay(path: Any) -> Recorder:
-        writer = CaptureWriter(path, route="chat", method="POST", url="http://127.0.0.1:1/v1/x")
-        writer.response(200, {"content-type": "text/event-stream"}, 0.05)
-        writer.chunk(0.2, b"data: [DONE]\n\n")
-        writer.finalize(0.25, "complete")
+        run = RunRecord(
+            "chat",
+            "POST",
+            "http://127.0.0.1:1/v1/x",
+            status=200,
+            response_headers=[("content-type", "text/event-stream")],
+            chunks=[(0.2, b"data: [DONE]\n\n")],
+            t_headers=0.05,
+            t_end=0.25,
+        )
+        write_capture(run, path, "complete")
         sink = Recorder()
         await replay_capture(read_capture(path), sink, ReplayControl(speed=0))
         return sink

@@ -11,13 +11,14 @@ from PySide6.QtTest import QTest
 from playground.protocol.sse import SSEItem, SSEParser
 from playground.protocol.state import StreamState, ToolCallState
 from playground.protocol.timing import Timing, compute_timing
-from playground.ui.compare_window import (
+from playground.ui.compare_diff import (
     run_length,
     text_diff_html,
     tool_calls_of,
     usage_rows,
 )
-from playground.ui.timing_view import ArrivalChart, TimingView, figures, format_seconds
+from playground.ui.timing_chart import ArrivalChart, format_seconds
+from playground.ui.timing_view import TimingView, figures
 
 pytestmark = pytest.mark.gui
 

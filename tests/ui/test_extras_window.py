@@ -54,7 +54,6 @@ def menu_texts(menu: Any) -> list[str]:
 
 
 def test_menus_docks_and_actions_are_installed(window: Any) -> None:
-    extras = window.extras
     file_items = menu_texts(window.file_menu)
     assert sum("Open capture" in t for t in file_items) == 1  # the window's own, not a second
     for wanted in ("Save run as capture…", "as curl", "as Python", "as TypeScript"):
@@ -64,8 +63,8 @@ def test_menus_docks_and_actions_are_installed(window: Any) -> None:
     run_items = menu_texts(window.run_menu)
     for wanted in ("Replay this run", "Speed 1x", "Speed 10x", "Speed instant", "Compare…"):
         assert wanted in run_items
-    assert extras.save_action.shortcut().toString() == "Ctrl+S"
-    assert extras.timing_dock is not None and extras.history_dock is not None
+    assert window.menus.save_action.shortcut().toString() == "Ctrl+S"
+    assert window.docks.timing_dock is not None and window.docks.history_dock is not None
 
 
 def test_live_run_to_capture_to_inspect_to_replay(
@@ -75,7 +74,7 @@ def test_live_run_to_capture_to_inspect_to_replay(
     assert send_and_wait(panel) == "complete"
     live_text, live_status = texts_of(panel)
     assert len(live_text) > 20
-    path = window.extras.save_capture(str(tmp_path / "run.capture.jsonl"))
+    path = window.run_files.save_capture(str(tmp_path / "run.capture.jsonl"))
     assert path is not None and path.exists()
     assert "Bearer" not in path.read_text() or "[redacted]" in path.read_text()
 
@@ -138,7 +137,6 @@ def _spread_capture(tmp_path: Path, n: int = 20, step: float = 0.1) -> Path:
 def test_replay_controls_pause_speed_and_seek(window: Any, qloop: Any, tmp_path: Path) -> None:
     from playground.protocol.capture import read_capture
 
-    extras = window.extras
     panel = window.show_panel("chat")
     capture = read_capture(_spread_capture(tmp_path))
     window.open_capture(str(_spread_capture(tmp_path)))
@@ -146,11 +144,11 @@ def test_replay_controls_pause_speed_and_seek(window: Any, qloop: Any, tmp_path:
     full = panel.session.state.text
     assert full.startswith("w0 w1 ") and full.endswith("w19 ")
 
-    extras.set_speed(1.0)
-    control = extras.replay_current()
-    assert extras.replay_bar.isVisible()
+    window.replay.set_speed(1.0)
+    control = window.replay.replay_current()
+    assert window.replay.replay_bar.isVisible()
     qloop.wait_until(lambda: "w2 " in panel.session.state.text, 5)
-    extras.toggle_pause()
+    window.replay.toggle_pause()
     assert control.paused
     frozen = panel.session.state.text
     qloop.sleep(0.4)  # four chunks were due meanwhile
@@ -158,51 +156,52 @@ def test_replay_controls_pause_speed_and_seek(window: Any, qloop: Any, tmp_path:
     assert panel.session.is_running
 
     # Seek forward while paused: everything up to 1.55 s shows, and it stays paused.
-    control = extras.seek(1.55)
+    control = window.replay.seek(1.55)
     qloop.sleep(0.1)
     assert panel.session.state.text == " ".join(f"w{i}" for i in range(15)) + " "
     assert control.paused
 
     # Seek backward: the run restarts and replays up to 0.55 s at once.
-    control = extras.seek(0.55)
+    control = window.replay.seek(0.55)
     qloop.sleep(0.1)
     assert panel.session.state.text == "w0 w1 w2 w3 w4 "
     assert control.paused
 
-    extras.set_speed(0.0)  # instant from here on
-    extras.toggle_pause()
+    window.replay.set_speed(0.0)  # instant from here on
+    window.replay.toggle_pause()
     qloop.run(panel.session.wait(), 10)
     assert panel.session.state.text == full and panel.session.state.status == "complete"
-    extras._update_scrubber()
-    assert extras.scrubber.value() == 1000
+    window.replay._update_scrubber()
+    assert window.replay.scrubber.value() == 1000
     assert read_capture(_spread_capture(tmp_path)).chunks == capture.chunks
 
 
 def test_timing_dock_follows_the_panel(window: Any, qloop: Any, tmp_path: Path) -> None:
-    extras = window.extras
-    extras.timing_dock.show()
+    window.docks.timing_dock.show()
     panel = window.show_panel("chat")
     window.open_capture(str(_spread_capture(tmp_path, n=10, step=0.1)))
     qloop.run(panel.session.wait(), 20)
     qloop.sleep(0.1)
-    timing = extras.timing_view.timing
+    timing = window.docks.timing_view.timing
     assert timing is not None
     assert len(timing.times) == len(panel.session.decoder.items) == 11
     assert timing.t_first_text == pytest.approx(0.1)
     assert timing.channels["text"].deltas == 10
     assert timing.channels["text"].tokens_per_second == pytest.approx(10 / 0.9)
     rows = dict(
-        (extras.timing_view.table.item(r, 0).text(), extras.timing_view.table.item(r, 1).text())
-        for r in range(extras.timing_view.table.rowCount())
+        (
+            window.docks.timing_view.table.item(r, 0).text(),
+            window.docks.timing_view.table.item(r, 1).text(),
+        )
+        for r in range(window.docks.timing_view.table.rowCount())
     )
     assert rows["first text"] == "100 ms"
-    image = extras.timing_view.grab()
+    image = window.docks.timing_view.grab()
     assert not image.isNull()
 
 
 def test_linked_selection_both_ways(window: Any, qloop: Any, send_and_wait: Any) -> None:
-    extras = window.extras
-    extras.timing_dock.show()
+    window.docks.timing_dock.show()
     panel = window.show_panel("chat")
     send_and_wait(panel)
     qloop.sleep(0.3)  # the timing view recomputes on the finish
@@ -224,7 +223,7 @@ def test_linked_selection_both_ways(window: Any, qloop: Any, send_and_wait: Any)
     assert abs(got - want) <= 5
 
     # The timing chart is linked too: activating a tick selects its row and highlights its text.
-    chart = extras.timing_view.chart
+    chart = window.docks.timing_view.chart
     other = buffer.item_at(3)
     assert other is not None
     chart.itemActivated.emit(other)
@@ -238,12 +237,11 @@ def test_linked_selection_both_ways(window: Any, qloop: Any, send_and_wait: Any)
 def test_history_reopen_export_and_bundle(
     window: Any, qloop: Any, send_and_wait: Any, tmp_path: Path
 ) -> None:
-    extras = window.extras
     panel = window.show_panel("chat")
     assert send_and_wait(panel) == "complete"
     live_text = panel.session.state.text
     qloop.sleep(0.05)
-    view = extras.history_view
+    view = window.docks.history_view
     view.set_route("chat")
     assert view.tree.topLevelItemCount() >= 1
     run_id = view.tree.topLevelItem(0).data(0, Qt.ItemDataRole.UserRole)
@@ -273,15 +271,14 @@ def test_file_menu_export_and_bundle_of_the_current_run(
 ) -> None:
     from PySide6.QtGui import QGuiApplication
 
-    extras = window.extras
     panel = window.show_panel("messages")
     assert send_and_wait(panel) == "complete"
-    curl = extras.export("curl")
+    curl = window.run_files.export("curl")
     assert curl is not None and curl.startswith("curl -N")
     assert QGuiApplication.clipboard().text() == curl
-    ts = extras.export("typescript")
+    ts = window.run_files.export("typescript")
     assert ts is not None and "anthropic" in ts.lower()
-    out = extras.bundle(str(tmp_path / "b.zip"))
+    out = window.run_files.bundle(str(tmp_path / "b.zip"))
     assert out is not None and zipfile.is_zipfile(out)
 
 
@@ -291,7 +288,7 @@ def test_exported_python_reads_the_simulator_stream(
     panel = window.show_panel("chat")
     assert send_and_wait(panel) == "complete"
     shown = panel.session.state.text
-    code = window.extras.export("python")
+    code = window.run_files.export("python")
     assert code is not None and "sk-" not in code
     script = tmp_path / "exported.py"
     script.write_text(code)
@@ -342,7 +339,7 @@ def test_compare_two_routes_side_by_side(window: Any, qloop: Any, sim: Any) -> N
 
 
 def test_compare_from_the_window_uses_the_simulator(window: Any, qloop: Any) -> None:
-    compare = window.extras.open_compare()
+    compare = window.compare.open()
     assert [c.config.route for c in compare.columns] == ["chat", "responses", "messages"]
     compare.remove_column(compare.columns[1])
     assert len(compare.columns) == 2
@@ -374,44 +371,20 @@ def test_dropping_a_capture_file_replays_it(window: Any, qloop: Any, tmp_path: P
     assert panel.session.state.text == "w0 w1 w2 w3 "
 
 
-def test_a_missing_piece_leaves_only_its_own_action_out(
-    window: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from PySide6.QtWidgets import QMainWindow
-
-    from playground.ui.extras import install_extras
-
-    monkeypatch.setitem(sys.modules, "playground.ui.compare_window", None)  # import fails
-    bare = QMainWindow()
-    bare.panels = window.panels
-    bare.current_panel = window.current_panel
-    bare.provider_bar = window.provider_bar
-    bare.history = window.history
-    install_extras(bare)
-    extras = bare.extras
-    items = menu_texts(bare.menuBar())
-    assert "Compare…" not in items
-    for wanted in ("Save run as capture…", "Timing", "History", "Replay this run"):
-        assert wanted in items
-    assert extras.timing_view is not None and extras.history_view is not None
-    bare.deleteLater()
-
-
 def test_timing_updates_while_the_stream_runs(window: Any, qloop: Any) -> None:
-    extras = window.extras
-    extras.timing_dock.show()
+    window.docks.timing_dock.show()
     panel = window.show_panel("chat")
     panel.set_pace("realtime")
     panel.send()
     qloop.wait_until(lambda: panel.session.state is not None and len(panel.session.state.text) > 10)
     qloop.sleep(0.4)  # at most ~4 recomputes a second while streaming
     assert panel.session.is_running
-    timing = extras.timing_view.timing
+    timing = window.docks.timing_view.timing
     assert timing is not None and timing.t_first_text is not None
     assert 0 < len(timing.times) <= len(panel.session.decoder.items)
     panel.stop()
     qloop.sleep(0.1)
-    assert len(extras.timing_view.timing.times) == len(panel.session.decoder.items)
+    assert len(window.docks.timing_view.timing.times) == len(panel.session.decoder.items)
 
 
 def test_no_key_in_saved_capture_exports_or_bundle(
@@ -426,11 +399,10 @@ def test_no_key_in_saved_capture_exports_or_bundle(
     window.provider_bar.base_url_edit.editingFinished.emit()
     panel = window.show_panel("chat")
     assert send_and_wait(panel) == "complete"
-    extras = window.extras
-    assert extras._secrets() == (secret,)
+    assert window.run_files.secrets() == (secret,)
     written = [
-        extras.save_capture(str(tmp_path / "c.jsonl")),
-        extras.bundle(str(tmp_path / "b.zip")),
+        window.run_files.save_capture(str(tmp_path / "c.jsonl")),
+        window.run_files.bundle(str(tmp_path / "b.zip")),
     ]
     for path in written:
         assert path is not None and secret.encode() not in path.read_bytes()
@@ -438,10 +410,10 @@ def test_no_key_in_saved_capture_exports_or_bundle(
         for name in archive.namelist():
             assert secret.encode() not in archive.read(name)
     for fmt in ("curl", "python", "typescript"):
-        code = extras.export(fmt)
+        code = window.run_files.export(fmt)
         assert code is not None and secret not in code and "PLAYGROUND_API_KEY" in code
         assert secret not in QGuiApplication.clipboard().text()
-    compare = extras.open_compare()
+    compare = window.compare.open()
     assert secret not in compare.windowTitle()
     compare.close()
 
@@ -450,14 +422,13 @@ def test_no_key_in_saved_capture_exports_or_bundle(
 def test_timing_of_media_and_other_routes(
     window: Any, qloop: Any, send_and_wait: Any, route: str
 ) -> None:
-    extras = window.extras
-    extras.timing_dock.show()
+    window.docks.timing_dock.show()
     panel = window.show_panel(route)
     if route == "images":
         panel.editor.image_size.setCurrentIndex(panel.editor.image_size.findData("256x256"))
     assert send_and_wait(panel) == "complete"
     qloop.sleep(0.1)
-    timing = extras.timing_view.timing
+    timing = window.docks.timing_view.timing
     assert timing is not None and len(timing.times) == len(panel.session.decoder.items)
     if route == "images":
         assert timing.t_first_image is not None and timing.channels["image"].deltas >= 1
@@ -467,4 +438,4 @@ def test_timing_of_media_and_other_routes(
         assert audio.chars == len(panel.session.state.audio.data)
     else:
         assert timing.t_first_text is not None
-    assert not extras.timing_view.grab().isNull()
+    assert not window.docks.timing_view.grab().isNull()

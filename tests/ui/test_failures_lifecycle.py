@@ -102,7 +102,7 @@ def test_corrupt_settings_headless_run_still_works(tmp_path: Path) -> None:
 def test_corrupt_history_is_set_aside_with_a_message_in_the_window(
     qloop: Any, sim: Any, settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
     data = tmp_path / "data"
     (data / "history" / "runs").mkdir(parents=True)
@@ -124,7 +124,7 @@ def test_corrupt_history_is_set_aside_with_a_message_in_the_window(
 
 def test_timeouts_come_from_the_settings(qloop: Any, sim: Any, settings: Any) -> None:
     """The first-byte timeout and the stall threshold are configurable (issue 5)."""
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
     settings.setValue("first_byte_timeout", 0.75)
     settings.setValue("stall_seconds", 2.5)

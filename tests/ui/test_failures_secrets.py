@@ -81,7 +81,7 @@ def test_the_key_never_leaves_a_trace(
     from playground.runs.bundle import make_bundle
     from playground.runs.export import export_request
     from playground.ui.app import _journal_to
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
     home, data = tmp_path / "home", tmp_path / "data"
     home.mkdir()

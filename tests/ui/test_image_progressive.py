@@ -12,9 +12,10 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from playground.protocol.stream import StreamDecoder
-from playground.ui.widgets import ImagesView, image_prefetch
+from playground.ui.widgets import image_prefetch
 from playground.ui.widgets.image_decode import DecodedImage, decode_rgba
 from playground.ui.widgets.image_prefetch import ImagePrefetch, early_result
+from playground.ui.widgets.images_view import ImagesView
 
 READ = 16384  # bytes per network read
 
@@ -244,14 +245,14 @@ def test_a_whole_large_image_decodes_in_pieces_to_the_same_pixels(
 
 
 def test_the_images_panel_taps_its_sessions_reads(qloop: Any, sim: Any) -> None:
+    from playground.transport.pipeline import ThreadedReader
     from playground.ui.panels.route_panel import RoutePanel
-    from playground.ui.session import _Reader
 
     panel = RoutePanel("images")
     view = panel.widgets["images"]
     assert panel.session.chunk_tap == view.prefetch.feed
     assert RoutePanel("chat").session.chunk_tap is None
-    reader = _Reader(None, connect_timeout=1, first_byte_timeout=1, allow_insecure_key=False)  # type: ignore[arg-type]
+    reader = ThreadedReader(None, connect_timeout=1, first_byte_timeout=1, allow_insecure_key=False)  # type: ignore[arg-type]
     seen: list[bytes] = []
     reader.tap = seen.append
     reader.on_chunk(0.5, b"data: x\n\n")

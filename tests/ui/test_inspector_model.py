@@ -12,8 +12,14 @@ from widgets_fixtures import CHUNK, capture_bytes, decode
 
 from playground.protocol.sse import SSEParser, parse_all
 from playground.protocol.stream import StreamDecoder
-from playground.ui.inspector import TimelineFilter, TimelineModel
-from playground.ui.inspector.timeline_model import COL_FINDINGS, COL_SUMMARY, COL_TYPE, ITEM_ROLE
+from playground.ui.inspector.timeline_filter import TimelineFilter
+from playground.ui.inspector.timeline_model import (
+    COL_FINDINGS,
+    COL_SUMMARY,
+    COL_TYPE,
+    ITEM_ROLE,
+    TimelineModel,
+)
 
 
 def _feed_in_batches(model: TimelineModel, data: bytes, chunk: int) -> StreamDecoder:

@@ -10,8 +10,8 @@ from pytestqt.qtbot import QtBot
 from widgets_fixtures import CHUNK, capture_bytes, png_bytes, sine_pcm, sse
 
 from playground.protocol.stream import StreamDecoder
-from playground.ui.inspector import Inspector
 from playground.ui.inspector.detail_pane import escape_raw, hex_dump
+from playground.ui.inspector.inspector import Inspector
 
 
 @pytest.fixture(autouse=True)

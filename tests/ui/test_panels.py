@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from playground.protocol.stream import StreamDecoder
-from playground.transport.client import build_spec
 from playground.transport.providers import provider_by_id
+from playground.transport.spec import make_spec
 
 pytestmark = pytest.mark.gui
 
@@ -18,14 +18,14 @@ def _panel(route: str, sim: Any, model: str = "sim-reasoner") -> Any:
     from playground.ui.panels.route_panel import RoutePanel
 
     def factory(route: str, body: dict[str, Any], files: Any, headers: dict[str, str]) -> Any:
-        return build_spec(
+        return make_spec(
             provider_by_id("simulator"),
             route,
             body,
             None,
             base_url=sim.base_url,
             files=files,
-            extra_headers=headers,
+            sim_headers=headers,
         )
 
     panel = RoutePanel(route, factory)

@@ -10,8 +10,8 @@ import pytest
 
 from playground.protocol.requests import RequestParams, build_body
 from playground.protocol.stream import StreamDecoder
-from playground.transport.client import build_spec
 from playground.transport.providers import provider_by_id
+from playground.transport.spec import make_spec
 
 pytestmark = pytest.mark.gui
 
@@ -19,8 +19,8 @@ pytestmark = pytest.mark.gui
 def _spec(sim: Any, route: str, headers: dict[str, str] | None = None, **params: Any) -> Any:
     body = build_body(route, RequestParams(model="sim-chat", prompt="Say something.", **params))
     extra = {"X-Sim-Pace": "fast", **(headers or {})}
-    return build_spec(
-        provider_by_id("simulator"), route, body, None, base_url=sim.base_url, extra_headers=extra
+    return make_spec(
+        provider_by_id("simulator"), route, body, None, base_url=sim.base_url, sim_headers=extra
     )
 
 
@@ -125,7 +125,7 @@ def test_stop_cancels_within_200_ms_and_closes_the_connection(qloop: Any) -> Non
     qloop.run(server.start())
     try:
         session = StreamSession("chat")
-        spec = build_spec(
+        spec = make_spec(
             provider_by_id("custom"),
             "chat",
             {"model": "m", "stream": True, "messages": []},
@@ -156,7 +156,7 @@ def test_new_start_cancels_the_running_one(qloop: Any) -> None:
     qloop.run(server.start())
     try:
         session = StreamSession("chat")
-        spec = build_spec(
+        spec = make_spec(
             provider_by_id("custom"),
             "chat",
             {"model": "m", "stream": True, "messages": []},
@@ -251,25 +251,25 @@ class _RecordingSink:
 def test_bytes_are_read_off_the_ui_thread_but_sinks_hear_them_on_it(qloop: Any, sim: Any) -> None:
     import threading
 
-    from playground.ui import session as session_module
+    from playground.transport import pipeline as pipeline_module
     from playground.ui.session import StreamSession
 
     session = StreamSession("chat")
     recorder = _RecordingSink()
     session.recorder_factory = lambda spec: recorder
     readers: list[int] = []
-    original = session_module._Reader.on_chunk
+    original = pipeline_module.ThreadedReader.on_chunk
 
     def spy(self: Any, t: float, data: bytes) -> None:
         readers.append(threading.get_ident())
         original(self, t, data)
 
-    session_module._Reader.on_chunk = spy  # type: ignore[method-assign]
+    pipeline_module.ThreadedReader.on_chunk = spy  # type: ignore[method-assign]
     try:
         qloop.do(session.start, _spec(sim, "chat", {"X-Sim-Tokens": "300"}))
         assert qloop.run(session.wait()) == "complete"
     finally:
-        session_module._Reader.on_chunk = original  # type: ignore[method-assign]
+        pipeline_module.ThreadedReader.on_chunk = original  # type: ignore[method-assign]
     ui = threading.get_ident()
     # The network reads happened on the reader thread...
     assert readers and ui not in readers
@@ -289,20 +289,20 @@ def test_bytes_are_read_off_the_ui_thread_but_sinks_hear_them_on_it(qloop: Any, 
 
 
 def test_an_unexpected_error_in_the_reader_fails_the_run(qloop: Any, sim: Any) -> None:
-    from playground.ui import session as session_module
+    from playground.transport import pipeline as pipeline_module
     from playground.ui.session import StreamSession
 
     def broken(self: Any) -> None:  # the reader thread's read (no loop of its own)
         raise RuntimeError("a bug below the session")
 
     session = StreamSession("chat")
-    original = session_module._Reader._read
-    session_module._Reader._read = broken  # type: ignore[method-assign]
+    original = pipeline_module.ThreadedReader._read
+    pipeline_module.ThreadedReader._read = broken  # type: ignore[method-assign]
     try:
         qloop.do(session.start, _spec(sim, "chat"))
         assert qloop.run(session.wait()) == "failed"
     finally:
-        session_module._Reader._read = original  # type: ignore[method-assign]
+        pipeline_module.ThreadedReader._read = original  # type: ignore[method-assign]
     assert session.state is not None and session.state.error is not None
     assert "unexpectedly" in session.state.error.message
     assert not session.is_running

@@ -9,8 +9,8 @@ import pytest
 
 from playground.protocol.requests import RequestParams, build_body
 from playground.protocol.stream import StreamDecoder
-from playground.transport.client import build_spec
 from playground.transport.providers import provider_by_id
+from playground.transport.spec import make_spec
 
 pytestmark = pytest.mark.gui
 
@@ -18,8 +18,8 @@ pytestmark = pytest.mark.gui
 def _spec(sim: Any, tokens: int, pace: str = "instant") -> Any:
     body = build_body("chat", RequestParams(model="sim-chat", prompt="Say something."))
     extra = {"X-Sim-Pace": pace, "X-Sim-Tokens": str(tokens)}
-    return build_spec(
-        provider_by_id("simulator"), "chat", body, None, base_url=sim.base_url, extra_headers=extra
+    return make_spec(
+        provider_by_id("simulator"), "chat", body, None, base_url=sim.base_url, sim_headers=extra
     )
 
 
@@ -46,7 +46,8 @@ def test_an_instant_stream_arrives_whole_in_fewer_reads_than_events(qloop: Any, 
 
 def test_full_collections_wait_while_a_stream_runs_and_resume_after(qloop: Any, sim: Any) -> None:
     from playground.ui import gc_defer
-    from playground.ui.session import QUIET_S, StreamSession, idle_now, streams_running
+    from playground.ui.idle import QUIET_S, idle_now, streams_running
+    from playground.ui.session import StreamSession
 
     qloop.sleep(QUIET_S + 0.3)  # an earlier test's run ends its quiet time first
     before = gc.get_threshold()
@@ -78,7 +79,8 @@ def test_full_collections_wait_while_a_stream_runs_and_resume_after(qloop: Any, 
 
 
 def test_stop_and_a_new_send_release_the_hold(qloop: Any, sim: Any) -> None:
-    from playground.ui.session import QUIET_S, StreamSession
+    from playground.ui.idle import QUIET_S
+    from playground.ui.session import StreamSession
 
     qloop.sleep(QUIET_S + 0.3)  # an earlier test's run ends its quiet time first
     before = gc.get_threshold()
@@ -95,6 +97,6 @@ def test_stop_and_a_new_send_release_the_hold(qloop: Any, sim: Any) -> None:
     qloop.run(session.aclose())
     qloop.sleep(QUIET_S + 0.3)
     assert gc.get_threshold() == before
-    from playground.ui.session import streams_running
+    from playground.ui.idle import streams_running
 
     assert streams_running() == 0

@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from playground.protocol.sse import SSEParser
-from playground.ui.inspector import TimelineFilter, TimelineModel
-from playground.ui.inspector.timeline_model import COL_TYPE, _raw_type, _raw_type_at
+from playground.ui.inspector.timeline_filter import TimelineFilter
+from playground.ui.inspector.timeline_model import COL_TYPE, TimelineModel, _raw_type, _raw_type_at
 
 _PARTS = [
     'data: {"type":"',

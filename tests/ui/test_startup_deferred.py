@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +11,7 @@ pytestmark = pytest.mark.gui
 
 
 def _new_window(settings: Any, sim: Any) -> Any:
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
     return MainWindow(
         settings, simulator_url=sim.base_url, start_simulator=False, interactive=False
@@ -27,15 +25,15 @@ def _close(window: Any, qloop: Any) -> None:
     window.deleteLater()
 
 
-def test_extras_are_there_when_asked_for_before_any_event(
+def test_docks_are_there_when_asked_for_before_any_event(
     qloop: Any, sim: Any, settings: Any
 ) -> None:
     window = _new_window(settings, sim)
     try:
         window.show()
-        assert window._extras is None  # nothing ran yet: no event was processed
-        extras = window.extras  # ...but reaching for them builds them now
-        assert extras is not None and window.extras is extras
+        assert not window.docks_built  # nothing ran yet: no event was processed
+        docks = window.docks  # ...but reaching for them builds them now
+        assert docks is not None and window.docks is docks
         texts = [a.text() for a in window.file_menu.actions()]
         assert "&Save run as capture…" in texts
         assert any(a.shortcut().toString() == "Ctrl+S" for a in window.file_menu.actions())
@@ -65,8 +63,8 @@ def test_idle_work_runs_after_the_first_paint(qloop: Any, sim: Any, settings: An
     try:
         window.show()
         qloop.wait_until(lambda: window.painted)
-        qloop.wait_until(lambda: window._extras is not None and window._history_opened)
-        assert window.extras.history_view is not None
+        qloop.wait_until(lambda: window.docks_built and window._history_opened)
+        assert window.docks.history_view is not None
     finally:
         _close(window, qloop)
 
@@ -74,7 +72,7 @@ def test_idle_work_runs_after_the_first_paint(qloop: Any, sim: Any, settings: An
 def test_a_window_never_shown_still_gets_its_idle_work(qloop: Any, sim: Any, settings: Any) -> None:
     window = _new_window(settings, sim)
     try:
-        qloop.wait_until(lambda: window._extras is not None)
+        qloop.wait_until(lambda: window.docks_built)
         assert not window.painted and window._history_opened
     finally:
         _close(window, qloop)
@@ -100,7 +98,7 @@ def test_models_asked_for_before_a_loop_runs_are_fetched_once_one_does(
 
 
 def test_detail_pages_are_built_when_a_tab_is_opened(qtbot: QtBot) -> None:
-    from playground.ui.inspector import Inspector
+    from playground.ui.inspector.inspector import Inspector
 
     inspector = Inspector()
     qtbot.addWidget(inspector)
@@ -122,7 +120,7 @@ def test_selecting_a_row_right_away_fills_every_page(qtbot: QtBot) -> None:
     from widgets_fixtures import capture_bytes
 
     from playground.protocol.stream import StreamDecoder
-    from playground.ui.inspector import Inspector
+    from playground.ui.inspector.inspector import Inspector
 
     inspector = Inspector()
     qtbot.addWidget(inspector)
@@ -141,7 +139,8 @@ def test_deferred_timeline_model_shows_the_same_columns_and_works_at_once(qtbot:
     from widgets_fixtures import capture_bytes
 
     from playground.protocol.stream import StreamDecoder
-    from playground.ui.inspector import Inspector, inspector
+    from playground.ui.inspector import inspector
+    from playground.ui.inspector.inspector import Inspector
     from playground.ui.inspector.timeline_model import COL_FINDINGS, COL_SUMMARY, COLUMNS
 
     assert inspector.COLUMNS == COLUMNS  # the stand-in's titles are the model's
@@ -173,79 +172,25 @@ def test_deferred_timeline_model_shows_the_same_columns_and_works_at_once(qtbot:
     assert lazy.selected_item() == 1 and "#1" in lazy.detail.header.text()
 
 
-def test_lazy_module_loads_on_first_real_attribute(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import builtins
-    import importlib
-    import inspect
+def test_each_output_view_loads_from_its_own_module_when_first_made(qtbot: QtBot) -> None:
+    import asyncio
+    import types
 
-    from playground.ui.app import _import_lazily
-
-    package = tmp_path / "lazy_demo"
-    package.mkdir()
-    (package / "__init__.py").write_text(
-        "import builtins\nbuiltins.lazy_demo_runs += 1\n"
-        "__all__ = ['VALUE']\nVALUE = 42\nfrom . import part\n"
-    )
-    (package / "part.py").write_text("PART = 'p'\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(builtins, "lazy_demo_runs", 0, raising=False)
-
-    def runs() -> int:
-        return int(getattr(builtins, "lazy_demo_runs"))  # noqa: B009
-
-    try:
-        _import_lazily("lazy_demo")
-        lazy_demo = importlib.import_module("lazy_demo")  # as `import lazy_demo` does
-        # What the import system and PySide6's import hook read does not run it.
-        assert lazy_demo.__name__ == "lazy_demo" and lazy_demo.__file__
-        inspect.unwrap(lazy_demo)  # type: ignore[arg-type]
-        assert not hasattr(lazy_demo, "__wrapped__")
-        assert runs() == 0
-        assert lazy_demo.VALUE == 42  # the first real attribute runs it, once
-        assert runs() == 1
-        part = importlib.import_module("lazy_demo.part")
-        assert part.PART == "p" and lazy_demo.part is part and runs() == 1
-        assert type(lazy_demo) is type(sys)
-        _import_lazily("lazy_demo")  # already imported: left alone
-        assert sys.modules["lazy_demo"] is lazy_demo
-    finally:
-        for name in ("lazy_demo", "lazy_demo.part"):
-            sys.modules.pop(name, None)
-
-
-def test_lazy_module_star_import_runs_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from playground.ui.app import _import_lazily
-
-    (tmp_path / "lazy_star.py").write_text("__all__ = ['A']\nA = 1\nB = 2\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    try:
-        _import_lazily("lazy_star")
-        namespace: dict[str, Any] = {}
-        exec("from lazy_star import *", namespace)
-        assert namespace["A"] == 1 and "B" not in namespace
-    finally:
-        sys.modules.pop("lazy_star", None)
-
-
-def test_widget_classes_load_with_their_own_module() -> None:
     import playground.ui.widgets as widgets
+    from playground.ui import lazy
 
-    assert widgets.ImagesView.__module__ == "playground.ui.widgets.images_view"
-    assert "ImagesView" in vars(widgets)  # resolved once, then a plain attribute
-    with pytest.raises(AttributeError):
-        widgets.NoSuchView  # noqa: B018
-    from playground.ui.widgets import audio_player
-
-    assert audio_player.__name__ == "playground.ui.widgets.audio_player"
-    assert sorted(widgets.__all__) == sorted(widgets._MODULES)
+    view = lazy.images_view()
+    qtbot.addWidget(view)
+    assert type(view).__module__ == "playground.ui.widgets.images_view"
+    assert not hasattr(widgets, "ImagesView")  # no package-level loading by attribute
+    # The standard library's asyncio is itself, never a stand-in put in sys.modules.
+    assert type(asyncio) is types.ModuleType and "get_running_loop" in vars(asyncio)
 
 
 def test_hidden_panels_wait_for_a_stream_and_its_quiet_time(
     qloop: Any, sim: Any, settings: Any
 ) -> None:
-    from playground.ui.session import QUIET_S, idle_now
+    from playground.ui.idle import QUIET_S, idle_now
 
     window = _new_window(settings, sim)
     try:

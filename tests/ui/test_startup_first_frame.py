@@ -31,7 +31,7 @@ _PROBE = textwrap.dedent(
             "asyncio_loaded": asyncio is not None and "get_running_loop" in vars(asyncio),
             "qasync": "qasync" in sys.modules,
             "history_opened": window._history_opened,
-            "extras": window._extras is not None,
+            "docks": window.docks_built,
             "detail_built": window.inspector.detail._built,
             "timeline_model": window.inspector.model_built,
             "stream_module": "playground.protocol.stream" in sys.modules,
@@ -51,7 +51,7 @@ _PROBE = textwrap.dedent(
 
     def settled(window):
         facts["settled"] = state(window) | {
-            "save_action": window.extras is not None and window.extras.save_action.text(),
+            "save_action": window.menus.save_action.text(),
             "models_pending": window.provider_bar.models_pending,
             "simulator": bool(window.provider_bar.simulator_url),
         }
@@ -90,7 +90,7 @@ def _start(tmp_path: Path) -> dict[str, Any]:
     return facts
 
 
-def test_first_frame_comes_before_asyncio_history_extras_and_other_widgets(
+def test_first_frame_comes_before_asyncio_history_docks_and_other_widgets(
     tmp_path: Path,
 ) -> None:
     facts = _start(tmp_path)
@@ -98,7 +98,7 @@ def test_first_frame_comes_before_asyncio_history_extras_and_other_widgets(
     assert not first["asyncio_loaded"], "asyncio loaded before the first frame"
     assert not first["qasync"]
     assert not first["history_opened"]
-    assert not first["extras"]
+    assert not first["docks"]
     assert not first["detail_built"]
     assert not first["timeline_model"] and not first["stream_module"]
     # The stream state and its 16 event dataclasses (about 13 ms to import) wait for a run.
@@ -118,6 +118,6 @@ def test_first_frame_comes_before_asyncio_history_extras_and_other_widgets(
     # The chat panel's output widgets are built in the first idle moment, before any Send.
     assert after["output_built"]
     assert "playground.ui.widgets.answer_view" in after["widget_modules"]
-    assert after["extras"] and after["save_action"] == "&Save run as capture…"
+    assert after["docks"] and after["save_action"] == "&Save run as capture…"
     assert not after["models_pending"]  # the model list was asked for once the loop ran
     assert after["simulator"]

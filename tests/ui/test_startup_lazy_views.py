@@ -55,7 +55,7 @@ def test_images_panel_built_lazily_still_taps_the_stream(qtbot: QtBot) -> None:
 def test_window_builds_the_first_panels_output_in_idle_time(
     qloop: Any, sim: Any, settings: Any
 ) -> None:
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
     window = MainWindow(
         settings, simulator_url=sim.base_url, start_simulator=False, interactive=False
@@ -76,7 +76,7 @@ def test_window_builds_the_first_panels_output_in_idle_time(
 
 
 def test_request_and_response_views_are_built_when_needed(qtbot: QtBot) -> None:
-    from playground.ui.inspector import Inspector
+    from playground.ui.inspector.inspector import Inspector
 
     inspector = Inspector(defer_model=True)
     qtbot.addWidget(inspector)

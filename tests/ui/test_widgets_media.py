@@ -12,10 +12,13 @@ from pytestqt.qtbot import QtBot
 from widgets_fixtures import capture_bytes, decode, png_bytes, sine_pcm, sse
 
 from playground.protocol.state import AudioState, ImageState, StreamState
-from playground.ui.widgets import AudioView, ImagesView, MusicView, audio_player
+from playground.ui.widgets import audio_player
 from playground.ui.widgets.audio_player import NO_AUDIO_NOTE
+from playground.ui.widgets.audio_view import AudioView
 from playground.ui.widgets.envelope import Envelope
 from playground.ui.widgets.image_decode import decode_rgba
+from playground.ui.widgets.images_view import ImagesView
+from playground.ui.widgets.music_view import MusicView
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,9 @@ from pytestqt.qtbot import QtBot
 from widgets_fixtures import append_text, capture_bytes, chat_state, decode
 
 from playground.protocol.state import StreamState
-from playground.ui.widgets import AnswerView, ThinkingView, TranscriptView
+from playground.ui.widgets.answer_view import AnswerView
+from playground.ui.widgets.thinking_view import ThinkingView
+from playground.ui.widgets.transcript_view import TranscriptView
 
 
 @pytest.fixture(autouse=True)

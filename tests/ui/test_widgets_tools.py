@@ -11,8 +11,8 @@ from pytestqt.qtbot import QtBot
 from widgets_fixtures import capture_bytes, decode
 
 from playground.protocol.state import StreamState, ToolCallState
-from playground.ui.widgets import ToolCallsView
 from playground.ui.widgets.json_stream import JsonPrettyStream
+from playground.ui.widgets.tool_calls_view import ToolCallsView
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=8),

@@ -157,7 +157,7 @@ def test_key_never_reaches_the_inspector_or_disk(
 def test_provider_and_model_are_remembered_not_the_key(
     qloop: Any, sim: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
@@ -210,7 +210,7 @@ def test_raw_json_body_is_kept_in_sync_both_ways(window: Any, qloop: Any) -> Non
 def test_closing_with_streams_in_flight_leaves_no_task(
     qloop: Any, sim: Any, settings: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from playground.ui.main_window import MainWindow
+    from playground.ui.window.shell import MainWindow
 
     win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
     win.show()
@@ -386,8 +386,8 @@ def test_only_the_current_panel_is_built_before_it_is_needed(
 ) -> None:
     """Issue 7: the window paints before the six panels not shown are built; any is one ask away."""
     from playground.protocol.requests import ROUTE_NAMES, route_spec
-    from playground.ui.main_window import MainWindow
     from playground.ui.panels.route_panel import RoutePanel
+    from playground.ui.window.shell import MainWindow
 
     win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
     try:
@@ -416,7 +416,7 @@ def test_only_the_current_panel_is_built_before_it_is_needed(
         images = win.current_panel()
         assert images.route == "images" and win.tabs.currentWidget() is images
         assert win.panels.is_built("images") and not win.panels.is_built("music")
-        assert win._followed is images
+        assert win.followed is images
 
         # A panel built late streams like the others.
         music = win.show_panel("music")

@@ -23,16 +23,17 @@ from PySide6.QtWidgets import (
 
 from playground.protocol.requests import route_spec
 from playground.sim.fault_names import FAULTS
-from playground.ui.panels.editor import CHAT_LIKE, RequestEditor
+from playground.ui.panels.editor import RequestEditor
 from playground.ui.panels.error_banner import ErrorBanner
 from playground.ui.panels.status_line import StatusLine
+from playground.ui.routes import route_views
 from playground.ui.session import StreamSession
 
 if TYPE_CHECKING:
-    from playground.protocol.state import StreamState
-    from playground.transport.client import RequestSpec
+    from playground.transport.spec import RequestSpec
+    from playground.ui.output_view import OutputView
 
-__all__ = ["SIM_FAULTS", "RoutePanel", "SpecFactory", "tokens_per_second"]
+__all__ = ["SIM_FAULTS", "RoutePanel", "SpecFactory"]
 
 # (route, body, files, simulator headers) -> a RequestSpec, or None when the user declined (e.g. a
 # key over plain http). The simulator headers (X-Sim-Fault, X-Sim-Pace) only go to the simulator.
@@ -43,62 +44,8 @@ PACES = ("realtime", "fast", "instant")
 
 
 # The simulator's faults, from the module that names them without loading starlette (about
-# 50 ms the first frame does not need; issue 7: startup).
+# 50 ms the first frame does not need: startup time).
 SIM_FAULTS = FAULTS
-
-_EMPTY_TEXT = {
-    "chat": "Type a message on the left and press <b>Send</b> (Ctrl+Enter).<br>"
-    "The answer streams in here; the events that carried it scroll past in the inspector.",
-    "responses": "Type a message and press <b>Send</b> (Ctrl+Enter) "
-    "to stream a Responses API answer.",
-    "messages": "Type a message and press <b>Send</b> (Ctrl+Enter) "
-    "to stream Anthropic Messages events.<br>"
-    "Set a thinking budget to watch the thinking block and its signature arrive.",
-    "images": "Describe a picture and press <b>Send</b>.<br>"
-    "Each partial image appears the moment it arrives, then the final one.",
-    "speech": "Type some text and press <b>Send</b>.<br>"
-    "The audio plays as it arrives and its waveform is drawn live.",
-    "transcription": "Pick or drop an audio file (a sample is preselected) "
-    "and press <b>Send</b>.<br>The transcript streams in here.",
-    "music": "Describe the music and press <b>Send</b>.<br>The song plays while it renders.",
-}
-
-
-def tokens_per_second(
-    state: StreamState, t_first: float | None, t_last: float | None
-) -> float | None:
-    """Output tokens per second since the first token: usage when reported, else delta count."""
-    if t_first is None or t_last is None or t_last - t_first <= 0.05:
-        return None
-    usage = state.usage or {}
-    tokens = usage.get("completion_tokens", usage.get("output_tokens"))
-    if not isinstance(tokens, int) or tokens <= 0:
-        # No usage (yet): one delta is about one token on every route the seeds show.
-        tokens = sum(len(c.text.origins) + len(c.reasoning.origins) for c in state.choices.values())
-        tokens += sum(len(t.arguments.origins) for t in state.tool_calls)
-    return tokens / (t_last - t_first) if tokens else None
-
-
-def _make_widgets(route: str) -> dict[str, QWidget]:
-    """The output widgets this route shows (the widgets engineer's classes), by role."""
-    from playground.ui import widgets as w
-
-    if route in CHAT_LIKE:
-        out: dict[str, QWidget] = {
-            "thinking": w.ThinkingView(),
-            "answer": w.AnswerView(),
-            "tools": w.ToolCallsView(),
-        }
-        if route == "responses":
-            out["images"] = w.ImagesView()  # Responses' image_generation_call partials
-        return out
-    if route == "images":
-        return {"images": w.ImagesView()}
-    if route == "speech":
-        return {"audio": w.AudioView()}
-    if route == "transcription":
-        return {"transcript": w.TranscriptView()}
-    return {"music": w.MusicView()}
 
 
 class RoutePanel(QWidget):
@@ -117,7 +64,7 @@ class RoutePanel(QWidget):
     ) -> None:
         """``defer_output``: the output widgets are built by ``ensure_output()`` or the first use
         of ``widgets`` (a run's start at the latest), not now. Until a run starts the panel shows
-        its empty state, so the window's first frame needs none of them (issue 7: startup)."""
+        its empty state, so the window's first frame needs none of them (startup time)."""
         super().__init__(parent)
         self.route = route
         self.title = route_spec(route).title
@@ -179,12 +126,14 @@ class RoutePanel(QWidget):
         self.banner = ErrorBanner()
         right_layout.addWidget(self.banner)
         self.stack = QStackedWidget()
-        self.empty = QLabel(_EMPTY_TEXT.get(route, "Press Send."))
+        self.layout_of = route_views(route)
+        self.empty = QLabel(self.layout_of.empty_text)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
         self.empty.setStyleSheet("color: gray; font-size: 13px; padding: 24px;")
         self.stack.addWidget(self.empty)
         self._widgets: dict[str, QWidget] | None = None
+        self._views: dict[str, OutputView] = {}
         self.output: QSplitter | None = None  # the output widgets' splitter, once built
         right_layout.addWidget(self.stack, 1)
         self.incomplete_note = QLabel()
@@ -214,7 +163,7 @@ class RoutePanel(QWidget):
         if not defer_output:
             self.ensure_output()
 
-    # ---- the output widgets (built on first use; issue 7: startup) ----------------------------
+    # ---- the output widgets (built on first use: startup time) --------------------------------
     @property
     def widgets(self) -> dict[str, QWidget]:
         """The output widgets this route shows, by role (built now if they were deferred)."""
@@ -224,6 +173,12 @@ class RoutePanel(QWidget):
     def output_built(self) -> bool:
         return self._widgets is not None
 
+    @property
+    def views(self) -> dict[str, OutputView]:
+        """The output widgets as OutputViews, by role (built now if they were deferred)."""
+        self.ensure_output()
+        return self._views
+
     def built_widgets(self) -> dict[str, QWidget]:
         """The output widgets if they are built, else nothing (never builds them)."""
         return self._widgets or {}
@@ -232,9 +187,18 @@ class RoutePanel(QWidget):
         """Build the output widgets and their splitter behind the empty state (once)."""
         if self._widgets is not None:
             return self._widgets
-        self._widgets = widgets = _make_widgets(self.route)
+        from playground.ui.output_view import OutputView
+
+        layout = self.layout_of
+        widgets: dict[str, QWidget] = {}
+        for role, make in layout.views:
+            widget = make()
+            assert isinstance(widget, OutputView), f"{type(widget).__name__} is no OutputView"
+            widgets[role] = widget
+            self._views[role] = widget
+        self._widgets = widgets
         images = widgets.get("images")
-        if images is not None:  # it decodes an image while its event arrives (issue 7)
+        if images is not None:  # it decodes an image while its event still arrives
             self.session.chunk_tap = images.prefetch.feed  # type: ignore[attr-defined]
         output = QSplitter(Qt.Orientation.Vertical)
         output.setChildrenCollapsible(False)
@@ -243,13 +207,11 @@ class RoutePanel(QWidget):
             signal = getattr(widget, "itemActivated", None)
             if signal is not None:
                 signal.connect(self.itemActivated)
-        if self.route in CHAT_LIKE:
-            roles = list(widgets)
-            output.setStretchFactor(roles.index("answer"), 3)
-            # Thinking and tool calls get a modest share; the answer is what people read.
-            output.setSizes(
-                [{"thinking": 130, "answer": 420, "tools": 200}.get(r, 200) for r in roles]
-            )
+        roles = list(widgets)
+        if layout.stretch is not None:
+            output.setStretchFactor(roles.index(layout.stretch), 3)
+        if layout.sizes:
+            output.setSizes([layout.sizes.get(r, 200) for r in roles])
         self.output = output
         self.stack.addWidget(output)
         self._refresh_visibility()
@@ -349,10 +311,10 @@ class RoutePanel(QWidget):
     # ---- session signals ---
     def _on_started(self) -> None:
         self._ever_ran = True
-        widgets = self.widgets  # built now if idle time has not built them yet
+        views = self.views  # built now if idle time has not built them yet
         self.stack.setCurrentIndex(1)
-        for widget in widgets.values():
-            widget.reset()  # type: ignore[attr-defined]
+        for view in views.values():
+            view.reset()
         self.banner.clear()
         self.incomplete_note.hide()
         self.status_line.clear()
@@ -369,15 +331,15 @@ class RoutePanel(QWidget):
             return
         status = self.session.run.status
         if status is None or status < 400:  # an error body is the banner's, not the widgets'
-            for widget in self.widgets.values():
+            for widget in self.views.values():
                 try:
-                    widget.refresh(state)  # type: ignore[attr-defined]
-                except Exception as exc:  # a widget bug must not stop the stream (issue 5)
+                    widget.refresh(state)
+                except Exception as exc:  # a widget bug must not stop the stream
                     self._widget_failed(widget, exc)
         self._refresh_visibility()
         self._update_status()
 
-    def _widget_failed(self, widget: QWidget, exc: Exception) -> None:
+    def _widget_failed(self, widget: object, exc: Exception) -> None:
         self.banner.show_message(
             "warning", f"{type(widget).__name__} could not show an update ({type(exc).__name__})."
         )
@@ -388,9 +350,9 @@ class RoutePanel(QWidget):
         state = self.session.state
         run = self.session.run
         if state is not None and not (run.status is not None and run.status >= 400):
-            for widget in self.widgets.values():
+            for widget in self.views.values():
                 try:
-                    widget.finish(state)  # type: ignore[attr-defined]
+                    widget.finish(state)
                 except Exception as exc:
                     self._widget_failed(widget, exc)
         self._refresh_visibility()
@@ -427,13 +389,15 @@ class RoutePanel(QWidget):
             self.banner.kind = "stall"
 
     def _show_outcome(self, status: str) -> None:
-        """Issue 4/5: say what happened in one sentence; keep partial output, marked incomplete."""
+        """Say what happened in one sentence; keep partial output, marked incomplete."""
         run = self.session.run
         state = self.session.state
         error = state.error if state is not None else None
-        got_output = any(w.has_content() for w in self.widgets.values())  # type: ignore[attr-defined]
+        got_output = any(view.has_content() for view in self.views.values())
         if run.status is not None and run.status >= 400:
-            retry_after = _seconds(run.retry_after)
+            from playground.runs.outcome import retry_seconds
+
+            retry_after = retry_seconds(run.retry_after)
             retryable = run.status in (408, 429, 500, 502, 503, 504)
             self.banner.show_message(
                 "error",
@@ -478,8 +442,8 @@ class RoutePanel(QWidget):
         else:
             self.banner.clear()
         # The answer view marks itself incomplete; the other routes' widgets get this note.
-        answer = self.widgets.get("answer")
-        marks_itself = answer is not None and answer.has_content()  # type: ignore[attr-defined]
+        answer = self.views.get("answer")
+        marks_itself = answer is not None and answer.has_content()
         if (
             status in ("failed", "truncated", "cancelled", "incomplete")
             and got_output
@@ -495,8 +459,8 @@ class RoutePanel(QWidget):
         """Chat-like panels hide the thinking and tool views until something arrives for them."""
         running_or_ran = self._ever_ran
         for role, widget in self.built_widgets().items():
-            if role in ("thinking", "tools") or (role == "images" and self.route == "responses"):
-                widget.setVisible(running_or_ran and widget.has_content())  # type: ignore[attr-defined]
+            if role in self.layout_of.on_content:
+                widget.setVisible(running_or_ran and self._views[role].has_content())
 
     def _update_status(self) -> None:
         session = self.session
@@ -504,6 +468,8 @@ class RoutePanel(QWidget):
         state = session.state
         if state is None:
             return
+        from playground.runs.outcome import tokens_per_second  # loaded by then: the run has begun
+
         running = session.is_running and state.status == "streaming"
         if running:
             status = "streaming" if run.t_first_byte is not None else "connecting"
@@ -520,7 +486,7 @@ class RoutePanel(QWidget):
             ttfb=run.t_first_byte,
             ttft=run.t_first_token,
             tokens_per_s=tokens_per_second(state, run.t_first_token, run.t_last_byte)
-            if self.route in CHAT_LIKE  # tokens per second means little for audio or images
+            if self.layout_of.text_rates  # tokens per second mean little for audio or images
             else None,
             elapsed=end,
             usage=state.usage,
@@ -528,80 +494,7 @@ class RoutePanel(QWidget):
 
     # ---- headless dump ---
     def dump_state(self) -> dict[str, Any]:
-        """What this panel's widgets show (the headless contract's JSON; issue 4)."""
-        session = self.session
-        state = session.state
-        run = session.run
-        decoder = session.decoder
-        if state is None or decoder is None:
-            # Nothing was sent; a banner (a missing file, no base URL) says why.
-            said = self.banner.text if self.banner.kind == "error" else ""
-            return {
-                "route": self.route,
-                "status": "failed" if said else "idle",
-                "text": "",
-                "reasoning": "",
-                "tool_calls": [],
-                "images": [],
-                "audio_seconds": 0.0,
-                "timeline_rows": 0,
-                "findings": [],
-                "usage": None,
-                "error": {"status": None, "message": said, "type": "not_sent"} if said else None,
-            }
-        error: dict[str, Any] | None = None
-        if state.error is not None:
-            error = {
-                "status": state.error.status
-                if state.error.status is not None
-                else (run.status if run.status and run.status >= 400 else None),
-                "message": state.error.message,
-                "type": state.error.type,
-                "code": state.error.code,
-            }
-        audio = state.audio
-        return {
-            "route": self.route,
-            "status": state.status,
-            "http_status": run.status,
-            "finish": state.finish,
-            "text": state.text,
-            "reasoning": state.reasoning,
-            "refusal": state.refusal,
-            "tool_calls": [c.as_json() for c in state.tool_calls],
-            "images": [i.as_json() | {"item": i.item} for i in state.images],
-            "audio_seconds": round(audio.seconds, 3) if audio is not None else 0.0,
-            "audio_bytes": len(audio.data) if audio is not None else 0,
-            "segments": list(state.segments),
-            "timeline_rows": len(decoder.items),
-            "events": state.events,
-            "comments": state.comments,
-            "findings": [f.as_json() for f in state.findings],
-            "usage": state.usage,
-            "error": error,
-            "timing": {
-                "headers": run.t_headers,
-                "first_byte": run.t_first_byte,
-                "first_token": run.t_first_token,
-                "end": run.t_end,
-            },
-            "banner": self.banner.text if self.banner.isVisible() or self.banner.text else "",
-        }
+        """What this panel's widgets show (the headless contract's JSON)."""
+        from playground.ui.panels.dump import dump_panel
 
-
-def _seconds(value: str | None) -> float | None:
-    """Retry-After as seconds: delta-seconds or an HTTP-date (RFC 9110 §10.2.3)."""
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    from email.utils import parsedate_to_datetime
-
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        return None
-    return max(0.0, when.timestamp() - time.time())
+        return dump_panel(self)

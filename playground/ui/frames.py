@@ -1,0 +1,93 @@
+"""The frame loop: a reader thread's calls handed to a sink on the UI thread, once per frame.
+
+A socket read costs about twice the CPU under qasync's loop as under plain asyncio, so the bytes
+are read by a reader thread (``transport.pipeline.ThreadedReader``, one entry per socket read)
+and the UI thread takes them in batches here. The sink still gets every RunSink call, in order,
+on the UI thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Protocol
+
+from playground.transport.pipeline import FlushingSink, ThreadedReader
+from playground.ui.session import FRAME_MS
+
+__all__ = ["DRAIN_BUDGET_S", "FRAME_MAX_S", "FRAME_PACE", "Frames", "read_in_frames"]
+
+FRAME_PACE = 2.0  # under a flood, the wait before the next frame over this frame's work
+FRAME_MAX_S = 0.05  # ... up to this (20 frames a second at the least)
+# The longest the UI thread spends feeding a backlog before it lets Qt paint and run timers
+# (the ui_stall_p99_ms goal: at most 50 ms with a 5 ms probe timer).
+DRAIN_BUDGET_S = 0.004
+
+
+class Frames(Protocol):
+    """The session's side of a frame: whether an update waits, and emitting it now."""
+
+    def update_pending(self) -> bool: ...
+    def update_now(self) -> bool: ...
+
+
+async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Frames) -> None:
+    """Start ``reader`` and hand its calls to ``sink`` once per frame until it has ended."""
+    import asyncio  # here, not at the top: the first frame imports this module (ui/lazy.py)
+
+    reader.start(asyncio.get_running_loop())
+    frame = FRAME_MS / 1000
+    wait = frame
+    clock = time.perf_counter
+    try:
+        while True:
+            ended = await reader.wait(wait)
+            began = clock()
+            # The frame's work runs with the reader paused: otherwise every call between Python
+            # and Qt (a model's data() per cell painted, a file flush) hands the GIL to the busy
+            # reader and waits up to the switch interval to get it back.
+            reader.hold()
+            try:
+                while reader.drain(sink, DRAIN_BUDGET_S):
+                    # More than a slice's worth waited: let Qt paint and run timers first.
+                    await asyncio.sleep(0)
+                sink.flush()
+                if frames.update_pending():
+                    await asyncio.sleep(0)  # Qt's timers between the decoding and the widgets
+                if frames.update_now():
+                    # Paint now, while the reader is paused: painting a widget subclassed in
+                    # Python (and a model's data() per cell) enters Python many times, and each
+                    # entry would wait for the GIL behind a busy reader. Two rounds of Qt's loop
+                    # first: a text view adjusts its scroll bars from a queued call and a zero
+                    # timer, and fewer repaints come after the reader resumed. Each round also
+                    # lets Qt run its timers (ui_stall_p99_ms counts every block over 5 ms).
+                    await asyncio.sleep(0)
+                    await asyncio.sleep(0)
+                    _paint_now()
+            finally:
+                reader.resume()
+            if ended and reader.empty():
+                break
+            # A flood costs 10-20 ms of UI thread per frame, half of it painting: the next frame
+            # waits FRAME_PACE times as long as this one took, so frames take at most about a
+            # third of the UI thread (input, timers and the reader get the rest). A stream at
+            # reading speed keeps one frame per FRAME_MS.
+            wait = min(max(frame, (clock() - began) * FRAME_PACE), FRAME_MAX_S)
+    except BaseException:
+        # Stopped, replaced by a new Send, or the sink failed: close the connection now and hand
+        # over what the transport says on its way out (on_end), but no more bytes.
+        reader.cancel()
+        with contextlib.suppress(BaseException):
+            await reader.wait(1.0)
+        reader.drain(sink, None, chunks=False)
+        sink.flush()
+        raise
+    if reader.error is not None:
+        raise reader.error
+
+
+def _paint_now() -> None:
+    """Deliver the paint requests the widgets have posted (QEvent.UpdateRequest) right away."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)

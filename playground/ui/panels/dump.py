@@ -1,0 +1,72 @@
+"""The headless dump of a panel: what its widgets show, as the ``--dump-state`` JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playground.ui.panels.route_panel import RoutePanel
+
+__all__ = ["dump_panel"]
+
+
+def dump_panel(panel: RoutePanel) -> dict[str, Any]:
+    """What ``panel``'s widgets show: the headless contract's JSON (``--dump-state``)."""
+    session = panel.session
+    state = session.state
+    run = session.run
+    decoder = session.decoder
+    if state is None or decoder is None:
+        # Nothing was sent; a banner (a missing file, no base URL) says why.
+        said = panel.banner.text if panel.banner.kind == "error" else ""
+        return {
+            "route": panel.route,
+            "status": "failed" if said else "idle",
+            "text": "",
+            "reasoning": "",
+            "tool_calls": [],
+            "images": [],
+            "audio_seconds": 0.0,
+            "timeline_rows": 0,
+            "findings": [],
+            "usage": None,
+            "error": {"status": None, "message": said, "type": "not_sent"} if said else None,
+        }
+    error: dict[str, Any] | None = None
+    if state.error is not None:
+        error = {
+            "status": state.error.status
+            if state.error.status is not None
+            else (run.status if run.status and run.status >= 400 else None),
+            "message": state.error.message,
+            "type": state.error.type,
+            "code": state.error.code,
+        }
+    audio = state.audio
+    return {
+        "route": panel.route,
+        "status": state.status,
+        "http_status": run.status,
+        "finish": state.finish,
+        "text": state.text,
+        "reasoning": state.reasoning,
+        "refusal": state.refusal,
+        "tool_calls": [c.as_json() for c in state.tool_calls],
+        "images": [i.as_json() | {"item": i.item} for i in state.images],
+        "audio_seconds": round(audio.seconds, 3) if audio is not None else 0.0,
+        "audio_bytes": len(audio.data) if audio is not None else 0,
+        "segments": list(state.segments),
+        "timeline_rows": len(decoder.items),
+        "events": state.events,
+        "comments": state.comments,
+        "findings": [f.as_json() for f in state.findings],
+        "usage": state.usage,
+        "error": error,
+        "timing": {
+            "headers": run.t_headers,
+            "first_byte": run.t_first_byte,
+            "first_token": run.t_first_token,
+            "end": run.t_end,
+        },
+        "banner": panel.banner.text if panel.banner.isVisible() or panel.banner.text else "",
+    }

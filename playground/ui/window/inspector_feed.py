@@ -1,0 +1,114 @@
+"""The inspector fed from the run in focus: request, response, and timeline rows in batches."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QTimer
+
+if TYPE_CHECKING:
+    from playground.protocol.sse import SSEItem
+    from playground.ui.current_run import CurrentRun
+    from playground.ui.inspector.inspector import Inspector
+    from playground.ui.panels.route_panel import RoutePanel
+    from playground.ui.window.shell import MainWindow
+
+__all__ = ["INSPECTOR_MS", "InspectorFeed"]
+
+INSPECTOR_MS = 100  # the timeline takes new rows at most this often while a stream runs
+_BODY_SHOWN = 64 * 1024  # bytes of an error body shown in the response view
+
+
+class InspectorFeed(QObject):
+    """Subscribes the inspector to the CurrentRun, once; the window says which panel it follows."""
+
+    def __init__(self, window: MainWindow, inspector: Inspector, current: CurrentRun) -> None:
+        super().__init__(window)
+        self.window = window
+        self.inspector = inspector
+        self._pending: list[SSEItem] = []  # timeline items not yet handed to the inspector
+        self._last = 0.0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.flush)
+        self._rows = 0  # timeline rows the inspector shows for the followed panel
+        self._request_shown = False
+        self._response_shown = False
+        current.changed.connect(self.follow)
+        current.started.connect(self.started)
+        current.updated.connect(self.updated)
+        current.finished.connect(self.finished)
+
+    def follow(self, _session: object = None) -> None:
+        panel = self.window.followed
+        if panel is None:
+            return
+        self.inspector.reset()
+        self._request_shown = self._response_shown = False
+        self._rows = 0
+        self._pending = []
+        decoder = panel.session.decoder
+        if decoder is not None:
+            self.inspector.attach(decoder)
+            self.show_run(panel)
+            if decoder.items:
+                self.inspector.append(list(decoder.items))
+            self._rows = len(decoder.items)
+
+    def show_run(self, panel: RoutePanel) -> None:
+        run = panel.session.run
+        if not self._request_shown and run.method:
+            self.inspector.set_request(run.method, run.url, run.headers, run.body)
+            self._request_shown = True
+        if not self._response_shown and run.status is not None:
+            body = panel.session.error_body() if run.status >= 400 else None
+            if body is not None and len(body) > _BODY_SHOWN:
+                # A huge error page (an HTML proxy page, say) must not freeze the text view.
+                more = len(body) - _BODY_SHOWN
+                body = body[:_BODY_SHOWN] + f"\n… ({more:,} more bytes)".encode()
+            self.inspector.set_response(run.status, run.response_headers, body)
+            self._response_shown = run.status < 400 or not panel.session.is_running
+
+    def started(self) -> None:
+        panel = self.window.followed
+        if panel is not None and panel.session.decoder is not None:
+            self.inspector.reset()
+            self._request_shown = self._response_shown = False
+            self._rows = 0
+            self._pending = []
+            self.inspector.attach(panel.session.decoder)
+
+    def updated(self) -> None:
+        panel = self.window.followed
+        if panel is None:
+            return
+        self.show_run(panel)
+        # Rows already shown when the inspector switched to this panel mid-stream are skipped.
+        items = [i for i in panel.session.new_items() if i.index >= self._rows]
+        if items:
+            self._rows = items[-1].index + 1
+            self._pending.extend(items)
+        # The timeline takes rows at most every INSPECTOR_MS (repainting the table per frame
+        # cost more than decoding the events); the answer still follows every frame. Rows go in
+        # from here, inside the session's frame (its reader thread paused, see ui/frames.py);
+        # the timer, restarted by every update, only catches the last rows once updates pause.
+        if (time.perf_counter() - self._last) * 1000 >= INSPECTOR_MS:
+            self.flush()
+        else:
+            self._timer.start(INSPECTOR_MS)
+
+    def flush(self) -> None:
+        self._timer.stop()
+        self._last = time.perf_counter()
+        items, self._pending = self._pending, []
+        # An empty batch still picks up findings added to earlier rows.
+        self.inspector.append(items)
+
+    def finished(self, _status: str = "") -> None:
+        panel = self.window.followed
+        if panel is not None:
+            self.show_run(panel)
+            # Picks up findings added at the end (no terminator...). The selection is left
+            # alone: jumping to a finding would open a possibly huge event (a 10 MB line).
+            self.flush()

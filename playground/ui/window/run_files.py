@@ -1,0 +1,128 @@
+"""The File menu's work on the current panel's run: open a capture, save, export, bundle it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QFileDialog
+
+if TYPE_CHECKING:
+    from playground.ui.session import StreamSession
+    from playground.ui.window.shell import MainWindow
+
+__all__ = ["CAPTURE_FILTER", "RunFiles"]
+
+CAPTURE_FILTER = "Captures (*.jsonl *.capture *.sse *.txt *.log);;All files (*)"
+
+
+class RunFiles:
+    """Saves, exports and bundles the current panel's run; every outcome is one status line."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.last_message = ""
+
+    def session(self) -> StreamSession:
+        return self.window.current_panel().session
+
+    def say(self, message: str, ms: int = 8000) -> None:
+        self.last_message = message
+        self.window.statusBar().showMessage(message, ms)
+
+    def status(self) -> str | None:
+        state = self.session().state
+        return state.status if state is not None else None
+
+    def secrets(self) -> tuple[str, ...]:
+        """The key of the current provider, scrubbed from bundles as a last guard."""
+        from playground.transport.secrets import get_key
+
+        provider = self.window.provider_bar.provider()
+        try:
+            key = None if provider.builtin else get_key(provider)
+        except Exception:  # no keyring backend: there is no key to scrub either
+            key = None
+        return (key,) if key else ()
+
+    def has_run(self) -> bool:
+        if not self.session().run.has_run():
+            self.say("There is no run on this panel yet: send a prompt or open a capture first.")
+            return False
+        return True
+
+    def open_capture_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open a capture", "", CAPTURE_FILTER)
+        if path:
+            self.window.open_capture(path)
+
+    def save_capture(self, path: str | None = None) -> Path | None:
+        """Save the current panel's run as a capture file (asks where unless ``path`` is given)."""
+        from playground.runs.record import write_capture
+        from playground.ui.history_view import ask_save_path
+
+        if not self.has_run():
+            return None
+        run = self.session().run
+        path = ask_save_path(
+            self.window,
+            path,
+            self.window.interactive,
+            "Save the run as a capture",
+            f"{run.route}.capture.jsonl",
+            "Captures (*.jsonl)",
+        )
+        if path is None:
+            return None
+        try:
+            out = write_capture(run, path, self.status(), secrets=self.secrets())
+        except (OSError, ValueError) as exc:
+            self.say(f"The capture was not saved: {exc}")
+            return None
+        self.say(f"Saved the run as {Path(out).name}.")
+        return out
+
+    def export(self, fmt: str) -> str | None:
+        """The current run's request as curl/python/typescript: copied, and shown in a dialog."""
+        from playground.runs.export import export_request
+        from playground.ui.history_view import show_export
+
+        if not self.has_run():
+            return None
+        run = self.session().run
+        route = run.route
+        if route not in self.window.panels:
+            route = self.window.current_panel().route
+        try:
+            code = str(export_request(run.request_json(), route, fmt))
+        except Exception as exc:  # ExportError: a replayed raw capture has no request
+            self.say(f"The request cannot be exported: {exc}")
+            return None
+        show_export(self.window, fmt, code, interactive=self.window.interactive)
+        self.say(f"The request as {fmt} is on the clipboard.")
+        return code
+
+    def bundle(self, path: str | None = None) -> Path | None:
+        from playground.runs.record import bundle_run
+        from playground.ui.history_view import ask_save_path
+
+        if not self.has_run():
+            return None
+        run = self.session().run
+        path = ask_save_path(
+            self.window,
+            path,
+            self.window.interactive,
+            "Save a bug-report bundle",
+            f"{run.route}-bug-report.zip",
+            "Zip (*.zip)",
+        )
+        if path is None:
+            return None
+        try:
+            out = bundle_run(run, path, status=self.status(), secrets=self.secrets())
+        except Exception as exc:  # a bundle is a convenience: one sentence, no traceback
+            self.say(f"The bundle was not written: {exc}")
+            return None
+        self.say(f"Wrote the bug-report bundle {Path(out).name}.")
+        return out

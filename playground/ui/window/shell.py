@@ -1,0 +1,461 @@
+"""MainWindow: the provider bar, a tab per route panel, the inspector following the current one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QPaintEvent,
+)
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QToolBar, QWidget
+
+from playground.protocol.requests import ROUTE_NAMES
+from playground.ui import lazy
+from playground.ui.panels.route_panel import RoutePanel
+from playground.ui.provider_bar import ProviderBar
+from playground.ui.routes import route_views
+from playground.ui.timeouts import first_byte_timeout, stall_seconds
+from playground.ui.window.inspector_feed import InspectorFeed
+from playground.ui.window.menus import Menus
+from playground.ui.window.panels import PanelMap, Placeholder, tab_title
+from playground.ui.window.requests import WindowRequests
+from playground.ui.window.run_files import RunFiles
+
+if TYPE_CHECKING:
+    from playground.protocol.capture import Capture
+    from playground.runs.history import RunHistory
+    from playground.sim.server import SimServer
+    from playground.ui.inspector.inspector import Inspector
+    from playground.ui.selection import ItemView
+    from playground.ui.window.compare import CompareLauncher
+    from playground.ui.window.docks import Docks
+    from playground.ui.window.replay_bar import ReplayBar
+
+__all__ = ["MainWindow"]
+
+IDLE_BUILD_MS = 250  # after the first frame, the panels not yet shown are built one per tick
+IDLE_STEP_MS = 30  # ... this far apart, so input and painting go on between them
+UNPAINTED_MS = 1000  # a shown window that never paints (minimised...) gets its idle work anyway
+
+
+class MainWindow(QMainWindow):
+    """The playground window; ``closed`` fires once when it closes (the app cleans up)."""
+
+    closed = Signal()
+    panelBuilt = Signal(object)  # a route panel was just built (on demand or in idle time)
+    firstFrame = Signal()  # the window has painted for the first time (the app starts asyncio)
+
+    def __init__(
+        self,
+        settings: QSettings | None = None,
+        *,
+        simulator_url: str | None = None,
+        start_simulator: bool = True,
+        interactive: bool = True,
+    ) -> None:
+        super().__init__()
+        self.settings = settings if settings is not None else QSettings("playground", "playground")
+        self.interactive = interactive  # headless runs never open a dialog
+        self.simulator: SimServer | None = None
+        self._start_simulator = start_simulator
+        self._closing = False
+        self._deferring = False
+        # What the first frame does not show is set up right after it, or the moment something
+        # asks for it (the history, the docks, the replay bar): startup time.
+        self._painted = False
+        self._after_done = False
+        self._history: RunHistory | None = None
+        self._history_opened = False
+        self._docks: Docks | None = None
+        self._replay: ReplayBar | None = None
+        self._compare: CompareLauncher | None = None
+        self.setWindowTitle("Playground")
+        self.setAcceptDrops(True)
+        self.resize(1560, 920)
+
+        self.provider_bar = ProviderBar(self.settings)
+        toolbar = QToolBar("Provider")
+        toolbar.setObjectName("providerToolbar")
+        toolbar.setMovable(False)
+        toolbar.addWidget(self.provider_bar)
+        self.addToolBar(toolbar)
+
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        # Every route has its tab from the start; a placeholder page stands in for a panel until
+        # the panel is needed or idle time after the first frame builds it (startup time).
+        self.panels = PanelMap(self._build_panel, self.panelBuilt.emit)
+        self._pages: dict[str, QWidget] = {}
+        for route in ROUTE_NAMES:
+            page = Placeholder(route)
+            self._pages[route] = page
+            self.tabs.addTab(
+                page, self.style().standardIcon(route_views(route).icon), tab_title(route)
+            )
+        self._idle_started = False
+
+        from playground.ui.inspector.inspector import Inspector
+
+        # Its timeline model (and the stream decoder) is built right after the first frame.
+        self.inspector: Inspector = Inspector(defer_model=True)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.addWidget(self.inspector)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([900, 660])
+        self._sized = False
+        self.setCentralWidget(self.splitter)
+        from playground.ui.current_run import CurrentRun
+        from playground.ui.selection import SelectionHub
+
+        self.current_run = CurrentRun(self)
+        self.selection = SelectionHub(self.inspector, self._panel_views, self)
+        self.inspector_feed = InspectorFeed(self, self.inspector, self.current_run)
+        self.followed: RoutePanel | None = None
+        self.tabs.currentChanged.connect(self._follow_current)
+
+        self.status_message = QLabel()
+        self.statusBar().addWidget(self.status_message, 1)
+        self.requests = WindowRequests(self)
+        self.run_files = RunFiles(self)
+        self.menus = Menus(self)
+        self.file_menu, self.run_menu = self.menus.file_menu, self.menus.run_menu
+        self.view_menu, self.help_menu = self.menus.view_menu, self.menus.help_menu
+        self.provider_bar.changed.connect(self._provider_changed)
+        self.provider_bar.settingsRequested.connect(self.open_settings)
+
+        if simulator_url:
+            self.provider_bar.set_simulator_url(simulator_url)
+        # The simulator (starlette + uvicorn imports, a thread) starts right after the first
+        # frame rather than before it (startup time); a Send before then starts it at once.
+        self._deferring = True
+        self._provider_changed()
+        self._deferring = False
+        self._follow_current()
+        # A window never shown still gets its idle-time work; a shown one after its first paint.
+        QTimer.singleShot(0, self, self._after_first_frame)
+        self.statusBar().showMessage(
+            "Ready: on the built-in simulator. Type a prompt and press Ctrl+Enter."
+            if self.provider_bar.provider().builtin
+            else f"Ready: {self.provider_bar.provider().name}.",
+            8000,
+        )
+
+    # ---- what the first frame does not show (startup time) --------------------------------------
+    @property
+    def painted(self) -> bool:
+        """Whether the window has painted its first frame."""
+        return self._painted
+
+    @property
+    def closing(self) -> bool:
+        """Whether the window was closed (its streams are being stopped)."""
+        return self._closing
+
+    @property
+    def history(self) -> RunHistory | None:
+        """The run history (playground.runs.history), opened on first use; None if unavailable."""
+        if not self._history_opened:
+            self._history_opened = True
+            self._history = _open_history()
+            if self._history is not None and self._history.messages:
+                # A history set aside or recovered says so, over the "Ready" line.
+                self.statusBar().showMessage(" ".join(self._history.messages), 15000)
+        return self._history
+
+    @history.setter
+    def history(self, value: RunHistory | None) -> None:
+        self._history_opened = True
+        self._history = value
+
+    @property
+    def docks(self) -> Docks:
+        """The timing and history docks, built on first use or right after the first frame."""
+        if self._docks is None:
+            from playground.ui.window.docks import Docks
+
+            self._docks = Docks(self)
+        return self._docks
+
+    @property
+    def docks_built(self) -> bool:
+        return self._docks is not None
+
+    @property
+    def compare(self) -> CompareLauncher:
+        """Compare's launcher (the compare window itself opens on first use)."""
+        if self._compare is None:
+            from playground.ui.window.compare import CompareLauncher
+
+            self._compare = CompareLauncher(self)
+        return self._compare
+
+    @property
+    def replay(self) -> ReplayBar:
+        """The replay toolbar, built on first use or right after the first frame."""
+        if self._replay is None:
+            from playground.ui.window.replay_bar import ReplayBar
+
+            self._replay = ReplayBar(self)
+        return self._replay
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            self.firstFrame.emit()
+            QTimer.singleShot(0, self, self._after_first_frame)
+
+    # ---- structure ------------------------------------------------------------------------------
+    def current_panel(self) -> RoutePanel:
+        widget = self.tabs.currentWidget()
+        if isinstance(widget, Placeholder):
+            return self.panels[widget.route]
+        assert isinstance(widget, RoutePanel)
+        return widget
+
+    def _build_panel(self, route: str) -> RoutePanel:
+        """Build ``route``'s panel and put it in its tab in place of the placeholder."""
+        # The first frame's panel shows its empty state: its output widgets wait for idle time.
+        panel = RoutePanel(route, self.requests.panel_spec, defer_output=not self._after_done)
+        panel.session.stall_seconds = stall_seconds(self.settings)
+        panel.session.first_byte_timeout = first_byte_timeout(self.settings)
+        # The history opens when the first run starts, if nothing opened it before.
+        panel.session.recorder_factory = self.requests.recorder_for(panel)
+        self._wire_panel(panel)
+        provider = self.provider_bar.provider()
+        panel.set_on_simulator(provider.builtin)
+        panel.editor.set_model(self.provider_bar.model_for(route))
+        page = self._pages[route]
+        index = self.tabs.indexOf(page)
+        current = self.tabs.currentIndex()
+        enabled = self.tabs.isTabEnabled(index)
+        # The swap is not a tab change: nobody (the inspector, the docks) hears about it.
+        blocked = self.tabs.blockSignals(True)
+        try:
+            self.tabs.removeTab(index)
+            self.tabs.insertTab(
+                index, panel, self.style().standardIcon(route_views(route).icon), panel.title
+            )
+            self.tabs.setTabEnabled(index, enabled)
+            self.tabs.setCurrentIndex(current)
+        finally:
+            self.tabs.blockSignals(blocked)
+        self._pages[route] = panel
+        page.deleteLater()
+        return panel
+
+    def _build_idle(self) -> None:
+        """Build one panel not built yet, then come back for the next (idle time)."""
+        if self._closing:
+            return
+        from playground.ui.idle import when_idle
+
+        for panel in self.panels.built().values():
+            if not panel.output_built:  # the first frame's panel: its output widgets first
+                panel.ensure_output()
+                when_idle(self, self._build_idle, IDLE_STEP_MS)
+                return
+        for route in ROUTE_NAMES:
+            if not self.panels.is_built(route):
+                self.panels[route]
+                when_idle(self, self._build_idle, IDLE_STEP_MS)
+                return
+
+    def show_panel(self, route: str) -> RoutePanel:
+        panel = self.panels[route]
+        self.tabs.setCurrentWidget(panel)
+        return panel
+
+    def about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.about(
+            self,
+            "About Playground",
+            "A playground for OpenAI-compatible inference gateways: each route's stream in live "
+            "widgets beside the raw server-sent events that carried it.",
+        )
+
+    # ---- provider and requests ---
+    def ensure_simulator(self) -> str:
+        """Start the built-in simulator in-process (127.0.0.1, a free port) unless it runs."""
+        if self.simulator is None and not self.provider_bar.simulator_url:
+            from playground.sim.server import SimServer
+
+            self.simulator = SimServer("127.0.0.1", 0).start()
+            self.provider_bar.set_simulator_url(self.simulator.base_url)
+        return self.provider_bar.simulator_url
+
+    def _after_first_frame(self, force: bool = False) -> None:
+        if self._closing or self._after_done:
+            return
+        if self.isVisible() and not self._painted and not force:
+            # Shown but not painted yet: the first paint calls back (or this, a while later).
+            QTimer.singleShot(UNPAINTED_MS, self, lambda: self._after_first_frame(True))
+            return
+        self._after_done = True
+        self.inspector.ensure_model()
+        self.history  # noqa: B018 - opened now, not before the first frame
+        self.docks  # noqa: B018 - the history dock; the timing dock follows in idle time
+        self.replay  # noqa: B018 - the replay toolbar
+        if self.provider_bar.provider().builtin and self._start_simulator:
+            self.ensure_simulator()
+        self.provider_bar.load_models()
+        if not self._idle_started:
+            self._idle_started = True
+            from playground.ui.idle import when_idle
+
+            # A stream (or its last moments) is no idle time: building a panel blocks its frames.
+            when_idle(self, self._build_idle, IDLE_BUILD_MS)
+
+    def _provider_changed(self) -> None:
+        provider = self.provider_bar.provider()
+        if provider.builtin and self._start_simulator and not self._deferring:
+            self.ensure_simulator()
+        for route, panel in self.panels.built().items():
+            panel.set_on_simulator(provider.builtin)
+            panel.editor.set_model(self.provider_bar.model_for(route))
+        for route, page in self._pages.items():
+            self.tabs.setTabEnabled(self.tabs.indexOf(page), route in provider.routes)
+
+    def open_settings(self) -> None:
+        from playground.ui.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(self.settings, self)
+        if dialog.exec():
+            for panel in self.panels.built().values():
+                panel.session.stall_seconds = stall_seconds(self.settings)
+                panel.session.first_byte_timeout = first_byte_timeout(self.settings)
+        self.provider_bar.update_key_label()
+
+    # ---- the inspector follows the current panel's session --------------------------------------
+    def _wire_panel(self, panel: RoutePanel) -> None:
+        self.current_run.watch(panel.session)
+        panel.itemActivated.connect(lambda item, p=panel: self._widget_activated(p, item))
+
+    def _panel_views(self, build: bool) -> list[ItemView]:
+        """The current panel's output widgets (``build``: build them first if deferred)."""
+        panel = self.followed if not build else self.current_panel()
+        if panel is None:
+            return []
+        widgets = panel.widgets if build else panel.built_widgets()
+        return list(widgets.values())  # type: ignore[arg-type]
+
+    def _follow_current(self, *_args: object) -> None:
+        panel = self.current_panel()
+        self.provider_bar.set_route(panel.route)
+        self.followed = panel
+        self.current_run.follow(panel.session)
+
+    def _widget_activated(self, panel: RoutePanel, item: int) -> None:
+        if panel is not self.followed:
+            self.tabs.setCurrentWidget(panel)
+        self.selection.widget_activated(item)
+
+    # ---- captures ---
+    def open_capture(self, path: str) -> None:
+        """Open a capture or raw `curl -N` output into the right panel and replay it instantly."""
+        from playground.protocol.capture import read_capture
+
+        try:
+            capture = read_capture(path)
+        except Exception as exc:
+            message = f"Cannot open {Path(path).name}: {exc}"
+            self.statusBar().showMessage(message, 10000)
+            if self.interactive:
+                from PySide6.QtWidgets import QMessageBox
+
+                QMessageBox.warning(self, "Cannot open the capture", message)
+            return
+        route = capture.route if capture.route in self.panels else None
+        if route is None:
+            route = _guess_route(capture) or self.current_panel().route
+        panel = self.show_panel(route)
+        self.show_request_of(panel, capture)
+        panel.session.start_replay(capture, 0.0)
+        self.statusBar().showMessage(f"Opened {Path(path).name}", 6000)
+
+    def show_request_of(self, panel: RoutePanel, capture: Capture) -> None:
+        """Put a capture's request body into ``panel``'s editor (a JSON body it can show)."""
+        body = (capture.request or {}).get("body")
+        if isinstance(body, dict):
+            panel.editor.set_body(body)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                path = url.toLocalFile()
+                if self.current_panel().route == "transcription" and Path(path).suffix.lower() in (
+                    ".wav",
+                    ".mp3",
+                    ".flac",
+                    ".ogg",
+                    ".m4a",
+                    ".webm",
+                ):
+                    self.current_panel().editor.set_file(path)
+                else:
+                    self.open_capture(path)
+                event.acceptProposedAction()
+                return
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if not self._sized:  # the first show knows the real width: give the inspector ~42 %
+            self._sized = True
+            total = max(self.splitter.width(), 800)
+            self.splitter.setSizes([int(total * 0.58), total - int(total * 0.58)])
+
+    # ---- closing ---
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._closing:
+            self.stop_all()
+            self.closed.emit()
+        super().closeEvent(event)
+
+    def stop_all(self) -> None:
+        """The window is closing: stop every stream now (``shutdown`` awaits their ends)."""
+        self._closing = True
+        for panel in self.panels.built().values():
+            panel.session.stop()
+
+    async def shutdown(self) -> None:
+        """Wait for every stream to close, then stop the simulator (no pending tasks at exit)."""
+        await lazy.gather_quietly(*(p.session.aclose() for p in self.panels.built().values()))
+        await self.provider_bar.aclose()
+        if self.simulator is not None:
+            simulator, self.simulator = self.simulator, None
+            await lazy.in_thread(simulator.stop)
+
+
+def _open_history() -> RunHistory | None:
+    """The run history; None when its folder cannot be used (the window opens anyway)."""
+    from playground.runs.history import RunHistory
+
+    try:
+        return RunHistory()
+    except Exception:  # an unwritable data folder must not keep the window from opening
+        return None
+
+
+def _guess_route(capture: Capture) -> str | None:
+    """The route of a raw capture, from its events (the decoder's own recognition)."""
+    from playground.protocol.stream import StreamDecoder
+
+    decoder = StreamDecoder("auto")
+    for t, data in capture.chunks[:50]:
+        decoder.feed(data, t)
+        if decoder.route != "auto":
+            return decoder.route
+    return None
