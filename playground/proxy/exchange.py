@@ -62,7 +62,9 @@ class Exchange:
     t_first_byte: float | None = None
     bytes: int = 0
     outcome: str = "open"
-    error_kind: TransportErrorKind | None = None  # a TransportError kind when the upstream failed or dropped
+    error_kind: TransportErrorKind | None = (
+        None  # a TransportError kind when the upstream failed or dropped
+    )
     error: str | None = None  # what happened, one sentence (secrets scrubbed)
     t_end: float | None = None
     capture: str | None = None  # the capture file written for it, once finished

@@ -29,6 +29,7 @@ from playground.proxy.exchange import Exchange, ExchangeHub
 from playground.proxy.wire import (
     BASE_PATH,
     redact,
+    redact_query,
     request_headers,
     response_headers,
     route_of,
@@ -169,9 +170,11 @@ class Relay:
         ex = Exchange(
             id=self.hub.new_id(),
             method=method,
-            path=path + (f"?{query.decode('latin-1')}" if query else ""),
+            path=redact_query(
+                scrub(path + (f"?{query.decode('latin-1')}" if query else ""), *secrets)
+            ),
             route=route_of(method, path),
-            url=scrub(url, *secrets),
+            url=redact_query(scrub(url, *secrets)),
             request_headers=redact(headers),
             secrets=secrets,
         )

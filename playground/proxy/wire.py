@@ -13,6 +13,7 @@ __all__ = [
     "BASE_PATH",
     "hop_by_hop",
     "redact",
+    "redact_query",
     "request_headers",
     "response_headers",
     "route_of",
@@ -92,6 +93,22 @@ def secrets_of(headers: Iterable[tuple[str, str]]) -> tuple[str, ...]:
             if rest:
                 out.append(rest)
     return tuple(s for s in out if len(s) >= 4)
+
+
+# Query parameters that carry a key where a header would (Google-style ``?key=``).
+_SECRET_PARAMS: Final = frozenset({"key", "api_key", "api-key", "apikey", "access_token", "token"})
+
+
+def redact_query(url: str) -> str:
+    """``url`` with the values of key-like query parameters as [redacted] (what is kept/shown)."""
+    head, sep, query = url.partition("?")
+    if not sep:
+        return url
+    parts = []
+    for pair in query.split("&"):
+        name, eq, _ = pair.partition("=")
+        parts.append(f"{name}={REDACTED}" if eq and name.lower() in _SECRET_PARAMS else pair)
+    return head + "?" + "&".join(parts)
 
 
 def valid_upstream(url: str) -> str | None:
