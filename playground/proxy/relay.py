@@ -48,6 +48,9 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 CONNECT_TIMEOUT: Final = 10.0
+# Reads held between the upstream and a client that reads slower than it: beyond this the
+# upstream is not read until the client catches up (TCP backpressure, as without the proxy).
+READ_QUEUE: Final = 64
 # Headers httpx adds to every request unless told otherwise; the client's own are what goes.
 _CLIENT_DEFAULTS: Final = ("user-agent", "accept")
 
@@ -119,6 +122,21 @@ async def _client_gone(receive: Receive) -> None:
     """Returns when the client disconnects (uvicorn says so as soon as the socket closes)."""
     while (await receive())["type"] != "http.disconnect":
         pass
+
+
+async def _read_upstream(response: httpx.Response, reads: asyncio.Queue[bytes | None]) -> None:
+    """Each upstream read into ``reads`` as it arrives, then None; a failure raises after the
+    reads that came before it are queued (the relay passes those on first)."""
+    try:
+        async for data in response.aiter_raw():
+            if data:
+                await reads.put(data)
+    except asyncio.CancelledError:
+        raise  # the relay is over: nobody reads the queue any more
+    except BaseException:
+        await reads.put(None)
+        raise
+    await reads.put(None)
 
 
 def _pairs(raw: list[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
@@ -254,17 +272,42 @@ class Relay:
         hub = self.hub
         hub.response(ex)
         now = ex.now
+        reads: asyncio.Queue[bytes | None] = asyncio.Queue(READ_QUEUE)
+        reader = asyncio.create_task(_read_upstream(response, reads))
         try:
-            async for data in response.aiter_raw():
-                if data:
-                    await send({"type": "http.response.body", "body": data, "more_body": True})
-                    hub.chunk(ex, now(), data)
+            while True:
+                data = await reads.get()
+                if data is None:
+                    break
+                # What else has arrived already goes in the same send: h11 hands one socket
+                # read over as one piece per HTTP chunk, and one send per piece would cost the
+                # client's throughput for no sooner a byte (nothing waits for more to come).
+                more: list[bytes] = []
+                ended = False
+                while not reads.empty():
+                    piece = reads.get_nowait()
+                    if piece is None:
+                        ended = True
+                        break
+                    more.append(piece)
+                if more:
+                    data = b"".join((data, *more))
+                await send({"type": "http.response.body", "body": data, "more_body": True})
+                hub.chunk(ex, now(), data)
+                if ended:
+                    break
+            await reader  # re-raises the upstream's failure, if that is how it ended
         except httpx.HTTPError as exc:
             error = failure_of(exc, url, True, CONNECT_TIMEOUT, 0.0)
             ex.error_kind = error.kind if error else "dropped"
             ex.error = scrub(error.message if error else repr(exc), *ex.secrets)
             hub.end(ex, "dropped")
             raise UpstreamCut(ex.error) from None
+        finally:
+            if not reader.done():
+                reader.cancel()
+                with contextlib.suppress(BaseException):
+                    await reader
         await send({"type": "http.response.body", "body": b"", "more_body": False})
         hub.end(ex, "done")
 
