@@ -35,7 +35,9 @@ __all__ = ["OUTCOMES", "Exchange", "ExchangeHub", "ExchangeListener", "Listener"
 # "dropped": the upstream cut the body short (the client's connection is cut the same way);
 # "failed": the upstream could not be reached or did not answer (the client got the proxy's 502).
 OUTCOMES: Final = ("open", "done", "cancelled", "dropped", "failed")
-RECENT: Final = 1000  # exchanges the hub remembers for a late subscriber (a panel opened later)
+# Exchanges the hub remembers for a late subscriber (a panel opened later); each holds its
+# request body, so not many.
+RECENT: Final = 200
 
 
 def _now_iso() -> str:

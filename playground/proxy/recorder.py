@@ -71,6 +71,7 @@ class Recorder(Listener):
         journal.on_end(ex.t_end if ex.t_end is not None else ex.now())
         if self._report(ex, journal):
             ex.capture = str(journal.path)
+        self._reported.discard(ex.id)
 
     def _report(self, ex: Exchange, journal: CaptureJournal) -> bool:
         """False (said once on stderr) when the capture could not be written; the relay goes on."""

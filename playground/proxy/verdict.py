@@ -9,6 +9,7 @@ not decoded: its status comes from how it ended alone.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, Final
 
 from playground.protocol.stream import StreamDecoder
@@ -18,6 +19,7 @@ from playground.proxy.exchange import Exchange, Listener
 __all__ = ["ERROR_BODY_MAX", "Verdicts", "summary_keys"]
 
 ERROR_BODY_MAX: Final = 1 << 20  # an error body is kept (to read its envelope) up to 1 MiB
+KEPT: Final = 1000  # summaries kept for asking later (a proxy may run for days)
 
 
 def summary_keys() -> tuple[str, ...]:
@@ -54,7 +56,7 @@ class Verdicts(Listener):
 
     def __init__(self) -> None:
         self._open: dict[int, _Decoding] = {}
-        self.summaries: dict[int, dict[str, Any]] = {}
+        self.summaries: OrderedDict[int, dict[str, Any]] = OrderedDict()
 
     def on_start(self, ex: Exchange) -> None:
         self._open[ex.id] = _Decoding(None)
@@ -125,6 +127,8 @@ class Verdicts(Listener):
             "duration_ms": _ms(t_end),
             "capture": ex.capture,
         }
+        while len(self.summaries) > KEPT:
+            self.summaries.popitem(last=False)
 
     def status(self, ex: Exchange) -> str | None:
         found = self.summaries.get(ex.id)

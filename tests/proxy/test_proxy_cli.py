@@ -113,7 +113,7 @@ def test_a_capture_is_on_disk_while_its_stream_is_still_arriving(
 ) -> None:
     proxy = start_proxy(sim.base_url, tmp_path)
     try:
-        headers = {"X-Sim-Pace": "fast", "X-Sim-Tokens": "400"}
+        headers = {"X-Sim-Pace": "fast", "X-Sim-Tokens": "120"}
         with httpx.stream(
             "POST", proxy.base_url + "/chat/completions", json=CHAT, headers=headers
         ) as r:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import time
 from collections.abc import Iterator
 
@@ -11,6 +12,7 @@ import httpx
 import pytest
 
 from playground.protocol.stream import StreamDecoder
+from playground.proxy.exchange import Exchange, Listener
 from playground.sim.faults import active_streams
 from playground.sim.server import SimServer
 
@@ -114,6 +116,38 @@ def test_an_upstream_that_closes_without_answering_is_a_502_that_says_so(
     assert error["type"] == "proxy_error" and error["code"] == "upstream_dropped"
     assert "closed the connection before answering" in error["message"]
     assert proxy.last()["status"] == "failed"
+
+
+def test_nothing_a_client_or_an_upstream_does_stops_the_proxy(
+    scripted: tuple[ScriptedUpstream, Proxy],
+) -> None:
+    _, proxy = scripted
+    proxy.clear()
+    host, port = proxy.server.host, proxy.server.port
+    # A client that leaves in the middle of its upload, and one that sends no HTTP at all.
+    with socket.create_connection((host, port)) as sock:
+        sock.sendall(b"POST /v1/fixed HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+    with socket.create_connection((host, port)) as sock:
+        sock.sendall(b"\x16\x03\x01 not http\r\n\r\n")
+        sock.recv(1024)
+    # An upstream that answers with something that is not HTTP.
+    r = httpx.post(proxy.base_url + "/not-http", content=b"{}", timeout=10)
+    assert r.status_code == 502 and r.json()["error"]["type"] == "proxy_error"
+
+    # A listener that breaks is said on stderr once; the bytes still reach the client.
+    class Broken(Listener):
+        def on_chunk(self, ex: Exchange, t: float, data: bytes) -> None:
+            raise RuntimeError("a listener's bug")
+
+    broken = Broken()
+    proxy.hub.subscribe(broken)
+    try:
+        r = httpx.post(proxy.base_url + "/fixed", content=b"{}", timeout=10)
+    finally:
+        proxy.hub.unsubscribe(broken)
+    assert r.content == b"".join(CHUNKS)
+    statuses = [line["status"] for line in proxy.lines(count=3)]
+    assert statuses == ["cancelled", "failed", "complete"]
 
 
 def test_an_upstream_that_refuses_the_connection_is_a_502_that_says_so() -> None:

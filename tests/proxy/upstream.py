@@ -81,6 +81,9 @@ class _Handler(socketserver.BaseRequestHandler):
         head += "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
         if path.endswith("/refuse-answer"):
             return  # read the request, close without a word
+        if path.endswith("/not-http"):
+            sock.sendall(b"SSH-2.0-OpenSSH_9.2\r\n\r\n")
+            return
         sock.sendall(head.encode())
         if path.endswith("/fixed"):
             for data in CHUNKS:
