@@ -216,8 +216,15 @@ class Relay:
                     await relay
                 self.hub.end(ex, "cancelled")
             gone.cancel()
-        if not relay.cancelled():
-            relay.result()  # re-raises UpstreamCut, so uvicorn cuts the client's connection too
+        if relay.cancelled():
+            return
+        failure = relay.exception()
+        if failure is not None and not isinstance(failure, UpstreamCut):
+            # A bug of the relay's own: the exchange still ends (and says so); uvicorn answers
+            # 500 or cuts the connection, and serves the next request.
+            ex.error = f"the proxy failed ({type(failure).__name__})"
+            self.hub.end(ex, "failed")
+        relay.result()  # re-raises UpstreamCut, so uvicorn cuts the client's connection too
 
     async def _forward(
         self,

@@ -91,7 +91,8 @@ def read_recording(path: str | Path) -> Recording:
     if not records or records[0].get("format") != FORMAT:
         raise RecordingError(f"{name} is not a {FORMAT} file")
     head = records[0]
-    request = head.get("request") if isinstance(head.get("request"), dict) else {}
+    found = head.get("request")
+    request: dict[str, Any] = found if isinstance(found, dict) else {}
     route = head.get("route")
     method = request.get("method")
     rec: Recording | None = None
