@@ -5,11 +5,15 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import ssl
+import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
+from tls_helpers import self_signed_server_context
 
 from playground.protocol.stream import StreamDecoder
 from playground.proxy.exchange import Exchange, Listener
@@ -274,3 +278,33 @@ def test_a_line_names_the_route_events_and_timing(fresh: Proxy) -> None:
     assert line["status"] == "complete" and line["events"] > 3 and line["findings"] == []
     assert 0 < line["ttft_ms"] <= line["duration_ms"] and line["capture"] is None
     json.dumps(line)
+
+
+def test_tls_to_the_upstream_is_verified(tmp_path: Path) -> None:
+    # A self-signed upstream: the proxy's client refuses it, and says so in the 502.
+    context = self_signed_server_context(tmp_path)
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    handshakes: list[str] = []
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        try:
+            with context.wrap_socket(conn, server_side=True):
+                handshakes.append("accepted")
+        except (ssl.SSLError, OSError):
+            handshakes.append("refused by the client")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    proxy = start_proxy(f"https://127.0.0.1:{port}/v1")
+    try:
+        r = httpx.post(proxy.base_url + "/chat/completions", json=CHAT, timeout=10)
+        assert r.status_code == 502
+        error = r.json()["error"]
+        assert error["code"] == "upstream_tls" and "could not be verified" in error["message"]
+        thread.join(5)
+        assert handshakes == ["refused by the client"]
+    finally:
+        proxy.server.stop()
+        listener.close()
