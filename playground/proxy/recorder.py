@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from playground.proxy.exchange import Exchange, Listener
+from playground.proxy.exchange import Exchange
+from playground.proxy.sinks import RunSinks
 from playground.runs.journal import CaptureJournal
-from playground.transport.errors import TransportError
 
 __all__ = ["Recorder", "capture_name"]
 
@@ -30,50 +30,39 @@ def capture_name(ex: Exchange) -> str:
     return f"{stamp}-{ex.id:04d}-{kind[:40]}.capture.jsonl"
 
 
-class Recorder(Listener):
+class Recorder(RunSinks):
     """Writes one capture per exchange into ``folder``; sets ``ex.capture`` once it is in place."""
 
     def __init__(self, folder: Path, status_of: Callable[[Exchange], str | None]) -> None:
+        super().__init__(self._journal)
         self.folder = Path(folder)
         self.status_of = status_of  # the decoder's verdict (Verdicts.status), for the end line
         self._journals: dict[int, CaptureJournal] = {}
         self._reported: set[int] = set()
 
-    def on_request(self, ex: Exchange) -> None:
-        path = self.folder / capture_name(ex)
+    def _journal(self, ex: Exchange) -> CaptureJournal:
         journal = CaptureJournal(
-            path,
+            self.folder / capture_name(ex),
             ex.route or "other",
             secrets=ex.secrets,
             status_source=lambda: self.status_of(ex),
         )
         journal.started_at = ex.started_at
         self._journals[ex.id] = journal
-        journal.on_request(ex.method, ex.url, dict(ex.request_headers), ex.facts.capture_body)
-        self._report(ex, journal)
+        return journal
 
-    def on_response(self, ex: Exchange) -> None:
-        journal = self._journals.get(ex.id)
-        if journal is not None and ex.http_status is not None:
-            journal.on_response(ex.http_status, ex.response_headers, ex.t_response or 0.0)
-
-    def on_chunk(self, ex: Exchange, t: float, data: bytes) -> None:
-        journal = self._journals.get(ex.id)
-        if journal is not None:
-            journal.on_chunk(t, data)
+    def on_request(self, ex: Exchange) -> None:
+        super().on_request(ex)
+        self._report(self._journals[ex.id], ex)
 
     def on_end(self, ex: Exchange) -> None:
+        super().on_end(ex)
         journal = self._journals.pop(ex.id, None)
-        if journal is None:
-            return
-        if ex.error_kind is not None:
-            journal.on_transport_error(TransportError(ex.error_kind, ex.error or ""), ex.now())
-        journal.on_end(ex.t_end if ex.t_end is not None else ex.now())
-        if self._report(ex, journal):
+        if journal is not None and self._report(journal, ex):
             ex.capture = str(journal.path)
         self._reported.discard(ex.id)
 
-    def _report(self, ex: Exchange, journal: CaptureJournal) -> bool:
+    def _report(self, journal: CaptureJournal, ex: Exchange) -> bool:
         """False (said once on stderr) when the capture could not be written; the relay goes on."""
         if journal.write_error is None:
             return True

@@ -165,3 +165,19 @@ def test_another_host_than_loopback_is_warned_about(
     assert main(["--upstream", "http://127.0.0.1:1/v1", "--host", "0.0.0.0"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("warning: binding the proxy to 0.0.0.0")
+
+
+def test_a_capture_that_cannot_be_written_is_said_and_the_relay_goes_on(
+    sim: SimServer, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("")
+    proxy = start_proxy(sim.base_url, blocked / "sub")  # a folder that cannot be made
+    try:
+        r = httpx.post(proxy.base_url + "/chat/completions", json=CHAT, headers=INSTANT)
+        assert r.status_code == 200 and r.content.endswith(b"data: [DONE]\n\n")
+        line = proxy.last()
+        assert line["status"] == "complete" and line["capture"] is None
+    finally:
+        proxy.server.stop()
+    assert capfd.readouterr().err.count("could not be saved") == 1
