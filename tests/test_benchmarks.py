@@ -175,7 +175,7 @@ def test_format_value() -> None:
 def test_proxy_figures_come_from_one_run_each_way() -> None:
     from playground.bench.proxy import proxy_figures
 
-    figures = proxy_figures(500, 30, 1)
+    figures = proxy_figures(500, 30, 1, 1)
     _numbers(figures, "proxy_vs_direct", "proxy_events_s", "direct_events_s")
     ratio = figures["proxy_events_s"] / figures["direct_events_s"]  # type: ignore[operator]
     assert figures["proxy_vs_direct"] == pytest.approx(ratio)

@@ -227,8 +227,8 @@ def added_latency(paced: str, proxy: str, n_events: int, rounds: int) -> dict[st
     }
 
 
-def proxy_figures(n_events: int, n_paced: int, repeat: int) -> dict[str, Value]:
-    """``repeat`` full-speed runs each way, and ``repeat`` paced rounds of ``n_paced`` events."""
+def proxy_figures(n_events: int, n_paced: int, repeat: int, rounds: int) -> dict[str, Value]:
+    """``repeat`` full-speed runs each way, and ``rounds`` paced rounds of ``n_paced`` events."""
     sim, sim_url = _spawn(["playground", "sim", "--port", "0"], _url)
     procs = [sim]
     try:
@@ -243,7 +243,7 @@ def proxy_figures(n_events: int, n_paced: int, repeat: int) -> dict[str, Value]:
         )
         procs.append(paced_proxy)
         results = throughput(sim_url, proxy_url, n_events, repeat)
-        results.update(added_latency(paced_url, paced_proxy_url, n_paced, repeat))
+        results.update(added_latency(paced_url, paced_proxy_url, n_paced, rounds))
         return results
     finally:
         _stop(*procs)
