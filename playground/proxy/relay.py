@@ -219,6 +219,9 @@ class Relay:
         if relay.cancelled():
             return
         failure = relay.exception()
+        if isinstance(failure, OSError):  # a server that says "the client left" by raising
+            self.hub.end(ex, "cancelled")
+            return
         if failure is not None and not isinstance(failure, UpstreamCut):
             # A bug of the relay's own: the exchange still ends (and says so); uvicorn answers
             # 500 or cuts the connection, and serves the next request.
