@@ -1,5 +1,5 @@
-"""Entry point: the window by default; subcommands inspect, sim, bench and export; --version and
-the launcher entry's --install-desktop-entry / --uninstall-desktop-entry."""
+"""Entry point: the window by default; subcommands inspect, sim, proxy, bench and export;
+--version and the launcher entry's --install-desktop-entry / --uninstall-desktop-entry."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 _SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "inspect": ("playground.cli.inspect", "main"),
     "sim": ("playground.sim.cli", "main"),
+    "proxy": ("playground.proxy.cli", "main"),
     "bench": ("playground.bench.runner", "main"),
     "export": ("playground.cli.export", "main"),
     "--install-desktop-entry": ("playground.desktop_entry", "main"),

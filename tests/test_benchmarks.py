@@ -170,3 +170,19 @@ def test_format_value() -> None:
     assert runner.format_value("n/a (x)") == "n/a (x)"
     fig = runner.FIGURES[0]
     assert fig.met(10.0) == "yes" and fig.met(1.0) == "NO" and fig.met("n/a (x)") == "n/a"
+
+
+def test_proxy_figures_come_from_one_run_each_way() -> None:
+    from playground.bench.proxy import proxy_figures
+
+    figures = proxy_figures(500, 30, 1, 1)
+    _numbers(figures, "proxy_vs_direct", "proxy_events_s", "direct_events_s")
+    ratio = figures["proxy_events_s"] / figures["direct_events_s"]  # type: ignore[operator]
+    assert figures["proxy_vs_direct"] == pytest.approx(ratio)
+    added = figures["proxy_added_ms_p99"]
+    assert isinstance(added, float) and 0 <= added < 1000
+    assert isinstance(figures["proxy_added_ms_p50"], float)
+    assert [f.name for f in runner.FIGURES if f.group == "proxy"] == [
+        "proxy_vs_direct",
+        "proxy_added_ms_p99",
+    ]

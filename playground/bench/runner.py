@@ -55,9 +55,20 @@ FIGURES: tuple[Figure, ...] = (
     Figure("image_partial_ms", "image", 30.0, False, "ms"),
     Figure("image_ui_block_ms", "image", 16.0, False, "ms"),
     Figure("startup_vs_bare_qt", "startup", 2.0, False),
+    Figure("proxy_vs_direct", "proxy", 0.8, True),
+    Figure("proxy_added_ms_p99", "proxy", 2.0, False, "ms"),
 )
 
-GROUPS: tuple[str, ...] = ("parser", "decode", "timeline", "render", "image", "startup", "ui")
+GROUPS: tuple[str, ...] = (
+    "parser",
+    "decode",
+    "timeline",
+    "render",
+    "image",
+    "startup",
+    "ui",
+    "proxy",
+)
 QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "image", "ui"})
 
 
@@ -75,11 +86,15 @@ class Sizes:
     startup_repeat: int
     ui_chunks: int
     child_timeout: float
+    proxy_events: int = 30_000  # the full-speed stream, each way
+    proxy_paced: int = 300  # paced events per round (10 ms apart)
+    proxy_repeat: int = 3  # full-speed runs each way
+    proxy_rounds: int = 5  # paced rounds (the best one is the figure)
 
 
-FULL = Sizes(200_000, 7, 200_000, 5, 1_000_000, 50_000, 12, 5, 100_000, 600.0)
-QUICK = Sizes(50_000, 5, 30_000, 3, 100_000, 50_000, 6, 3, 100_000, 150.0)
-TINY = Sizes(300, 1, 200, 1, 2_000, 1_200, 1, 1, 300, 120.0)
+FULL = Sizes(200_000, 7, 200_000, 5, 1_000_000, 50_000, 12, 5, 100_000, 600.0, 100_000, 1000, 5, 7)
+QUICK = Sizes(50_000, 5, 30_000, 3, 100_000, 50_000, 6, 3, 100_000, 150.0, 30_000, 300, 3, 5)
+TINY = Sizes(300, 1, 200, 1, 2_000, 1_200, 1, 1, 300, 120.0, 500, 30, 1, 1)
 
 
 def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
@@ -112,6 +127,12 @@ def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
         from playground.bench.ui import ui_figures
 
         return ui_figures(sizes.ui_chunks)
+    if group == "proxy":
+        from playground.bench.proxy import proxy_figures
+
+        return proxy_figures(
+            sizes.proxy_events, sizes.proxy_paced, sizes.proxy_repeat, sizes.proxy_rounds
+        )
     raise ValueError(f"unknown group {group!r}")
 
 

@@ -1,4 +1,4 @@
-"""`playground sim [--host 127.0.0.1] [--port N]`: serve the simulator alone until Ctrl+C."""
+"""`playground sim [--host H] [--port N] [--replay CAPTURE]`: serve the simulator until Ctrl+C."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from playground.sim.faults import FAULTS
+from playground.sim.fault_names import FAULTS, REPLAY_FAULTS
 
 
 def is_loopback(host: str) -> bool:
@@ -36,13 +36,31 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--fault",
         default=None,
-        choices=FAULTS,
+        choices=list(dict.fromkeys((*FAULTS, *REPLAY_FAULTS))),
         metavar="FAULT",
         help="default fault when a request sends no X-Sim-Fault (see docs/simulator.md)",
+    )
+    parser.add_argument(
+        "--replay",
+        default=None,
+        metavar="CAPTURE",
+        help="serve this capture's answer, with its recorded timing, to any request on its route",
+    )
+    parser.add_argument(
+        "--speed", type=float, default=1.0, help="--replay: timing divided by S (0: at once)"
     )
     args = parser.parse_args(list(argv))
     if not 0 <= args.port <= 65535:
         parser.error("--port must be 0-65535")
+    app = None
+    if args.replay is not None:
+        from playground.sim.replay import load_replay
+
+        app, problem = load_replay(args.replay, args.speed, args.fault or "none")
+        if problem:
+            parser.error(problem)
+    elif args.fault not in (None, *FAULTS):
+        parser.error(f"--fault {args.fault} applies to --replay only")
     if not is_loopback(args.host):
         print(
             f"warning: binding the simulator to {args.host}: anyone who can reach this address "
@@ -52,7 +70,7 @@ def main(argv: Sequence[str]) -> int:
     from playground.sim.server import SimServer
 
     try:
-        server = SimServer(args.host, args.port, pace=args.pace, fault=args.fault).start()
+        server = SimServer(args.host, args.port, pace=args.pace, fault=args.fault, app=app).start()
     except OSError as exc:
         print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2

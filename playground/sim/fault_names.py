@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["FAULTS"]
+__all__ = ["FAULTS", "REPLAY_FAULTS"]
 
 # Chosen per request by the `X-Sim-Fault` header (docs/simulator.md). Importing this module
 # pulls in nothing else: the window shows the list before the simulator (starlette) is loaded.
@@ -34,4 +34,23 @@ FAULTS: tuple[str, ...] = (
     "garbage",
     "out-of-order",
     "after-terminator",
+)
+
+# The faults `sim --replay` applies to a recorded body (replay_faults.py): those that damage bytes
+# or answer before the stream, and "split-utf8" (every multi-byte character cut across reads),
+# which only a replay has: the live routes write each event whole.
+REPLAY_FAULTS: tuple[str, ...] = (
+    *(f for f in FAULTS if f.startswith("http-")),
+    "none",
+    "no-key",
+    "non-json-error",
+    "empty-error",
+    "midstream-error",
+    "drop",
+    "stall",
+    "bad-json",
+    "unknown-events",
+    "garbage",
+    "after-terminator",
+    "split-utf8",
 )

@@ -90,7 +90,9 @@ class SimServer:
         *,
         pace: str | None = None,
         fault: str | None = None,
+        app: Starlette | None = None,
     ) -> None:
+        self.app = app  # another app to serve (`sim --replay`); the simulator's own by default
         self.host = host
         self.port = port
         self.pace = pace  # defaults for requests without X-Sim-Pace / X-Sim-Fault
@@ -112,7 +114,7 @@ class SimServer:
         host = f"[{self.host}]" if ":" in self.host else self.host
         self.base_url = f"http://{host}:{self.port}/v1"
         config = uvicorn.Config(
-            create_app(pace=self.pace, fault=self.fault),
+            self.app if self.app is not None else create_app(pace=self.pace, fault=self.fault),
             log_level="warning",
             access_log=False,
             lifespan="off",

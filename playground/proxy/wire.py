@@ -1,0 +1,146 @@
+"""What crosses the proxy: the headers forwarded or dropped, the upstream URL, a path's route."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+from urllib.parse import urlsplit
+
+from playground.protocol.requests import ROUTES
+from playground.transport.redact import REDACTED, SECRET_HEADERS, redact_pairs
+
+__all__ = [
+    "BASE_PATH",
+    "hop_by_hop",
+    "redact",
+    "redact_query",
+    "request_headers",
+    "response_headers",
+    "route_of",
+    "secrets_of",
+    "upstream_url",
+    "valid_upstream",
+]
+
+BASE_PATH: Final = "/v1"
+
+# RFC 9110 §7.6.1: connection-specific headers are not forwarded by a proxy, nor any header the
+# Connection header names. Transfer-Encoding is the hop's framing: uvicorn frames its own hop.
+_HOP_BY_HOP: Final = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+    }
+)
+# Set by the proxy's own client for the upstream hop (the length of the body it sends, the host it
+# connects to), and Accept-Encoding: identity, as the playground's own client asks (transport/
+# client.py): the bytes the decoder, the capture and the client see are the bytes the server
+# wrote, and no compressor holds a chunk back waiting for more.
+_REQUEST_OWN: Final = frozenset({"host", "content-length", "accept-encoding"})
+# Header names the proxy shows as [redacted] besides the transport's SECRET_HEADERS: the issue
+# asks for anthropic-* to be kept out of everything kept or shown, as Authorization and x-api-key.
+_REDACTED_PREFIXES: Final = ("anthropic-",)
+
+
+def hop_by_hop(headers: Iterable[tuple[str, str]]) -> frozenset[str]:
+    """The lower-case names not to forward: the fixed set and those the Connection header lists."""
+    named = {
+        token.strip().lower()
+        for name, value in headers
+        if name.lower() == "connection"
+        for token in value.split(",")
+        if token.strip()
+    }
+    return _HOP_BY_HOP | named
+
+
+def request_headers(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The client's headers as they go upstream: credentials unchanged, hop-by-hop dropped."""
+    drop = hop_by_hop(headers) | _REQUEST_OWN
+    out = [(name, value) for name, value in headers if name.lower() not in drop]
+    out.append(("Accept-Encoding", "identity"))
+    return out
+
+
+def response_headers(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The upstream's headers as they go to the client: all but the hop-by-hop ones, in order."""
+    drop = hop_by_hop(headers)
+    return [(name, value) for name, value in headers if name.lower() not in drop]
+
+
+def redact(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Headers as the proxy keeps or shows them: credentials and anthropic-* as [redacted]."""
+    return [
+        (name, REDACTED if name.lower().startswith(_REDACTED_PREFIXES) else value)
+        for name, value in redact_pairs(headers)
+    ]
+
+
+def secrets_of(headers: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """The credential values in ``headers`` (with and without their scheme), to scrub from text."""
+    out: list[str] = []
+    for name, value in headers:
+        if name.lower() in SECRET_HEADERS and value:
+            out.append(value)
+            rest = value.partition(" ")[2]
+            if rest:
+                out.append(rest)
+    return tuple(s for s in out if len(s) >= 4)
+
+
+# Query parameters that carry a key where a header would (Google-style ``?key=``).
+_SECRET_PARAMS: Final = frozenset({"key", "api_key", "api-key", "apikey", "access_token", "token"})
+
+
+def redact_query(url: str) -> str:
+    """``url`` with the values of key-like query parameters as [redacted] (what is kept/shown)."""
+    head, sep, query = url.partition("?")
+    if not sep:
+        return url
+    parts = []
+    for pair in query.split("&"):
+        name, eq, _ = pair.partition("=")
+        parts.append(f"{name}={REDACTED}" if eq and name.lower() in _SECRET_PARAMS else pair)
+    return head + "?" + "&".join(parts)
+
+
+def valid_upstream(url: str) -> str | None:
+    """Why ``url`` cannot be an upstream base URL, or None when it can."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"not an http or https URL: {url!r}"
+    if parts.query or parts.fragment:
+        return f"an upstream base URL has no query or fragment: {url!r}"
+    return None
+
+
+def upstream_url(upstream: str, path: str, query: bytes) -> str:
+    """Where a request for ``path`` (under the base path) goes: the upstream base URL + the rest."""
+    rest = path[len(BASE_PATH) :]
+    url = upstream.rstrip("/") + rest
+    return f"{url}?{query.decode('latin-1')}" if query else url
+
+
+# Route paths relative to the base path (protocol/requests.py), and music's job streams.
+_ROUTE_OF_PATH: Final = {(spec.path, spec.method): spec.name for spec in ROUTES}
+
+
+def route_of(method: str, path: str) -> str | None:
+    """The playground route a request is for (None: a route it knows no grammar of)."""
+    rest = path[len(BASE_PATH) :].rstrip("/") if path.startswith(BASE_PATH) else path
+    found = _ROUTE_OF_PATH.get((rest, method.upper()))
+    if found is not None:
+        return found
+    if method.upper() == "POST" and rest == "/images":  # the gateway's short images path
+        return "images"
+    parts = rest.split("/")
+    if method.upper() == "GET" and len(parts) == 4 and parts[1] == "music" and parts[3] == "stream":
+        return "music"  # a music job's stream_url: the WAV as it renders
+    return None
