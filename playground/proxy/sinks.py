@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from playground.proxy.exchange import Exchange, Listener
-from playground.transport.pipeline import RunSink
 from playground.transport.errors import TransportError
+from playground.transport.pipeline import RunSink
 
 __all__ = ["RunSinks"]
 
