@@ -29,8 +29,10 @@ from playground.cli.export import main as export_main
 from playground.protocol.capture import read_capture
 from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body
 from playground.runs.history import RunHistory
-from playground.transport.client import TeeSink, build_spec, stream_request
+from playground.transport.client import stream_request
+from playground.transport.pipeline import TeeSink
 from playground.transport.providers import provider_by_id
+from playground.transport.spec import make_spec
 
 pytestmark = pytest.mark.slow
 
@@ -117,7 +119,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             files = None
             if route == "transcription":
                 files = [("file", ("hello.wav", SAMPLE.read_bytes(), "audio/wav"))]
-            spec = build_spec(
+            spec = make_spec(
                 provider_by_id("custom"),
                 route,
                 build_body(route, replace(params, stream=True)),
@@ -126,6 +128,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                 files=files,
                 extra_headers={"X-Sim-Pace": "instant"},
             )
+            assert spec is not None
             rec = history.start_run(route, secrets=(KEY,))
             sink = _Sink()
             await stream_request(spec, TeeSink(sink, rec))

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from playground.transport.client import build_spec
 from playground.transport.providers import provider_by_id
+from playground.transport.spec import make_spec
 
 pytestmark = pytest.mark.gui
 
@@ -68,7 +68,9 @@ class WavServer:
 def _speech_spec(base: str, stream_format: str) -> Any:
     body = {"model": "tts", "input": "hi", "voice": "alloy", "response_format": "wav"}
     body["stream_format"] = stream_format
-    return build_spec(provider_by_id("simulator"), "speech", body, None, base_url=base)
+    spec = make_spec(provider_by_id("simulator"), "speech", body, None, base_url=base)
+    assert spec is not None
+    return spec
 
 
 @pytest.mark.parametrize(("stream_format", "codes"), [("sse", ["audio_body"]), ("audio", [])])
@@ -97,7 +99,7 @@ def test_a_chat_run_knows_it_asked_for_usage(qloop: Any, sim: Any) -> None:
     from playground.ui.session import StreamSession
 
     params = RequestParams(model="sim-chat", prompt="Hi.", include_usage=True)
-    spec = build_spec(
+    spec = make_spec(
         provider_by_id("simulator"),
         "chat",
         build_body("chat", params),
@@ -105,6 +107,7 @@ def test_a_chat_run_knows_it_asked_for_usage(qloop: Any, sim: Any) -> None:
         base_url=sim.base_url,
         extra_headers={"X-Sim-Pace": "instant"},
     )
+    assert spec is not None
     session = StreamSession("chat")
     qloop.do(session.start, spec)
     assert qloop.run(session.wait()) == "complete"
