@@ -163,6 +163,7 @@ class ScrubbingSink:
     def __init__(self, sink: RunSink, secrets: Sequence[str]) -> None:
         self.sink = sink
         self.secrets = tuple(secrets)
+        self.ended = False
 
     def on_request(
         self, method: str, url: str, headers: dict[str, str], body: bytes | None
@@ -179,7 +180,14 @@ class ScrubbingSink:
         self.sink.on_transport_error(error, t)
 
     def on_end(self, t: float) -> None:
-        self.sink.on_end(t)
+        if not self.ended:
+            self.ended = True
+            self.sink.on_end(t)
+
+    def end_if_open(self, t: float) -> None:
+        """End a run whose byte source stopped without saying so (a cancelled task skips its
+        ``on_end``): the journal is closed and kept, never left open for the collector."""
+        self.on_end(t)
 
     def finish(
         self, status: str | None = None, preview: str | None = None, error: str | None = None

@@ -210,8 +210,13 @@ def test_raw_json_body_is_kept_in_sync_both_ways(window: Any, qloop: Any) -> Non
 def test_closing_with_streams_in_flight_leaves_no_task(
     qloop: Any, sim: Any, settings: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
+    from playground.runs.paths import data_dir
     from playground.ui.window.shell import MainWindow
 
+    def journals_open() -> set[Path]:
+        return set(data_dir().rglob("*.part"))
+
+    open_before = journals_open()
     win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
     win.show()
 
@@ -230,6 +235,8 @@ def test_closing_with_streams_in_flight_leaves_no_task(
     pending = [t for t in asyncio.all_tasks(qloop.loop) if not t.done() and t is not current]
     assert pending == []
     assert not any("destroyed" in r.getMessage() for r in caplog.records)
+    # The runs cut short by closing are kept as captures, their journals closed.
+    assert journals_open() <= open_before
     win.deleteLater()
 
 
