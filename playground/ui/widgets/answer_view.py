@@ -54,7 +54,9 @@ class ChoicePane(QWidget):
         self.refusal_box.hide()
         layout.addWidget(self.refusal_box)
         self.text = LiveText(
-            self, placeholder="The answer appears here as it streams. Type a prompt and press Send."
+            self,
+            placeholder="The answer appears here as it streams. Type a prompt and press Send.",
+            markdown=True,
         )
         layout.addWidget(self.text, 1)
         self.text.activated.connect(self.activated)
