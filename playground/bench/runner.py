@@ -51,14 +51,25 @@ FIGURES: tuple[Figure, ...] = (
     Figure("ui_vs_raw_client", "ui", 0.5, True),
     Figure("ui_stall_p99_ms", "ui", 50.0, False, "ms"),
     Figure("render_growth", "render", 2.0, False),
+    Figure("markdown_growth", "markdown", 2.0, False),
+    Figure("markdown_frame_ms", "markdown", 8.0, False, "ms"),
     Figure("timeline_bytes_per_event", "timeline", 250.0, False, "B"),
     Figure("image_partial_ms", "image", 30.0, False, "ms"),
     Figure("image_ui_block_ms", "image", 16.0, False, "ms"),
     Figure("startup_vs_bare_qt", "startup", 2.0, False),
 )
 
-GROUPS: tuple[str, ...] = ("parser", "decode", "timeline", "render", "image", "startup", "ui")
-QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "image", "ui"})
+GROUPS: tuple[str, ...] = (
+    "parser",
+    "decode",
+    "timeline",
+    "render",
+    "markdown",
+    "image",
+    "startup",
+    "ui",
+)
+QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "markdown", "image", "ui"})
 
 
 @dataclass(frozen=True)
@@ -75,11 +86,12 @@ class Sizes:
     startup_repeat: int
     ui_chunks: int
     child_timeout: float
+    markdown_tokens: int = 50_000
 
 
 FULL = Sizes(200_000, 7, 200_000, 5, 1_000_000, 50_000, 12, 5, 100_000, 600.0)
 QUICK = Sizes(50_000, 5, 30_000, 3, 100_000, 50_000, 6, 3, 100_000, 150.0)
-TINY = Sizes(300, 1, 200, 1, 2_000, 1_200, 1, 1, 300, 120.0)
+TINY = Sizes(300, 1, 200, 1, 2_000, 1_200, 1, 1, 300, 120.0, markdown_tokens=1_200)
 
 
 def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
@@ -100,6 +112,10 @@ def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
         from playground.bench.render import render_figures
 
         return render_figures(sizes.render_tokens)
+    if group == "markdown":
+        from playground.bench.markdown import markdown_figures
+
+        return markdown_figures(sizes.markdown_tokens)
     if group == "image":
         from playground.bench.image import image_figures
 

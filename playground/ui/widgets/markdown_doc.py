@@ -80,6 +80,15 @@ class LiveMarkdown:
     def step(self, budget: float) -> float | None:
         """Render for about ``budget`` seconds; None when all is shown, else seconds until the
         next step is due (0: closed blocks are still waiting)."""
+        # One edit block: the view lays the document out once per step, not once per change.
+        edit = QTextCursor(self.document)
+        edit.beginEditBlock()
+        try:
+            return self._step(budget)
+        finally:
+            edit.endEditBlock()
+
+    def _step(self, budget: float) -> float | None:
         clock = time.perf_counter
         started = clock()
         if self._backlog:

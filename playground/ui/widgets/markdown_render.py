@@ -112,16 +112,23 @@ class BlockRenderer:
 
     def insert(self, cursor: QTextCursor, block: Block, first: bool) -> None:
         """Append ``block`` at ``cursor`` (the end of the document), in a block of its own."""
-        start = cursor.position()
+        cursor.insertFragment(self.fragment(block, leading=not first))
+
+    def fragment(self, block: Block, *, leading: bool) -> QTextDocumentFragment:
+        """``block`` as a fragment, built in a document of its own (no layout runs while it is
+        built: the view lays it out once, when it is inserted). ``leading``: start with an
+        empty block, which merges into the end of what is there, so the block stands alone."""
+        out = QTextDocument()
+        cursor = QTextCursor(out)
         if block.kind in ("fence", "code"):
-            self._code(cursor, block, first)
+            self._code(cursor, block, not leading)
         else:
-            self._prose(cursor, block, first)
-        if self.base is not None and cursor.position() > start:
-            span = QTextCursor(cursor.document())
-            span.setPosition(start)
-            span.setPosition(cursor.position(), QTextCursor.MoveMode.KeepAnchor)
-            span.mergeCharFormat(self.base)
+            self._prose(cursor, block, not leading)
+        if self.base is not None:
+            whole = QTextCursor(out)
+            whole.select(QTextCursor.SelectionType.Document)
+            whole.mergeCharFormat(self.base)
+        return QTextDocumentFragment(out)
 
     # -- prose through md4c --------------------------------------------------------------------
 
