@@ -548,6 +548,7 @@ class RoutePanel(QWidget):
                 "findings": [],
                 "usage": None,
                 "error": {"status": None, "message": said, "type": "not_sent"} if said else None,
+                "answer_html": "",
             }
         error: dict[str, Any] | None = None
         if state.error is not None:
@@ -560,6 +561,7 @@ class RoutePanel(QWidget):
                 "code": state.error.code,
             }
         audio = state.audio
+        answer = self.widgets.get("answer")
         return {
             "route": self.route,
             "status": state.status,
@@ -586,6 +588,8 @@ class RoutePanel(QWidget):
                 "end": run.t_end,
             },
             "banner": self.banner.text if self.banner.isVisible() or self.banner.text else "",
+            # The answer view's rich text (live Markdown), as QTextDocument.toHtml() gives it.
+            "answer_html": answer.html() if answer is not None else "",  # type: ignore[attr-defined]
         }
 
 

@@ -156,6 +156,19 @@ class AnswerView(QWidget):
     def has_content(self) -> bool:
         return any(p.text.shown or p.refusal.shown for p in self.panes.values())
 
+    @property
+    def pending(self) -> bool:
+        """Markdown received but not laid out yet (a grab or a dump waits for it)."""
+        return any(p.text.pending for p in self.panes.values())
+
+    def html(self, index: int = 0) -> str:
+        """The answer's rich text as Qt holds it (``QTextDocument.toHtml``), laid out to the end."""
+        pane = self.panes.get(index)
+        if pane is None:
+            return ""
+        pane.text.flush()
+        return pane.text.document().toHtml()
+
     # -- helpers -------------------------------------------------------------------------------
 
     @property

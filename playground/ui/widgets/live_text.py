@@ -150,6 +150,16 @@ class LiveText(QTextEdit):
         self.render_markdown()
         self._static = True
 
+    def flush(self) -> None:
+        """Lay out everything received now, whatever it costs (a dump, a test)."""
+        live = self.live_markdown
+        if live is not None:
+            self._timer.stop()
+            live.throttle, throttle = False, live.throttle
+            while live.step(10.0) is not None:
+                pass
+            live.throttle = throttle
+
     def _live(self) -> LiveMarkdown:
         if self.live_markdown is None:
             from playground.ui.theme import is_dark
@@ -235,20 +245,15 @@ class LiveText(QTextEdit):
         # Rendered Markdown no longer lines up with its source: find the clicked words in the
         # block's source, near where they are in its rendered text.
         rendered = self._plain(shown)
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(shown.doc_start)
-        cursor.setPosition(max(shown.doc_start, position), QTextCursor.MoveMode.KeepAnchor)
-        here = len(cursor.selectedText())
+        # One character of the raw text per position (a selection into a table would grow to
+        # whole cells, so the offset is taken from positions, not from a selection's text).
+        here = max(0, min(len(rendered), position - shown.doc_start))
         source = shown.block.text
         if not source:
             return None
         approx = here * len(source) // max(1, len(rendered))
-        snippet = rendered[max(0, here - 12) : here + 12].strip()
-        found = _nearest(source, snippet, approx) if snippet else -1
-        if found >= 0:
-            lead = rendered[max(0, here - 12) : here]
-            return shown.block.start + min(len(source) - 1, found + len(lead.lstrip()))
-        return shown.block.start + min(len(source) - 1, approx)
+        found = _locate(rendered, here, source, approx)
+        return shown.block.start + min(len(source) - 1, found if found >= 0 else approx)
 
     def _plain(self, shown: Shown) -> str:
         cursor = QTextCursor(self.document())
@@ -354,6 +359,41 @@ class LiveText(QTextEdit):
 def open_url(url: QUrl) -> bool:
     """Open ``url`` in the user's browser (tests replace this)."""
     return QDesktopServices.openUrl(url)
+
+
+# Block, line, object and frame (table cell) marks in a document's raw text (selectedText).
+_BREAKS = "\u2029\u2028\ufffc\ufdd0\ufdd1\n"
+
+
+def _locate(rendered: str, here: int, source: str, approx: int) -> int:
+    """Where rendered position ``here`` is in ``source``: the text around it on its line (or in
+    its table cell) found near ``approx``, else the word under it; -1 if neither is there."""
+    lo, hi = max(0, here - 12), min(len(rendered), here + 12)
+    for k in range(here - 1, lo - 1, -1):
+        if rendered[k] in _BREAKS:
+            lo = k + 1
+            break
+    for k in range(here, hi):
+        if rendered[k] in _BREAKS:
+            hi = k
+            break
+    raw = rendered[lo:hi]
+    snippet = raw.strip()
+    if snippet:
+        found = _nearest(source, snippet, approx)
+        if found >= 0:
+            return found + max(0, here - lo - (len(raw) - len(raw.lstrip())))
+    start = here
+    while start > 0 and rendered[start - 1].isalnum():
+        start -= 1
+    end = here
+    while end < len(rendered) and rendered[end].isalnum():
+        end += 1
+    if end > start:
+        found = _nearest(source, rendered[start:end], approx)
+        if found >= 0:
+            return found + here - start
+    return -1
 
 
 def _nearest(hay: str, needle: str, approx: int) -> int:

@@ -96,6 +96,10 @@ class ThinkingView(QWidget):
         if self.text.highlight(item) and not self.expanded:
             self.set_expanded(True)
 
+    @property
+    def pending(self) -> bool:
+        return self.text.pending
+
     def has_content(self) -> bool:
         return bool(self.text.shown or self._signatures)
 
