@@ -118,12 +118,11 @@ class BlockRenderer:
         """``block`` as a fragment, built in a document of its own (no layout runs while it is
         built: the view lays it out once, when it is inserted). ``leading``: start with an
         empty block, which merges into the end of what is there, so the block stands alone."""
-        out = QTextDocument()
-        cursor = QTextCursor(out)
         if block.kind in ("fence", "code"):
-            self._code(cursor, block, not leading)
+            out = QTextDocument()
+            self._code(QTextCursor(out), block, not leading)
         else:
-            self._prose(cursor, block, not leading)
+            out = self._prose(block, leading)
         if self.base is not None:
             whole = QTextCursor(out)
             whole.select(QTextCursor.SelectionType.Document)
@@ -132,18 +131,26 @@ class BlockRenderer:
 
     # -- prose through md4c --------------------------------------------------------------------
 
-    def _prose(self, cursor: QTextCursor, block: Block, first: bool) -> None:
+    def _prose(self, block: Block, leading: bool) -> QTextDocument:
         text = block.text
         if block.continued and block.kind == "paragraph":
             text = _as_text(text)
         doc = QTextDocument()
         doc.setMarkdown(text, _FEATURES)
         self._mend(doc, block)
-        self._new_block(cursor, first)
-        # A fragment's first block merges into the cursor's block and keeps that block's
-        # format: give it the fragment's (a heading's margins, a quote's indent).
-        cursor.setBlockFormat(doc.begin().blockFormat())
-        cursor.insertFragment(QTextDocumentFragment(doc))
+        first = doc.begin()
+        if leading and (first.text() or first.textList() is not None):
+            # An empty first block, so the block's own first block (a heading with its
+            # margins, a list item in its list) starts a block of its own when inserted.
+            block_format, char_format = first.blockFormat(), first.charFormat()
+            cursor = QTextCursor(doc)
+            cursor.insertBlock()
+            cursor.setBlockFormat(block_format)  # the text's block: its own format back
+            cursor.setBlockCharFormat(char_format)
+            head = QTextCursor(doc.begin())
+            head.setBlockFormat(QTextBlockFormat())
+            head.setBlockCharFormat(QTextCharFormat())
+        return doc
 
     def _mend(self, doc: QTextDocument, block: Block) -> None:
         colors = self.colors
@@ -185,6 +192,15 @@ class BlockRenderer:
                 fmt_block.setBottomMargin(6)
                 QTextCursor(item).setBlockFormat(fmt_block)
             item = item.next()
+        if block.kind == "list" and not block.continued:
+            # Room above and below a list, as between paragraphs (md4c's tight lists have none).
+            for item, side in ((doc.begin(), "top"), (doc.lastBlock(), "bottom")):
+                fmt_list = item.blockFormat()
+                if side == "top":
+                    fmt_list.setTopMargin(max(fmt_list.topMargin(), 4))
+                else:
+                    fmt_list.setBottomMargin(max(fmt_list.bottomMargin(), 6))
+                QTextCursor(item).setBlockFormat(fmt_list)
         if block.kind == "quote":
             # md4c marks a quote's level but Qt draws no bar: indent it and mute its colour.
             whole = QTextCursor(doc)
@@ -207,6 +223,8 @@ class BlockRenderer:
         fmt.setCellPadding(5)
         fmt.setCellSpacing(0)
         fmt.setBorderCollapse(True)
+        fmt.setTopMargin(4)
+        fmt.setBottomMargin(6)
         table.setFormat(fmt)
         if table.rows() < 1:
             return
