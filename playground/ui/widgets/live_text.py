@@ -26,7 +26,7 @@ HIGHLIGHT = QColor(255, 200, 0, 110)
 PARAGRAPH_LIMIT = 2000  # characters of one paragraph laid out while streaming (see _insert)
 # Rendering work per sync for blocks that closed in a burst; the rest follows on a timer, so a
 # 200,000-character answer opened at once renders in slices and never freezes the window.
-BUDGET = 0.008
+BUDGET = 0.005
 
 
 def utf16_len(text: str) -> int:

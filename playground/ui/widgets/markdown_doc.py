@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument
@@ -80,20 +81,13 @@ class LiveMarkdown:
     def step(self, budget: float) -> float | None:
         """Render for about ``budget`` seconds; None when all is shown, else seconds until the
         next step is due (0: closed blocks are still waiting)."""
-        # One edit block: the view lays the document out once per step, not once per change.
-        edit = QTextCursor(self.document)
-        edit.beginEditBlock()
-        try:
-            return self._step(budget)
-        finally:
-            edit.endEditBlock()
-
-    def _step(self, budget: float) -> float | None:
         clock = time.perf_counter
         started = clock()
         if self._backlog:
-            self._drop_open()
+            self._edit(self._drop_open)
             while self._backlog:
+                # One insertion per closed block, laid out as it goes in: the clock sees the
+                # layout's cost too, so a burst stops at the budget.
                 block = self._backlog.popleft()
                 self.closed.append(self._render(block))
                 self._starts.append(self.closed[-1].doc_start)
@@ -107,13 +101,25 @@ class LiveMarkdown:
         if self.throttle and now < self._due:
             return self._due - now
         self._dirty = False
+        self._edit(self._replace_open)
+        cost = clock() - now
+        self._due = clock() + max(OPEN_INTERVAL, OPEN_FACTOR * cost)
+        return None
+
+    def _edit(self, change: Callable[[], None]) -> None:
+        # One edit block: the view lays the change out once, not once per part of it.
+        cursor = QTextCursor(self.document)
+        cursor.beginEditBlock()
+        try:
+            change()
+        finally:
+            cursor.endEditBlock()
+
+    def _replace_open(self) -> None:
         self._drop_open()
         block = self._splitter.open_block()
         if block is not None:
             self.open = self._render(block)
-        cost = clock() - now
-        self._due = clock() + max(OPEN_INTERVAL, OPEN_FACTOR * cost)
-        return None
 
     def _keep_end_formats(self) -> None:
         last = self.document.lastBlock()
