@@ -241,11 +241,7 @@ class BlockSplitter:
             return "paragraph"
         if _indent(partial) >= 4:
             return "code"
-        fence = _FENCE.match(partial)
-        if fence is not None and not _backtick_info(partial):
-            self._fence = (fence.group(1)[0], len(fence.group(1)), _indent(partial))
-            words = fence.group(2).strip().split()
-            self._info = words[0] if words else ""
+        if self._fence_start(partial):
             return "fence"
         if _ATX.match(partial):
             return "heading"
@@ -254,6 +250,16 @@ class BlockSplitter:
         if _item(partial) is not None:
             return "list"
         return "paragraph"
+
+    def _fence_start(self, line: str) -> bool:
+        """Whether ``line`` opens a fence; if so, note its character, length, indent and info."""
+        fence = _FENCE.match(line)
+        if fence is None or _backtick_info(line):
+            return False
+        self._fence = (fence.group(1)[0], len(fence.group(1)), _indent(line))
+        words = fence.group(2).strip().split()
+        self._info = words[0] if words else ""
+        return True
 
     def _shown(self, kind: BlockKind, start: int, lines: list[str], cont: bool) -> Block:
         text = "".join(lines)
@@ -323,11 +329,7 @@ class BlockSplitter:
         if _indent(line) >= 4:
             self._open("code", line, at)
             return
-        fence = _FENCE.match(line)
-        if fence is not None and not _backtick_info(line):
-            self._fence = (fence.group(1)[0], len(fence.group(1)), _indent(line))
-            words = fence.group(2).strip().split()
-            self._info = words[0] if words else ""
+        if self._fence_start(line):
             self._group = at
             self._open("fence", line, at)
             return
@@ -438,38 +440,18 @@ class BlockSplitter:
         kind = self._kind
         if kind is None:
             return
+        start, cont = self._start, self._first_cont
         if kind == "fence":
             text = "".join(self._lines).removesuffix("\n")
-            code = _fence_code(self._lines, not self._first_cont, self._fence)
-            block = Block(
-                kind,
-                self._start,
-                self._start + len(text),
-                text,
-                self._first_cont,
-                self._info,
-                self._group,
-                code,
+            code = _fence_code(self._lines, not cont, self._fence)
+            self._closed.append(
+                Block(kind, start, start + len(text), text, cont, self._info, self._group, code)
             )
-            self._closed.append(block)
         else:
-            text = "".join(self._lines)[: max(0, self._content_end - self._start)]
+            text = "".join(self._lines)[: max(0, self._content_end - start)]
+            code = "\n".join(_dedent(x, 4) for x in text.split("\n")) if kind == "code" else ""
             if text.strip():
-                code = (
-                    text
-                    if kind != "code"
-                    else "\n".join(_dedent(line, 4) for line in text.split("\n"))
-                )
-                self._closed.append(
-                    Block(
-                        kind,
-                        self._start,
-                        self._start + len(text),
-                        text,
-                        self._first_cont,
-                        code=code if kind == "code" else "",
-                    )
-                )
+                self._closed.append(Block(kind, start, start + len(text), text, cont, code=code))
         self._kind = None
         self._lines = []
         self._len = 0
