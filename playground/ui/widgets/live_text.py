@@ -85,8 +85,7 @@ class LiveText(QTextEdit):
         self._block_len = 0
         self._static = False
         self._timer.stop()
-        if self.live_markdown is not None:
-            self.live_markdown.reset()
+        self.live_markdown = None  # the next run's renderer takes the theme in force then
         self.setExtraSelections([])
         self.clear()
 
