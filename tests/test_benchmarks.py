@@ -90,6 +90,16 @@ def test_render_growth_figure() -> None:
     _numbers(figures, "render_growth", "render_token_ms_early", "render_token_ms_late")
 
 
+def test_markdown_figures() -> None:
+    from playground.bench.markdown import markdown_figures, markdown_tokens
+
+    text = "".join(markdown_tokens(400))
+    assert "## Part 1" in text and "| route |" in text and "```python" in text and "- [ ]" in text
+    figures = markdown_figures(1_200)
+    _numbers(figures, "markdown_growth", "markdown_frame_ms", "markdown_frame_ms_early")
+    assert figures["markdown_blocks"] > 5  # type: ignore[operator]
+
+
 def test_image_figures() -> None:
     from playground.bench.image import image_figures
 

@@ -51,6 +51,8 @@ FIGURES: tuple[Figure, ...] = (
     Figure("ui_vs_raw_client", "ui", 0.5, True),
     Figure("ui_stall_p99_ms", "ui", 50.0, False, "ms"),
     Figure("render_growth", "render", 2.0, False),
+    Figure("markdown_growth", "markdown", 2.0, False),
+    Figure("markdown_frame_ms", "markdown", 8.0, False, "ms"),
     Figure("timeline_bytes_per_event", "timeline", 250.0, False, "B"),
     Figure("image_partial_ms", "image", 30.0, False, "ms"),
     Figure("image_ui_block_ms", "image", 16.0, False, "ms"),
@@ -64,12 +66,13 @@ GROUPS: tuple[str, ...] = (
     "decode",
     "timeline",
     "render",
+    "markdown",
     "image",
     "startup",
     "ui",
     "proxy",
 )
-QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "image", "ui"})
+QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "markdown", "image", "ui"})
 
 
 @dataclass(frozen=True)
@@ -90,11 +93,12 @@ class Sizes:
     proxy_paced: int = 300  # paced events per round (10 ms apart)
     proxy_repeat: int = 3  # full-speed runs each way
     proxy_rounds: int = 5  # paced rounds (the best one is the figure)
+    markdown_tokens: int = 50_000
 
 
 FULL = Sizes(200_000, 7, 200_000, 5, 1_000_000, 50_000, 12, 5, 100_000, 600.0, 100_000, 1000, 5, 7)
 QUICK = Sizes(50_000, 5, 30_000, 3, 100_000, 50_000, 6, 3, 100_000, 150.0, 30_000, 300, 3, 5)
-TINY = Sizes(300, 1, 200, 1, 2_000, 1_200, 1, 1, 300, 120.0, 500, 30, 1, 1)
+TINY = Sizes(300, 1, 200, 1, 2_000, 1_200, 1, 1, 300, 120.0, 500, 30, 1, 1, markdown_tokens=1_200)
 
 
 def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
@@ -115,6 +119,10 @@ def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
         from playground.bench.render import render_figures
 
         return render_figures(sizes.render_tokens)
+    if group == "markdown":
+        from playground.bench.markdown import markdown_figures
+
+        return markdown_figures(sizes.markdown_tokens)
     if group == "image":
         from playground.bench.image import image_figures
 

@@ -190,15 +190,138 @@ class _Writer:
 
 
 def answer(prompt: str, variant: int = 0) -> str:
-    """A Markdown answer of ~60-150 words that mentions the prompt: a heading, a list, `code`."""
+    """A Markdown answer of ~60-150 words that mentions the prompt: a heading, a list, `code`;
+    with a fenced block in the language asked for when the prompt asks for code, and a Markdown
+    table when it asks for a table (what a real model answers such prompts with)."""
     w = _Writer(prompt, f"answer{variant}" if variant else "answer")
     title = " & ".join(k[:1].upper() + k[1:] for k in w.kws[:2])
     picks = w.rng.sample(_BULLETS, 3)
     bullets = "\n".join("- " + w.fill(t, kw) for t, kw in zip(picks, w.kws))
-    return (
-        f"## {title}\n\n{w.fill(w.rng.choice(_OPENERS))} {w.sentences(_SENTENCES, 2)}\n\n"
-        f"{bullets}\n\n{w.fill(w.rng.choice(_CODE))} {w.fill(w.rng.choice(_CLOSERS))}"
-    )
+    opening = f"{w.fill(w.rng.choice(_OPENERS))} {w.sentences(_SENTENCES, 2)}"
+    closing = f"{w.fill(w.rng.choice(_CODE))} {w.fill(w.rng.choice(_CLOSERS))}"
+    language = code_language(prompt)
+    if language is not None:
+        named = [k for k in w.kws if not _CODE_WORDS.search(k) and k.lower() not in _LANGUAGES]
+        opening += "\n\n" + code_block(language, named[0] if named else "items")
+    if asks_for_table(prompt):
+        bullets += "\n\n" + table(w.kws)
+    return f"## {title}\n\n{opening}\n\n{bullets}\n\n{closing}"
+
+
+_LANGUAGES = {
+    "python": "python",
+    "py": "python",
+    "javascript": "javascript",
+    "js": "javascript",
+    "node": "javascript",
+    "typescript": "typescript",
+    "ts": "typescript",
+    "rust": "rust",
+    "go": "go",
+    "golang": "go",
+    "bash": "bash",
+    "shell": "bash",
+    "sql": "sql",
+}
+_CODE_WORDS = re.compile(
+    r"\b(?:function|code|script|snippet|program|class|method|query|implement\w*|regex)\b", re.I
+)
+_TABLE_WORDS = re.compile(r"\b(?:table|tabular|columns?)\b", re.I)
+_CODE_TEMPLATES = {
+    "python": (
+        "def {name}(items: list[int], limit: int = 10) -> list[int]:\n"
+        '    """Keep the first `limit` items that are positive."""\n'
+        "    kept = [item for item in items if item > 0]\n"
+        "    return kept[:limit]\n\n\n"
+        "print({name}([3, -1, 4, 1, -5, 9], limit=3))  # [3, 4, 1]"
+    ),
+    "javascript": (
+        "function {camel}(items, limit = 10) {{\n"
+        "  // Keep the first `limit` items that are positive.\n"
+        "  return items.filter((item) => item > 0).slice(0, limit);\n"
+        "}}\n\n"
+        "console.log({camel}([3, -1, 4, 1, -5, 9], 3)); // [3, 4, 1]"
+    ),
+    "typescript": (
+        "export function {camel}(items: number[], limit = 10): number[] {{\n"
+        "  // Keep the first `limit` items that are positive.\n"
+        "  return items.filter((item) => item > 0).slice(0, limit);\n"
+        "}}"
+    ),
+    "rust": (
+        "fn {name}(items: &[i64], limit: usize) -> Vec<i64> {{\n"
+        "    // Keep the first `limit` items that are positive.\n"
+        "    items.iter().copied().filter(|&x| x > 0).take(limit).collect()\n"
+        "}}"
+    ),
+    "go": (
+        "func {camel}(items []int, limit int) []int {{\n"
+        "\tkept := []int{{}}\n"
+        "\tfor _, item := range items {{\n"
+        "\t\tif item > 0 && len(kept) < limit {{\n"
+        "\t\t\tkept = append(kept, item)\n"
+        "\t\t}}\n"
+        "\t}}\n"
+        "\treturn kept\n"
+        "}}"
+    ),
+    "bash": (
+        "#!/usr/bin/env bash\n"
+        "# Keep the first N positive numbers from the arguments.\n"
+        "{name}() {{\n"
+        "  local limit=$1; shift\n"
+        '  printf "%s\\n" "$@" | awk \'$1 > 0\' | head -n "$limit"\n'
+        "}}\n"
+        "{name} 3 3 -1 4 1 -5 9"
+    ),
+    "sql": (
+        "-- The first ten positive values, newest first.\n"
+        "SELECT id, value\n"
+        "FROM {name}\n"
+        "WHERE value > 0\n"
+        "ORDER BY created_at DESC\n"
+        "LIMIT 10;"
+    ),
+}
+
+
+def code_language(prompt: str) -> str | None:
+    """The language a prompt asks code in (Python when it names none); None if it asks none:
+    it names code ("a function", "a script", ...) or asks to write one in a named language."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z+#]+", prompt)]
+    named = next((_LANGUAGES[w] for w in words if w in _LANGUAGES and w != "go"), None)
+    if named is None and ("golang" in words or " in go" in prompt.lower()):
+        named = "go"
+    writes = any(w in ("write", "show", "implement", "code") for w in words)
+    if not _CODE_WORDS.search(prompt) and not (named and writes):
+        return None
+    return named or "python"
+
+
+def asks_for_table(prompt: str) -> bool:
+    return _TABLE_WORDS.search(prompt) is not None
+
+
+def code_block(language: str, keyword: str) -> str:
+    """A short, runnable-looking fenced block in ``language`` named after the topic."""
+    name = re.sub(r"[^a-z0-9]+", "_", keyword.lower()).strip("_") or "items"
+    name = f"keep_{name}" if name[0].isdigit() else name
+    camel = name.split("_")[0] + "".join(p[:1].upper() + p[1:] for p in name.split("_")[1:])
+    body = _CODE_TEMPLATES[language].format(name=name, camel=camel)
+    return f"```{language}\n{body}\n```"
+
+
+def table(kws: list[str]) -> str:
+    """A small comparison table of the prompt's keywords (aligned columns, GFM)."""
+    rows = [
+        ("start small", "fast feedback", "missing the big picture"),
+        ("measure first", "no guessing", "time spent on numbers"),
+        ("compare two", "a clear choice", "false precision"),
+    ]
+    lines = ["| Topic | Approach | Strength | Watch out for |", "| :--- | :--- | :---: | ---: |"]
+    for kw, (approach, strength, risk) in zip(kws, rows):
+        lines.append(f"| **{kw}** | {approach} | {strength} | {risk} |")
+    return "\n".join(lines)
 
 
 def more(prompt: str, part: int) -> str:

@@ -35,6 +35,45 @@ def test_tokens_join_back_and_answers_are_markdown() -> None:
     assert len(long) == 5000 and long[:3] == prose.answer_tokens("hello", 3)
 
 
+@pytest.mark.parametrize(
+    ("prompt", "language"),
+    [
+        ("Write a Python function that sums a list", "python"),
+        ("Write a function that reverses a string", "python"),
+        ("Show me a Rust function to parse numbers", "rust"),
+        ("Write a TypeScript class for a queue", "typescript"),
+        ("Write a bash script that counts files", "bash"),
+        ("Write a SQL query for the newest rows", "sql"),
+        ("Write the code in Go", "go"),
+    ],
+)
+def test_a_prompt_asking_for_code_gets_a_fenced_block_in_its_language(
+    prompt: str, language: str
+) -> None:
+    from playground.protocol.markdown import split_blocks
+
+    text = prose.answer(prompt)
+    fences = [b for b in split_blocks(text) if b.kind == "fence"]
+    assert len(fences) == 1 and fences[0].info == language
+    assert fences[0].text.endswith("```") and fences[0].code.strip()
+    assert "".join(prose.tokens(text)) == text
+
+
+def test_a_prompt_asking_for_a_table_gets_a_markdown_table() -> None:
+    from playground.protocol.markdown import split_blocks
+
+    text = prose.answer("Compare Rust and Go in a table")
+    blocks = split_blocks(text)
+    tables = [b for b in blocks if b.kind == "table"]
+    assert len(tables) == 1 and not any(b.kind == "fence" for b in blocks)
+    rows = tables[0].text.split("\n")
+    assert rows[0] == "| Topic | Approach | Strength | Watch out for |"
+    assert rows[1] == "| :--- | :--- | :---: | ---: |" and len(rows) == 5
+    # Other prompts are answered as before: no code, no table.
+    plain = split_blocks(prose.answer("How do rainbows form after a storm?"))
+    assert {b.kind for b in plain} <= {"heading", "paragraph", "list"}
+
+
 SCHEMA = {
     "type": "object",
     "properties": {

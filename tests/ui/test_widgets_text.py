@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 from widgets_fixtures import append_text, capture_bytes, chat_state, decode
 
 from playground.protocol.state import StreamState
 from playground.ui.widgets.answer_view import AnswerView
+from playground.ui.widgets.live_text import LiveText
 from playground.ui.widgets.thinking_view import ThinkingView
 from playground.ui.widgets.transcript_view import TranscriptView
 
@@ -18,25 +20,37 @@ def _no_audio(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLAYGROUND_NO_AUDIO", "1")
 
 
-def test_answer_shows_text_and_appends_without_resetting(qtbot: QtBot) -> None:
+def _settle(qtbot: QtBot, text: LiveText) -> None:
+    """Wait until the live Markdown has laid out everything it received (it is throttled)."""
+    qtbot.waitUntil(lambda: not text.pending, timeout=3000)
+
+
+def test_answer_renders_closed_blocks_once_and_lays_out_only_the_open_block(qtbot: QtBot) -> None:
     view = AnswerView()
     qtbot.addWidget(view)
     state = chat_state("Hello", ", ")
     view.refresh(state)
-    doc = view.pane(0).text.document()
-    removed: list[int] = []
-    doc.contentsChange.connect(lambda _pos, rem, _add: removed.append(rem))
+    text = view.pane(0).text  # type: ignore[union-attr]
+    doc = text.document()
+    changes: list[tuple[int, int]] = []
+    doc.contentsChange.connect(lambda pos, rem, _add: changes.append((pos, rem)))
     calls: list[str] = []
-    view.pane(0).text.setPlainText = lambda text: calls.append(text)  # type: ignore[method-assign]
-    blocks = [doc.blockCount()]
-    for n, piece in enumerate(["world", "\nsecond line", "\nthird"]):
+    text.setPlainText = lambda t: calls.append(t)  # type: ignore[method-assign]
+    closed_ends: list[int] = []
+    for n, piece in enumerate(["world", "\nsecond line", "\n\n## Part", " two\n", "third"]):
         state.choice(0).text.append(piece, 10 + n)
         view.refresh(state)
-        blocks.append(doc.blockCount())
-    assert doc.toPlainText() == "Hello, world\nsecond line\nthird"
+        _settle(qtbot, text)
+        live = text.live_markdown
+        assert live is not None
+        closed_ends.append(live.closed[-1].doc_end if live.closed else 0)
+    assert doc.toPlainText() == "Hello, world second line\nPart two\nthird"
     assert calls == []  # never re-set the whole text
-    assert removed and all(r == 0 for r in removed)  # only insertions at the end
-    assert blocks == sorted(blocks) and blocks[-1] == 3
+    assert doc.findBlockByNumber(1).blockFormat().headingLevel() == 2
+    # Nothing before the open block is ever touched again: every removal starts at or after
+    # the end of what was closed when it happened.
+    assert changes and all(pos >= min(closed_ends) for pos, rem in changes if rem)
+    assert [s.block.kind for s in live.closed] == ["paragraph", "heading"]
     assert view.has_content()
 
 
@@ -51,20 +65,22 @@ def test_refresh_without_new_text_changes_nothing(qtbot: QtBot) -> None:
     assert changes == []
 
 
-def test_markdown_rendered_once_at_finish(qtbot: QtBot) -> None:
+def test_markdown_rendered_while_streaming_and_nothing_jumps_at_the_end(qtbot: QtBot) -> None:
     view = AnswerView()
     qtbot.addWidget(view)
     state = chat_state("# Title\n\n", "Some **bold** text")
     view.refresh(state)
-    text = view.pane(0).text
-    assert "**bold**" in text.toPlainText()  # plain while streaming
+    text = view.pane(0).text  # type: ignore[union-attr]
+    _settle(qtbot, text)
+    assert text.rendered
+    live = text.toPlainText()
+    assert live == "Title\nSome bold text"  # rendered while the paragraph is still open
+    assert text.document().firstBlock().blockFormat().headingLevel() == 1
+    html = text.document().toHtml()
     state.status = "complete"
     view.finish(state)
-    assert text.rendered
-    plain = text.toPlainText()
-    assert "**" not in plain and "#" not in plain
-    assert "bold" in plain and "Title" in plain
-    assert text.document().firstBlock().blockFormat().headingLevel() == 1
+    _settle(qtbot, text)
+    assert text.toPlainText() == live and text.document().toHtml() == html  # no jump
     assert not view.incomplete_marked
 
 
@@ -203,13 +219,17 @@ def test_thinking_grows_incrementally(qtbot: QtBot) -> None:
     qtbot.addWidget(view)
     state = StreamState()
     reasoning = state.choice(0).reasoning
-    removed: list[int] = []
-    view.text.document().contentsChange.connect(lambda _p, rem, _a: removed.append(rem))
-    for n, piece in enumerate(["Let me ", "think ", "about it."]):
+    for n, piece in enumerate(["Let me ", "think ", "about it.\n\n", "Then *answer*."]):
         reasoning.append(piece, n)
         view.refresh(state)
-    assert view.text.toPlainText() == "Let me think about it."
-    assert all(r == 0 for r in removed)
+        _settle(qtbot, view.text)
+    assert view.text.toPlainText() == "Let me think about it.\nThen answer."
+    live = view.text.live_markdown
+    assert live is not None and [s.block.text for s in live.closed] == ["Let me think about it."]
+    # Dimmed and italic over the rendered Markdown too.
+    cursor = QTextCursor(view.text.document())
+    cursor.setPosition(3)
+    assert cursor.charFormat().fontItalic()
 
 
 def test_redacted_thinking_noted(qtbot: QtBot) -> None:
@@ -250,23 +270,45 @@ def test_transcript_text_deltas(qtbot: QtBot) -> None:
 def test_endless_paragraph_is_broken_but_offsets_still_line_up(qtbot: QtBot) -> None:
     from playground.ui.widgets.live_text import PARAGRAPH_LIMIT
 
+    text = LiveText()  # plain text (refusals, transcripts)
+    qtbot.addWidget(text)
+    buffer = StreamState().choice(0).text
+    words = ["word "] * (3 * PARAGRAPH_LIMIT // 5)
+    for start in range(0, len(words), 50):  # a frame's worth of tokens per refresh
+        append_text(buffer, words[start : start + 50], first_item=start)
+        text.sync(buffer)
+    doc = text.document()
+    assert doc.blockCount() >= 2  # laid out in bounded paragraphs while streaming
+    assert len(text.toPlainText()) == len(buffer)
+    assert text.toPlainText().replace("\n", " ") == buffer.value
+    last = len(buffer) - 2
+    assert text.item_at_position(last) == len(words) - 1
+    text.highlight(len(words) - 1)
+    assert [s.cursor.selectedText() for s in text.extraSelections()] == ["word "]
+
+
+def test_endless_markdown_paragraph_is_cut_and_clicks_still_find_their_event(
+    qtbot: QtBot,
+) -> None:
+    from playground.protocol.markdown import LIMIT
+
     view = AnswerView()
     qtbot.addWidget(view)
     state = StreamState()
-    words = ["word "] * (3 * PARAGRAPH_LIMIT // 5)
     buffer = state.choice(0).text
-    for start in range(0, len(words), 50):  # a frame's worth of tokens per refresh
+    words = [f"w{n:04d} " for n in range(LIMIT // 2)]  # 6 characters each: 3 limits long
+    for start in range(0, len(words), 50):
         append_text(buffer, words[start : start + 50], first_item=start)
         view.refresh(state)
     text = view.pane(0).text  # type: ignore[union-attr]
-    doc = text.document()
-    assert doc.blockCount() >= 2  # laid out in bounded paragraphs while streaming
-    assert len(text.toPlainText()) == len(state.text)
-    assert text.toPlainText().replace("\n", " ") == state.text
-    last = len(state.text) - 2
-    assert text.item_at_position(last) == len(words) - 1
-    view.highlight_item(len(words) - 1)
-    assert [s.cursor.selectedText() for s in text.extraSelections()] == ["word "]
+    _settle(qtbot, text)
+    live = text.live_markdown
+    assert live is not None and len(live.closed) >= 2  # cut: the open block stays bounded
+    assert text.toPlainText().split() == buffer.value.split()
+    at = text.toPlainText().index("w0900")
+    assert text.item_at_position(at + 2) == 900
+    view.highlight_item(999)
+    assert [s.cursor.selectedText() for s in text.extraSelections()] == ["w0999"]
 
 
 def test_a_new_state_without_reset_starts_over(qtbot: QtBot) -> None:

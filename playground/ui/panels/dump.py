@@ -31,6 +31,7 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
             "findings": [],
             "usage": None,
             "error": {"status": None, "message": said, "type": "not_sent"} if said else None,
+            "answer_html": "",
         }
     error: dict[str, Any] | None = None
     if state.error is not None:
@@ -43,6 +44,7 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
             "code": state.error.code,
         }
     audio = state.audio
+    answer = panel.widgets.get("answer")
     return {
         "route": panel.route,
         "status": state.status,
@@ -69,4 +71,6 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
             "end": run.t_end,
         },
         "banner": panel.banner.text if panel.banner.isVisible() or panel.banner.text else "",
+        # The answer view's rich text (live Markdown), as QTextDocument.toHtml() gives it.
+        "answer_html": answer.html() if answer is not None else "",  # type: ignore[attr-defined]
     }

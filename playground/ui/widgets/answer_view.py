@@ -54,7 +54,9 @@ class ChoicePane(QWidget):
         self.refusal_box.hide()
         layout.addWidget(self.refusal_box)
         self.text = LiveText(
-            self, placeholder="The answer appears here as it streams. Type a prompt and press Send."
+            self,
+            placeholder="The answer appears here as it streams. Type a prompt and press Send.",
+            markdown=True,
         )
         layout.addWidget(self.text, 1)
         self.text.activated.connect(self.activated)
@@ -153,6 +155,19 @@ class AnswerView(QWidget):
 
     def has_content(self) -> bool:
         return any(p.text.shown or p.refusal.shown for p in self.panes.values())
+
+    @property
+    def pending(self) -> bool:
+        """Markdown received but not laid out yet (a grab or a dump waits for it)."""
+        return any(p.text.pending for p in self.panes.values())
+
+    def html(self, index: int = 0) -> str:
+        """The answer's rich text as Qt holds it (``QTextDocument.toHtml``), laid out to the end."""
+        pane = self.panes.get(index)
+        if pane is None:
+            return ""
+        pane.text.flush()
+        return pane.text.document().toHtml()
 
     # -- helpers -------------------------------------------------------------------------------
 

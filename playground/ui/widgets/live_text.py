@@ -1,24 +1,32 @@
-"""LiveText: a read-only text view that follows a TextBuffer by appending only its new suffix."""
+"""LiveText: a read-only text view that follows a TextBuffer, as plain text or live Markdown."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QTextCharFormat, QTextCursor
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QColor,
+    QDesktopServices,
+    QGuiApplication,
+    QMouseEvent,
+    QTextCharFormat,
+    QTextCursor,
+)
 from PySide6.QtWidgets import QTextEdit, QWidget
 
 if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
     from playground.protocol.state import TextBuffer
 
+    from .markdown_doc import LiveMarkdown, Shown
+
 __all__ = ["LiveText", "utf16_len"]
 
 HIGHLIGHT = QColor(255, 200, 0, 110)
 PARAGRAPH_LIMIT = 2000  # characters of one paragraph laid out while streaming (see _insert)
-# Above this many characters the answer stays plain text at the end: parsing and laying out a
-# Markdown document that size blocks the UI thread for 100 ms and more (issue 7: stalls), and
-# the plain text is already on screen.
-MARKDOWN_LIMIT = 200_000
+# Rendering work per sync for blocks that closed in a burst; the rest follows on a timer, so a
+# 200,000-character answer opened at once renders in slices and never freezes the window.
+BUDGET = 0.005
 
 
 def utf16_len(text: str) -> int:
@@ -29,16 +37,23 @@ def utf16_len(text: str) -> int:
 
 
 class LiveText(QTextEdit):
-    """Shows a TextBuffer as it grows; plain text while streaming, Markdown once rendered.
+    """Shows a TextBuffer as it grows: plain text, or (``markdown=True``) Markdown rendered live.
 
-    Each ``sync`` appends ``buffer.since(shown)`` at the end of the document with a QTextCursor
-    (issue 7: re-setting the whole text per token grows quadratically). Clicks map back to the
-    timeline item that carried the text (``TextBuffer.item_at``); ``highlight`` marks its spans.
+    Plain: each ``sync`` appends ``buffer.since(shown)`` at the end of the document with a
+    QTextCursor (re-setting the whole text per token grows quadratically). Markdown: the new
+    text goes to a ``LiveMarkdown``, which renders each closed block once and lays out again
+    only the open one. Either way clicks map back to the timeline item that carried the text
+    (``TextBuffer.item_at``) and ``highlight`` marks an item's spans.
+
+    The one API other views use: ``sync(buffer)`` while a stream runs, ``render_markdown()``
+    when it ends, or ``show_text(text)`` for a finished text (History, Compare).
     """
 
     activated = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None, *, placeholder: str = "") -> None:
+    def __init__(
+        self, parent: QWidget | None = None, *, placeholder: str = "", markdown: bool = False
+    ) -> None:
         super().__init__(parent)
         self.setReadOnly(True)
         self.setAcceptRichText(False)
@@ -50,13 +65,17 @@ class LiveText(QTextEdit):
         )
         if placeholder:
             self.setPlaceholderText(placeholder)
+        self.markdown = markdown
         self._buffer: TextBuffer | None = None
         self._shown = 0  # code points of the buffer already in the document
-        self._block_len = 0  # characters in the last paragraph shown
-        self._rendered = False
-        self._source = ""  # the text that was rendered as Markdown
+        self._block_len = 0  # characters in the last paragraph shown (plain)
         self._press: tuple[int, int] | None = None
+        self._static = False  # show_text: no timeline behind the text
         self.char_format: QTextCharFormat | None = None
+        self.live_markdown: LiveMarkdown | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._work)
 
     # -- following the buffer ------------------------------------------------------------------
 
@@ -64,8 +83,9 @@ class LiveText(QTextEdit):
         self._buffer = None
         self._shown = 0
         self._block_len = 0
-        self._rendered = False
-        self._source = ""
+        self._static = False
+        self._timer.stop()
+        self.live_markdown = None  # the next run's renderer takes the theme in force then
         self.setExtraSelections([])
         self.clear()
 
@@ -75,31 +95,96 @@ class LiveText(QTextEdit):
 
     @property
     def rendered(self) -> bool:
-        return self._rendered
+        """Whether the document shows rendered Markdown (so it no longer equals the source)."""
+        return self.markdown and self._shown > 0
+
+    @property
+    def _source(self) -> str:
+        """The source text the document shows."""
+        return self._buffer.value[: self._shown] if self._buffer is not None else ""
+
+    @property
+    def pending(self) -> bool:
+        """Markdown received but not laid out yet (a burst being rendered in slices)."""
+        return self.live_markdown is not None and self.live_markdown.pending
 
     def sync(self, buffer: TextBuffer) -> bool:
-        """Append what ``buffer`` holds beyond what is shown; True if anything was added."""
+        """Show what ``buffer`` holds beyond what is shown; True if anything was added."""
         if self._buffer is not None and (buffer is not self._buffer or len(buffer) < self._shown):
             self.reset()  # a new run (or a replaced buffer): start over
-        if self._rendered:
-            return False  # rendered once at finish; more text would only come from a new run
+        if self.live_markdown is not None and self.live_markdown.finished:
+            return False  # finished; more text would only come from a new run
         self._buffer = buffer
         new = buffer.since(self._shown)
         if not new:
             return False
+        self._shown += len(new)
+        if self.markdown:
+            self._live().feed(new)
+            self._work()
+            return True
         bar = self.verticalScrollBar()
         at_bottom = bar.value() >= bar.maximum() - 4
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         self._insert(cursor, new)
-        self._shown += len(new)
         if at_bottom:
             bar.setValue(bar.maximum())
         return True
 
+    def render_markdown(self) -> None:
+        """The stream ended: lay out its last block as final (the same look it had while open)."""
+        if self.markdown and self._shown:
+            self._live().finish()
+            self._work()
+
+    def show_text(self, text: str) -> None:
+        """Show a finished text (no timeline behind it), rendered in slices if it is long."""
+        from playground.protocol.state import TextBuffer
+
+        self.reset()
+        buffer = TextBuffer()
+        buffer.append(text, 0)
+        self.sync(buffer)
+        self.render_markdown()
+        self._static = True
+
+    def flush(self) -> None:
+        """Lay out everything received now, whatever it costs (a dump, a test)."""
+        live = self.live_markdown
+        if live is not None:
+            self._timer.stop()
+            live.throttle, throttle = False, live.throttle
+            while live.step(10.0) is not None:
+                pass
+            live.throttle = throttle
+
+    def _live(self) -> LiveMarkdown:
+        if self.live_markdown is None:
+            from playground.ui.theme import is_dark
+
+            from .markdown_doc import LiveMarkdown
+            from .markdown_render import BlockRenderer
+
+            renderer = BlockRenderer(dark=is_dark(), base=self.char_format)
+            self.live_markdown = LiveMarkdown(self.document(), renderer)
+        return self.live_markdown
+
+    def _work(self) -> None:
+        live = self.live_markdown
+        if live is None:
+            return
+        bar = self.verticalScrollBar()
+        at_bottom = bar.value() >= bar.maximum() - 4
+        delay = live.step(BUDGET)
+        if at_bottom:
+            bar.setValue(bar.maximum())
+        if delay is not None:
+            self._timer.start(max(0, int(delay * 1000)))
+
     def _insert(self, cursor: QTextCursor, text: str) -> None:
         # Qt lays a paragraph out whole on every change, so one endless paragraph makes each
-        # append cost more than the last (issue 7, render_growth). While streaming, a paragraph
+        # append cost more than the last (render_growth). While streaming, a paragraph
         # longer than PARAGRAPH_LIMIT is broken at a space: the space becomes the block break
         # (one position for one character, so offsets and linked views still line up).
         fmt = self.char_format
@@ -133,51 +218,51 @@ class LiveText(QTextEdit):
         else:
             cursor.insertText(text)
 
-    def render_markdown(self) -> None:
-        """Swap the plain text for rendered Markdown (once, at the end of the stream)."""
-        if self._rendered or self._buffer is None or not self._shown:
-            return
-        if self._shown > MARKDOWN_LIMIT:
-            return
-        self._source = self._buffer.value[: self._shown]
-        self.setExtraSelections([])
-        self.document().setMarkdown(self._source)
-        self._rendered = True
+    def loadResource(self, kind: int, name: QUrl) -> object:
+        # An image in a server's Markdown is never fetched or read from disk: only its alt text.
+        return None
 
     # -- linked views --------------------------------------------------------------------------
 
     def item_at_position(self, position: int) -> int | None:
         """The timeline item behind document position ``position``."""
-        if self._buffer is None:
+        if self._buffer is None or self._static:
             return None
         offset = self._offset_of(position)
         return self._buffer.item_at(offset) if offset is not None else None
 
     def _offset_of(self, position: int) -> int | None:
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(0)
-        cursor.setPosition(position, QTextCursor.MoveMode.KeepAnchor)
-        before = cursor.selectedText()  # code points; a block break is one U+2029
-        if not self._rendered:
+        if not self.rendered:
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(0)
+            cursor.setPosition(position, QTextCursor.MoveMode.KeepAnchor)
+            before = cursor.selectedText()  # code points; a block break is one U+2029
             return min(len(before), max(0, self._shown - 1))
-        # Rendered Markdown no longer lines up with the source: find the clicked words in it.
-        rendered = self.document().toPlainText()
-        here = len(before)
-        snippet = rendered[max(0, here - 12) : here + 12].strip()
-        source = self._source
+        shown = self._live().at(position)
+        if shown is None:
+            return None
+        # Rendered Markdown no longer lines up with its source: find the clicked words in the
+        # block's source, near where they are in its rendered text.
+        rendered = self._plain(shown)
+        # One character of the raw text per position (a selection into a table would grow to
+        # whole cells, so the offset is taken from positions, not from a selection's text).
+        here = max(0, min(len(rendered), position - shown.doc_start))
+        source = shown.block.text
         if not source:
             return None
         approx = here * len(source) // max(1, len(rendered))
-        if snippet:
-            found = _nearest(source, snippet, approx)
-            if found >= 0:
-                lead = rendered[max(0, here - 12) : here]
-                return min(len(source) - 1, found + len(lead.lstrip()))
-        return min(len(source) - 1, approx)
+        found = _locate(rendered, here, source, approx)
+        return shown.block.start + min(len(source) - 1, found if found >= 0 else approx)
+
+    def _plain(self, shown: Shown) -> str:
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(shown.doc_start)
+        cursor.setPosition(shown.doc_end, QTextCursor.MoveMode.KeepAnchor)
+        return cursor.selectedText()
 
     def highlight(self, item: int) -> bool:
         """Mark the text that timeline item ``item`` carried; False if it carried none here."""
-        if self._buffer is None:
+        if self._buffer is None or self._static:
             self.setExtraSelections([])
             return False
         spans = self._buffer.spans_of(item)
@@ -185,37 +270,54 @@ class LiveText(QTextEdit):
         fmt = QTextCharFormat()
         fmt.setBackground(HIGHLIGHT)
         text = self._buffer.value
-        rendered = self.document().toPlainText() if self._rendered else ""
         first: QTextCursor | None = None
         for start, end in spans:
             if start >= self._shown:
                 continue
             end = min(end, self._shown)
-            if self._rendered:
-                needle = text[start:end].strip()
-                if not needle:
-                    continue
-                approx = start * len(rendered) // max(1, len(self._source))
-                found = _nearest(rendered, needle, approx)
-                if found < 0:
-                    continue
-                a, b = utf16_len(rendered[:found]), utf16_len(rendered[: found + len(needle)])
+            if self.rendered:
+                ranges = self._rendered_ranges(start, end)
             else:
-                a, b = utf16_len(text[:start]), utf16_len(text[:end])
-            cursor = QTextCursor(self.document())
-            cursor.setPosition(a)
-            cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
-            sel = QTextEdit.ExtraSelection()
-            sel.cursor = cursor
-            sel.format = fmt
-            selections.append(sel)
-            if first is None:
-                first = QTextCursor(cursor)
+                ranges = [(utf16_len(text[:start]), utf16_len(text[:end]))]
+            for a, b in ranges:
+                cursor = QTextCursor(self.document())
+                cursor.setPosition(a)
+                cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
+                sel = QTextEdit.ExtraSelection()
+                sel.cursor = cursor
+                sel.format = fmt
+                selections.append(sel)
+                if first is None:
+                    first = QTextCursor(cursor)
         self.setExtraSelections(selections)
         if first is not None:
             self.setTextCursor(first)
             self.ensureCursorVisible()
         return bool(selections)
+
+    def _rendered_ranges(self, start: int, end: int) -> list[tuple[int, int]]:
+        """Document ranges showing source ``[start, end)``: its words found in each block."""
+        out: list[tuple[int, int]] = []
+        for shown in self._live().overlapping(start, end):
+            block = shown.block
+            a, b = max(start, block.start), min(end, block.end)
+            needle = block.text[a - block.start : b - block.start].strip(" \t\n*_`~#>|")
+            if not needle:
+                continue
+            rendered = self._plain(shown)
+            approx = (a - block.start) * len(rendered) // max(1, len(block.text))
+            found = _nearest(rendered, needle, approx)
+            if found < 0:
+                continue
+            out.append(
+                (
+                    shown.doc_start + utf16_len(rendered[:found]),
+                    shown.doc_start + utf16_len(rendered[: found + len(needle)]),
+                )
+            )
+        return out
+
+    # -- mouse ---------------------------------------------------------------------------------
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         point = event.position().toPoint()
@@ -230,10 +332,67 @@ class LiveText(QTextEdit):
             return
         if abs(point.x() - press[0]) + abs(point.y() - press[1]) > 4:
             return  # a drag selects text; only a click links
+        href = self.anchorAt(point)
+        if href:
+            self.follow_link(href)
+            return
         position = self.cursorForPosition(point).position()
         item = self.item_at_position(position)
         if item is not None:
             self.activated.emit(item)
+
+    def follow_link(self, href: str) -> None:
+        """A code block's Copy link copies its code; any other link opens in the browser."""
+        from .markdown_render import COPY_SCHEME
+
+        if href.startswith(COPY_SCHEME):
+            if self.live_markdown is not None:
+                group = int(href[len(COPY_SCHEME) :])
+                QGuiApplication.clipboard().setText(self.live_markdown.code_of(group))
+            return
+        url = QUrl(href)
+        if url.scheme() in ("http", "https", "mailto"):
+            open_url(url)
+
+
+def open_url(url: QUrl) -> bool:
+    """Open ``url`` in the user's browser (tests replace this)."""
+    return QDesktopServices.openUrl(url)
+
+
+# Block, line, object and frame (table cell) marks in a document's raw text (selectedText).
+_BREAKS = "\u2029\u2028\ufffc\ufdd0\ufdd1\n"
+
+
+def _locate(rendered: str, here: int, source: str, approx: int) -> int:
+    """Where rendered position ``here`` is in ``source``: the text around it on its line (or in
+    its table cell) found near ``approx``, else the word under it; -1 if neither is there."""
+    lo, hi = max(0, here - 12), min(len(rendered), here + 12)
+    for k in range(here - 1, lo - 1, -1):
+        if rendered[k] in _BREAKS:
+            lo = k + 1
+            break
+    for k in range(here, hi):
+        if rendered[k] in _BREAKS:
+            hi = k
+            break
+    raw = rendered[lo:hi]
+    snippet = raw.strip()
+    if snippet:
+        found = _nearest(source, snippet, approx)
+        if found >= 0:
+            return found + max(0, here - lo - (len(raw) - len(raw.lstrip())))
+    start = here
+    while start > 0 and rendered[start - 1].isalnum():
+        start -= 1
+    end = here
+    while end < len(rendered) and rendered[end].isalnum():
+        end += 1
+    if end > start:
+        found = _nearest(source, rendered[start:end], approx)
+        if found >= 0:
+            return found + here - start
+    return -1
 
 
 def _nearest(hay: str, needle: str, approx: int) -> int:

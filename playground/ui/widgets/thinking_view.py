@@ -47,7 +47,7 @@ class ThinkingView(QWidget):
         self.note.hide()
         layout.addWidget(self.note)
         self.text = LiveText(
-            self, placeholder="The model's thinking appears here when it shows it."
+            self, placeholder="The model's thinking appears here when it shows it.", markdown=True
         )
         self.text.setFrameShape(QFrame.Shape.NoFrame)
         fmt = QTextCharFormat()
@@ -90,10 +90,15 @@ class ThinkingView(QWidget):
 
     def finish(self, state: StreamState) -> None:
         self.refresh(state)
+        self.text.render_markdown()  # its last block laid out as final
 
     def highlight_item(self, item: int) -> None:
         if self.text.highlight(item) and not self.expanded:
             self.set_expanded(True)
+
+    @property
+    def pending(self) -> bool:
+        return self.text.pending
 
     def has_content(self) -> bool:
         return bool(self.text.shown or self._signatures)

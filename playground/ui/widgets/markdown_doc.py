@@ -1,0 +1,173 @@
+"""LiveMarkdown: a QTextDocument that shows growing Markdown, laying out only its open block.
+
+The text goes through ``BlockSplitter`` (pure, playground/protocol/markdown.py); each block it
+closes is rendered once at the end of the document and never touched again; the block still
+open is removed and rendered anew, at most so often: after a render that took ``c`` seconds the
+next waits ``max(OPEN_INTERVAL, OPEN_FACTOR * c)``, so the open block never takes more than
+about a quarter of the UI thread however large it grows. Closed blocks that arrive in a burst (a
+capture opened, an answer shown from History) are rendered ``budget`` seconds at a time.
+"""
+
+from __future__ import annotations
+
+import bisect
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument
+
+from playground.protocol.markdown import Block, BlockSplitter
+
+from .markdown_render import BlockRenderer
+
+__all__ = ["OPEN_FACTOR", "OPEN_INTERVAL", "LiveMarkdown", "Shown"]
+
+OPEN_INTERVAL = 0.030  # s between renders of the open block: 30 per second reads as live
+OPEN_FACTOR = 3.0  # ... and at least 3x its last cost, so it takes at most a quarter
+
+
+@dataclass(slots=True)
+class Shown:
+    """Where a rendered block is: in the source (code points) and in the document (positions)."""
+
+    block: Block
+    doc_start: int
+    doc_end: int
+
+
+class LiveMarkdown:
+    """Markdown text fed in deltas, shown in ``document``; ``step`` does the rendering work."""
+
+    def __init__(self, document: QTextDocument, renderer: BlockRenderer) -> None:
+        self.document = document
+        self.renderer = renderer
+        self.throttle = True  # the benchmark turns it off to measure every frame's full work
+        self.reset()
+
+    def reset(self) -> None:
+        self._splitter = BlockSplitter()
+        self._backlog: deque[Block] = deque()
+        self.closed: list[Shown] = []
+        self._starts: list[int] = []  # doc_start of each closed block (for bisect)
+        self.open: Shown | None = None
+        self._end = 0  # document position after the last closed block
+        self._end_formats = (QTextBlockFormat(), QTextCharFormat())  # of the block at _end
+        self._dirty = False
+        self._due = 0.0
+        self._codes: dict[int, dict[int, str]] = {}  # fence group -> piece start -> code
+        self.finished = False
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def feed(self, text: str) -> None:
+        self._backlog.extend(self._splitter.feed(text))
+        self._dirty = True
+
+    def finish(self) -> None:
+        if not self.finished:
+            self._backlog.extend(self._splitter.finish())
+            self.finished = True
+            self._dirty = True
+            self._due = 0.0  # the last block is laid out at once: nothing is left raw
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._backlog) or self._dirty
+
+    # -- rendering -----------------------------------------------------------------------------
+
+    def step(self, budget: float) -> float | None:
+        """Render for about ``budget`` seconds; None when all is shown, else seconds until the
+        next step is due (0: closed blocks are still waiting)."""
+        clock = time.perf_counter
+        started = clock()
+        if self._backlog:
+            self._edit(self._drop_open)
+            while self._backlog:
+                # One insertion per closed block, laid out as it goes in: the clock sees the
+                # layout's cost too, so a burst stops at the budget.
+                block = self._backlog.popleft()
+                self.closed.append(self._render(block))
+                self._starts.append(self.closed[-1].doc_start)
+                self._end = self.closed[-1].doc_end
+                self._keep_end_formats()
+                if clock() - started > budget and self._backlog:
+                    return 0.0
+        if not self._dirty:
+            return None
+        now = clock()
+        if self.throttle and now < self._due:
+            return self._due - now
+        self._dirty = False
+        self._edit(self._replace_open)
+        cost = clock() - now
+        self._due = clock() + max(OPEN_INTERVAL, OPEN_FACTOR * cost)
+        return None
+
+    def _edit(self, change: Callable[[], None]) -> None:
+        # One edit block: the view lays the change out once, not once per part of it.
+        cursor = QTextCursor(self.document)
+        cursor.beginEditBlock()
+        try:
+            change()
+        finally:
+            cursor.endEditBlock()
+
+    def _replace_open(self) -> None:
+        self._drop_open()
+        block = self._splitter.open_block()
+        if block is not None:
+            self.open = self._render(block)
+
+    def _keep_end_formats(self) -> None:
+        last = self.document.lastBlock()
+        self._end_formats = (last.blockFormat(), last.charFormat())
+
+    def _render(self, block: Block) -> Shown:
+        cursor = QTextCursor(self.document)
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        start = cursor.position()
+        self.renderer.insert(cursor, block, first=not self.closed)
+        if block.kind == "fence":
+            self._codes.setdefault(block.group, {})[block.start] = block.code
+        return Shown(block, start, cursor.position())
+
+    def _drop_open(self) -> None:
+        if self.open is None:
+            return
+        self.open = None
+        cursor = QTextCursor(self.document)
+        cursor.setPosition(self._end)
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        # Qt gives the surviving block the removed one's format when the survivor is empty
+        # (a table's trailing block, the document's first): put back what it had.
+        block_format, char_format = self._end_formats
+        cursor.setBlockFormat(block_format)
+        cursor.setBlockCharFormat(char_format)
+
+    # -- lookups -------------------------------------------------------------------------------
+
+    def at(self, position: int) -> Shown | None:
+        """The rendered block holding document position ``position``."""
+        if self.open is not None and position >= self.open.doc_start:
+            return self.open
+        k = bisect.bisect_right(self._starts, position) - 1
+        if k < 0:
+            return self.closed[0] if self.closed else self.open
+        return self.closed[k]
+
+    def overlapping(self, start: int, end: int) -> list[Shown]:
+        """Rendered blocks whose source overlaps ``[start, end)``."""
+        shown = [*self.closed, self.open] if self.open is not None else self.closed
+        lo = bisect.bisect_right([s.block.end for s in self.closed], start)
+        return [s for s in shown[lo:] if s.block.start < end and s.block.end > start] or [
+            s for s in shown[max(0, lo - 1) : lo + 1] if s.block.start <= start < s.block.end + 1
+        ]
+
+    def code_of(self, group: int) -> str:
+        """All of a fenced code block's text (its pieces, in order)."""
+        pieces = self._codes.get(group, {})
+        return "\n".join(pieces[k] for k in sorted(pieces))
