@@ -31,3 +31,13 @@ def _no_session_keys() -> Iterator[None]:
     from playground.transport.secrets import forget_session_keys
 
     forget_session_keys()
+
+
+_UI_TESTS = Path(__file__).resolve().parent / "ui"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/ui drives Qt: mark it ``gui`` here, not by hand in each file."""
+    for item in items:
+        if _UI_TESTS in Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.gui)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,7 +42,21 @@ def record(
         rec.on_chunk(0.02 + i * 0.01, data)
     if end:
         rec.on_end(0.5)
+    else:
+        _UNENDED.append(rec)
     return rec.run_id
+
+
+# Runs left mid-stream on purpose (a program that died): their files are closed after the test,
+# as the system would close a dead program's files.
+_UNENDED: list[Any] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_unended() -> Iterator[None]:
+    yield
+    while _UNENDED:
+        _UNENDED.pop().close()
 
 
 def test_data_dir_env_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -57,3 +57,4 @@ def test_a_crash_mid_line_is_tolerated_other_damage_raises(tmp_path: Path) -> No
     assert isinstance(info.value, CaptureError) and KEY not in str(info.value)
     with pytest.raises(JournalError, match="cannot be read"):
         read_journal(tmp_path / "missing.jsonl")
+    journal.close()

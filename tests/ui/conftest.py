@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from freeze_watch import FreezeWatch
 
 T = TypeVar("T")
 
@@ -176,3 +177,11 @@ def send_and_wait(qloop: Loop) -> Callable[..., str]:
         return status
 
     return run
+
+
+@pytest.fixture
+def freeze_watch() -> Iterator[FreezeWatch]:
+    """A UI-thread freeze detector (a 20 ms Qt timer's ticks); stopped after the test."""
+    watch = FreezeWatch()
+    yield watch
+    watch.stop()

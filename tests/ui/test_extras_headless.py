@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.gui, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 
 def _run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:

@@ -20,8 +20,6 @@ from playground.ui.compare_diff import (
 from playground.ui.timing_chart import ArrivalChart, format_seconds
 from playground.ui.timing_view import TimingView, figures
 
-pytestmark = pytest.mark.gui
-
 
 def _timing() -> Timing:
     """Five text events at 0.1 s steps, a 2 s stall, then the terminator."""

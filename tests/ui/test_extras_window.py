@@ -17,8 +17,6 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-pytestmark = pytest.mark.gui
-
 
 def inspect_json(path: Path) -> dict[str, Any]:
     """`playground inspect FILE --json`, in-process."""

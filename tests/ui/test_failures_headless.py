@@ -14,7 +14,7 @@ from playground.sim.faults import FAULTS, MIDSTREAM_MESSAGE, http_status
 
 # The module fixture runs ~35 headless processes (each with its own simulator) before the first
 # test: give it more than the suite's 300 s default on a busy 2-core machine.
-pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 ROUTES_WITH_MIDSTREAM = ("chat", "responses", "messages", "images", "speech", "transcription")
 HTTP_FAULTS = [f for f in FAULTS if http_status(f) is not None]

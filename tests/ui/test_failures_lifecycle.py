@@ -13,8 +13,6 @@ from typing import Any
 import pytest
 from failures_helpers import async_warnings, headless_env
 
-pytestmark = pytest.mark.gui
-
 # The real entry point (`playground.ui.app.main`, its own shutdown path), with streams started on
 # several panels at once before the window is closed by --quit-after.
 _CLOSE_SCRIPT = textwrap.dedent(

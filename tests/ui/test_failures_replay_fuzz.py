@@ -11,8 +11,6 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.gui
-
 CAPTURES = Path(__file__).resolve().parents[3] / "shared" / "captures"
 _BLOCK_END = re.compile(rb"(?:\r\n|\r|\n)(?:\r\n|\r|\n)")
 PANEL_OF = {"chat": "chat", "responses": "responses", "messages": "messages", "images": "responses"}

@@ -15,8 +15,6 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.gui
-
 SECRET = "sk-failures-SECRET-0123456789abcdefXYZ"
 
 

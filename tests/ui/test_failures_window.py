@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
-import itertools
 import json
 import re
 import socket
@@ -15,12 +14,13 @@ import ssl
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from tls_helpers import self_signed_server_context
 
-pytestmark = pytest.mark.gui
+if TYPE_CHECKING:
+    from freeze_watch import FreezeWatch
 
 Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
 STATUSES = (400, 401, 403, 404, 408, 413, 422, 429, 500, 502, 503, 504)
@@ -409,10 +409,8 @@ def test_connection_dropped_mid_event_keeps_the_partial_answer(
 
 
 def test_stall_is_noticed_offers_stop_and_the_ui_keeps_running(
-    window: Any, raw: Callable[..., RawServer], qloop: Any
+    window: Any, raw: Callable[..., RawServer], qloop: Any, freeze_watch: FreezeWatch
 ) -> None:
-    from PySide6.QtCore import QTimer
-
     async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         writer.write(SSE_HEAD + _chunk(_delta("Before the stall")))
         await writer.drain()
@@ -422,11 +420,7 @@ def test_stall_is_noticed_offers_stop_and_the_ui_keeps_running(
     _point_at(window, server.base)
     panel = window.show_panel("chat")
     panel.session.stall_seconds = 1.0
-    ticks: list[float] = []
-    timer = QTimer()
-    timer.setInterval(20)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    timer.start()
+    freeze_watch.start()
     try:
         qloop.do(panel.send)
         qloop.wait_until(lambda: panel.banner.kind == "stall", 10)
@@ -435,15 +429,15 @@ def test_stall_is_noticed_offers_stop_and_the_ui_keeps_running(
         assert panel.banner.stop.isVisibleTo(panel)
         assert _answer(panel) == "Before the stall"
         # The UI never froze: the timer kept firing with no gap near the stall length.
-        gaps = [b - a for a, b in itertools.pairwise(ticks)]
-        assert len(ticks) > 15 and max(gaps) < 0.5, max(gaps)
+        gaps = freeze_watch.gaps()
+        assert len(freeze_watch.ticks) > 15 and max(gaps) < 0.5, max(gaps)
         task = panel.session._task
         t0 = time.perf_counter()
         qloop.do(panel.banner.stop.click)
         qloop.wait_until(lambda: task.done(), 2)
         assert time.perf_counter() - t0 < 0.2
     finally:
-        timer.stop()
+        freeze_watch.stop()
     qloop.sleep(0.05)
     assert panel.session.state.status == "cancelled"
     assert _answer(panel) == "Before the stall"
@@ -556,16 +550,12 @@ def test_damaged_streams_get_findings(
         assert _marked_incomplete(panel), f"{shown} on screen, not marked incomplete"
 
 
-def test_a_10_mb_line_does_not_freeze_the_window(window: Any, qloop: Any) -> None:
-    from PySide6.QtCore import QTimer
-
+def test_a_10_mb_line_does_not_freeze_the_window(
+    window: Any, qloop: Any, freeze_watch: FreezeWatch
+) -> None:
     panel = window.show_panel("chat")
     panel.set_fault("huge-line")
-    ticks: list[float] = []
-    timer = QTimer()
-    timer.setInterval(20)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    timer.start()
+    freeze_watch.start()
     try:
         qloop.do(panel.send)
         assert qloop.run(panel.session.wait(), 60) == "complete"
@@ -577,8 +567,8 @@ def test_a_10_mb_line_does_not_freeze_the_window(window: Any, qloop: Any) -> Non
         qloop.do(window.inspector.select_item, huge)
         qloop.sleep(0.1)
     finally:
-        timer.stop()
-    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+        freeze_watch.stop()
+    gaps = freeze_watch.gaps()
     assert gaps and max(gaps) < 1.0, f"the UI froze for {max(gaps):.2f} s"
     assert _answer(panel)
     qloop.sleep(0.05)
@@ -664,10 +654,8 @@ ODD_ANSWERS: dict[str, tuple[bytes, tuple[str, ...]]] = {
 
 @pytest.mark.parametrize("name", list(ODD_ANSWERS))
 def test_odd_answers_are_said_plainly(
-    window: Any, raw: Callable[..., RawServer], qloop: Any, name: str
+    window: Any, raw: Callable[..., RawServer], qloop: Any, name: str, freeze_watch: FreezeWatch
 ) -> None:
-    from PySide6.QtCore import QTimer
-
     answer, allowed = ODD_ANSWERS[name]
 
     async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -676,11 +664,7 @@ def test_odd_answers_are_said_plainly(
 
     _point_at(window, raw(handler).base)
     panel = window.show_panel("chat")
-    ticks: list[float] = []
-    timer = QTimer()
-    timer.setInterval(20)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    timer.start()
+    freeze_watch.start()
     try:
         qloop.do(panel.send)
         status = qloop.run(panel.session.wait(), 30)
@@ -693,13 +677,13 @@ def test_odd_answers_are_said_plainly(
             qloop.do(inspector.select_item, 0)
         qloop.sleep(0.05)
     finally:
-        timer.stop()
+        freeze_watch.stop()
     assert status in allowed, (name, status, _finding_codes(panel))
     if status != "complete":
         _one_sentence(panel.banner.text)
     else:
         assert _answer(panel) == "Hello"
-    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    gaps = freeze_watch.gaps()
     assert not gaps or max(gaps) < 1.0, f"the UI froze for {max(gaps):.2f} s"
     decoder = panel.session.decoder
     assert decoder is not None
@@ -708,11 +692,9 @@ def test_odd_answers_are_said_plainly(
 
 @pytest.mark.parametrize("size", [300, 200_000])
 def test_a_long_or_multiline_error_message_stays_one_readable_sentence(
-    window: Any, raw: Callable[..., RawServer], qloop: Any, size: int
+    window: Any, raw: Callable[..., RawServer], qloop: Any, size: int, freeze_watch: FreezeWatch
 ) -> None:
     """A provider's error message can be a stack dump: the banner stays one line, not a wall."""
-    from PySide6.QtCore import QTimer
-
     message = ('Traceback (most recent call last):\n  File "x.py", line 1\n' * size)[:size]
     error = {"error": {"message": message, "type": "server_error", "code": 500}}
     chunk = {"id": "c", "choices": [{"index": 0, "delta": {}, "finish_reason": "error"}], **error}
@@ -724,18 +706,14 @@ def test_a_long_or_multiline_error_message_stays_one_readable_sentence(
 
     _point_at(window, raw(handler).base)
     panel = window.show_panel("chat")
-    ticks: list[float] = []
-    timer = QTimer()
-    timer.setInterval(20)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    timer.start()
+    freeze_watch.start()
     try:
         qloop.do(panel.send)
         assert qloop.run(panel.session.wait(), 30) == "failed"
         qloop.sleep(0.2)
     finally:
-        timer.stop()
-    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+        freeze_watch.stop()
+    gaps = freeze_watch.gaps()
     assert not gaps or max(gaps) < 1.0, f"the UI froze for {max(gaps):.2f} s"
     assert _answer(panel) == "Partial"
     text = panel.banner.text

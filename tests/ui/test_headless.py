@@ -11,8 +11,6 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.gui
-
 SAMPLE_TEXT = "Hello from the playground. This sentence was spoken by the simulator."
 FIELDS = {
     "route",

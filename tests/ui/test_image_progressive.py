@@ -259,7 +259,6 @@ def test_the_images_panel_taps_its_sessions_reads(qloop: Any, sim: Any) -> None:
     assert seen == [b"data: x\n\n"] and not reader.empty()
 
 
-@pytest.mark.gui
 def test_the_images_panel_shows_simulated_images_from_the_early_decode(
     qloop: Any, sim: Any, send_and_wait: Any, pipelined: list[DecodedImage | None]
 ) -> None:

@@ -11,8 +11,6 @@ from playground.protocol.stream import StreamDecoder
 from playground.transport.providers import provider_by_id
 from playground.transport.spec import make_spec
 
-pytestmark = pytest.mark.gui
-
 
 def _panel(route: str, sim: Any, model: str = "sim-reasoner") -> Any:
     from playground.ui.panels.route_panel import RoutePanel

@@ -6,14 +6,10 @@ import asyncio
 import time
 from typing import Any
 
-import pytest
-
 from playground.protocol.requests import RequestParams, build_body
 from playground.protocol.stream import StreamDecoder
 from playground.transport.providers import provider_by_id
 from playground.transport.spec import make_spec
-
-pytestmark = pytest.mark.gui
 
 
 def _spec(sim: Any, route: str, headers: dict[str, str] | None = None, **params: Any) -> Any:

@@ -5,14 +5,10 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-import pytest
-
 from playground.protocol.requests import RequestParams, build_body
 from playground.protocol.stream import StreamDecoder
 from playground.transport.providers import provider_by_id
 from playground.transport.spec import make_spec
-
-pytestmark = pytest.mark.gui
 
 
 def _spec(sim: Any, tokens: int, pace: str = "instant") -> Any:

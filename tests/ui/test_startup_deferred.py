@@ -7,8 +7,6 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
-pytestmark = pytest.mark.gui
-
 
 def _new_window(settings: Any, sim: Any) -> Any:
     from playground.ui.window.shell import MainWindow

@@ -10,10 +10,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-import pytest
 from failures_helpers import headless_env
-
-pytestmark = pytest.mark.gui
 
 # The benchmark's probe (playground/bench/startup.py): the first paint of the main window is the
 # first frame. Here it records what is loaded then, and again once the program has settled.

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from pytestqt.qtbot import QtBot
-
-pytestmark = pytest.mark.gui
 
 
 def test_deferred_output_widgets_are_built_on_first_use(qtbot: QtBot) -> None:

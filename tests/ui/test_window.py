@@ -13,8 +13,6 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtTest import QTest
 
-pytestmark = pytest.mark.gui
-
 SECRET = "sk-test-DO-NOT-LEAK-1234567890abcdef"
 
 
