@@ -14,8 +14,6 @@ import pytest
 
 from playground.transport import secrets
 
-pytestmark = pytest.mark.gui
-
 SECRET = "sk-session-only-SECRET-4242abcd"
 
 
