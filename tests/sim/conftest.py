@@ -8,6 +8,8 @@ import pytest
 
 from playground.sim.server import SimServer
 
+from .sdk_clients import close_clients
+
 INSTANT = {"X-Sim-Pace": "instant"}
 
 
@@ -20,3 +22,9 @@ def sim() -> Iterator[SimServer]:
 @pytest.fixture(scope="session")
 def base_url(sim: SimServer) -> str:
     return sim.base_url
+
+
+@pytest.fixture(autouse=True)
+def _close_sdk_clients() -> Iterator[None]:
+    yield
+    close_clients()

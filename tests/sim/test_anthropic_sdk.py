@@ -6,6 +6,7 @@ import anthropic
 import pytest
 
 from .conftest import INSTANT
+from .sdk_clients import closing_client
 
 TOOL = {
     "name": "get_weather",
@@ -23,11 +24,13 @@ TOOL = {
 
 def _client(base_url: str, **headers: str) -> anthropic.Anthropic:
     # The SDK appends /v1/messages itself, so it gets the root without /v1.
-    return anthropic.Anthropic(
-        base_url=base_url.removesuffix("/v1"),
-        api_key="sk-ant-sim",
-        max_retries=0,
-        default_headers=INSTANT | headers,
+    return closing_client(
+        anthropic.Anthropic(
+            base_url=base_url.removesuffix("/v1"),
+            api_key="sk-ant-sim",
+            max_retries=0,
+            default_headers=INSTANT | headers,
+        )
     )
 
 
@@ -100,11 +103,13 @@ def test_http_429_rate_limit_error(base_url: str) -> None:
 
 
 def test_bearer_auth_and_anthropic_version_accepted(base_url: str) -> None:
-    client = anthropic.Anthropic(
-        base_url=base_url.removesuffix("/v1"),
-        auth_token="tok",
-        max_retries=0,
-        default_headers=INSTANT,
+    client = closing_client(
+        anthropic.Anthropic(
+            base_url=base_url.removesuffix("/v1"),
+            auth_token="tok",
+            max_retries=0,
+            default_headers=INSTANT,
+        )
     )
     msg = client.messages.create(
         model="m", max_tokens=100, messages=[{"role": "user", "content": "hi"}]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+from collections.abc import Iterator
 
 import httpx
 import openai
@@ -14,6 +15,7 @@ from PIL import Image
 from playground.sim import voice
 
 from .conftest import INSTANT
+from .sdk_clients import closing_client
 
 WEATHER = {
     "type": "function",
@@ -47,10 +49,11 @@ TIME = {
 
 
 @pytest.fixture(scope="module")
-def client(base_url: str) -> openai.OpenAI:
-    return openai.OpenAI(
+def client(base_url: str) -> Iterator[openai.OpenAI]:
+    with openai.OpenAI(
         base_url=base_url, api_key="sk-sim", max_retries=0, default_headers=INSTANT
-    )
+    ) as sdk:
+        yield sdk
 
 
 def _chat(client: openai.OpenAI, **kw: object) -> list:
@@ -253,11 +256,13 @@ def test_transcription_stream_round_trip(client: openai.OpenAI) -> None:
     [("chat", "text"), ("responses", "text"), ("images", "partial")],
 )
 def test_midstream_error_raises_after_content(base_url: str, call: str, content_seen: str) -> None:
-    client = openai.OpenAI(
-        base_url=base_url,
-        api_key="k",
-        max_retries=0,
-        default_headers=INSTANT | {"X-Sim-Fault": "midstream-error"},
+    client = closing_client(
+        openai.OpenAI(
+            base_url=base_url,
+            api_key="k",
+            max_retries=0,
+            default_headers=INSTANT | {"X-Sim-Fault": "midstream-error"},
+        )
     )
     got = []
     with pytest.raises(openai.APIError, match="simulated mid-stream error"):
@@ -280,11 +285,13 @@ def test_midstream_error_raises_after_content(base_url: str, call: str, content_
 
 
 def test_http_429_raises_rate_limit_error_with_retry_after(base_url: str) -> None:
-    client = openai.OpenAI(
-        base_url=base_url,
-        api_key="k",
-        max_retries=0,
-        default_headers=INSTANT | {"X-Sim-Fault": "http-429"},
+    client = closing_client(
+        openai.OpenAI(
+            base_url=base_url,
+            api_key="k",
+            max_retries=0,
+            default_headers=INSTANT | {"X-Sim-Fault": "http-429"},
+        )
     )
     with pytest.raises(openai.RateLimitError) as info:
         client.chat.completions.create(
