@@ -12,8 +12,6 @@ from playground.cli.inspect import decode_file, state_json
 from playground.protocol.requests import ROUTE_NAMES
 from playground.ui.sample_captures import MENU_TITLE
 
-pytestmark = pytest.mark.gui
-
 
 def _sample_action(window: Any, route: str) -> Any:
     """The menu item a person would click: Help ▸ Sample captures ▸ the route's sample."""

@@ -16,8 +16,6 @@ import pytest
 from playground.transport.providers import provider_by_id
 from playground.transport.spec import make_spec
 
-pytestmark = pytest.mark.gui
-
 
 def _wav() -> bytes:
     out = io.BytesIO()
