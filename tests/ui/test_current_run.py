@@ -4,10 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-pytestmark = pytest.mark.gui
-
 
 def test_only_the_followed_sessions_signals_are_relayed(qtbot: Any) -> None:
     from playground.ui.current_run import CurrentRun

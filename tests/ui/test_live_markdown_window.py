@@ -13,8 +13,6 @@ from typing import Any
 import pytest
 from PySide6.QtGui import QGuiApplication, QTextCursor, QTextTable
 
-pytestmark = pytest.mark.gui
-
 PROMPT = "Write a Python function that keeps prime numbers, and compare the options in a table"
 
 

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-pytestmark = pytest.mark.gui
-
 
 def test_every_routes_panel_shows_the_views_its_table_entry_names(qtbot: Any) -> None:
     from playground.protocol.requests import ROUTE_NAMES
