@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 import orjson
 
 from playground.protocol.capture import read_capture
-from playground.protocol.routes import ROUTES
+from playground.protocol.routes import ROUTE_NAMES
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
 from playground.protocol.state import StreamState
 from playground.protocol.stream import StreamDecoder
@@ -54,7 +54,7 @@ def _parser() -> _Parser:
     parser.add_argument(
         "--route",
         default="auto",
-        choices=("auto", *ROUTES),
+        choices=("auto", *ROUTE_NAMES),
         help="route grammar to read the stream with (default: recognise it from the events)",
     )
     parser.add_argument(
@@ -76,7 +76,7 @@ def _parser() -> _Parser:
 def decode_file(data: bytes, route: str = "auto", chunk_size: int | None = None) -> StreamDecoder:
     """Decode raw SSE or capture bytes into a finished StreamDecoder (never raises on content)."""
     capture = read_capture(data)
-    if route == "auto" and capture.route in ROUTES:
+    if route == "auto" and capture.route in ROUTE_NAMES:
         route = capture.route or "auto"
     # A playground capture holds the request: the checks that know what was asked run on it.
     # Raw SSE has none, and then they do not run.

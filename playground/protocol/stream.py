@@ -9,14 +9,14 @@ from typing import Any, Final
 import orjson
 
 from playground.protocol.asked import NOTHING_ASKED, Asked, asked_from
+from playground.protocol.decoders.base import RouteDecoder
+from playground.protocol.decoders.whole import NOT_JSON, read_body, report_audio_body
 from playground.protocol.errors import error_from_body, payload_error
 from playground.protocol.events import Finished, StreamEvent
 from playground.protocol.fastpath import Template, build_template, string_body, template_texts
 from playground.protocol.findings import FindingSink
 from playground.protocol.media import guess_audio_format
-from playground.protocol.routes import ROUTES, detect_route, make_decoder
-from playground.protocol.routes.base import RouteDecoder
-from playground.protocol.routes.whole import NOT_JSON, read_body, report_audio_body
+from playground.protocol.routes import ROUTE_NAMES, detect_route, find_route, make_decoder
 from playground.protocol.sse import (
     SSEComment,
     SSEEvent,
@@ -34,7 +34,7 @@ from playground.protocol.terminators import (
 )
 from playground.protocol.utf8check import Utf8Watch
 
-__all__ = ["ROUTES", "StreamDecoder", "is_done"]
+__all__ = ["StreamDecoder", "is_done"]
 
 _loads: Final = orjson.loads
 _JSONError: Final = orjson.JSONDecodeError
@@ -84,7 +84,7 @@ class StreamDecoder:
         audio_format: str | None = None,
         stream_requested: bool | None = None,
     ) -> None:
-        if route not in ROUTES and route != "auto":
+        if route not in ROUTE_NAMES and route != "auto":
             raise ValueError(f"unknown route {route!r}")
         self.route = route
         self._request = request
@@ -138,7 +138,7 @@ class StreamDecoder:
         elif mime == "application/json" or mime.endswith("+json"):
             self._mode = "json"
         elif mime.startswith("audio/") or (
-            mime == "application/octet-stream" and self.route in ("speech", "music")
+            mime == "application/octet-stream" and self._audio_route()
         ):
             self._mode = "audio"
             if self.state.audio_format_hint is None:
@@ -202,6 +202,11 @@ class StreamDecoder:
             return ()
         return [self._audio(chunk, t)]
 
+    def _audio_route(self) -> bool:
+        """Whether this route may answer with raw audio bytes (its descriptor's ``audio_body``)."""
+        found = find_route(self.route)
+        return found is not None and found.audio_body
+
     def _sniff(self, chunk: bytes) -> str:
         head = chunk.lstrip(b" \t\r\n")
         if head.startswith(b"\xef\xbb\xbf"):
@@ -211,7 +216,7 @@ class StreamDecoder:
         if head[:1] in (b"{", b"["):
             mode = "json"
         elif guess_audio_format(head[:16]) is not None or (
-            len(head) < 4 and self.route in ("music", "speech") and b"RIFF".startswith(head)
+            len(head) < 4 and self._audio_route() and b"RIFF".startswith(head)
         ):
             mode = "audio"
         else:

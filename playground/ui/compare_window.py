@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.requests import RequestParams, build_body
+from playground.protocol.routes import CONVERSATIONAL
 from playground.protocol.state import StreamState
 from playground.protocol.timing import Timing, compute_timing, normalize_usage
 from playground.ui.timing_view import ArrivalChart, format_seconds
@@ -53,7 +54,7 @@ __all__ = [
     "usage_rows",
 ]
 
-COMPARE_ROUTES = ("chat", "responses", "messages")  # the text routes people compare
+COMPARE_ROUTES = CONVERSATIONAL  # the text routes people compare
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
 
 

@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.requests import route_spec
+from playground.protocol.routes import route_of
 from playground.sim.fault_names import FAULTS
-from playground.ui.panels.editor import CHAT_LIKE, RequestEditor
+from playground.ui.panels.editor import RequestEditor
 from playground.ui.panels.error_banner import ErrorBanner
 from playground.ui.panels.status_line import StatusLine
 from playground.ui.session import StreamSession
@@ -83,7 +84,7 @@ def _make_widgets(route: str) -> dict[str, QWidget]:
     """The output widgets this route shows (the widgets engineer's classes), by role."""
     from playground.ui import widgets as w
 
-    if route in CHAT_LIKE:
+    if route_of(route).conversational:
         out: dict[str, QWidget] = {
             "thinking": w.ThinkingView(),
             "answer": w.AnswerView(),
@@ -243,7 +244,7 @@ class RoutePanel(QWidget):
             signal = getattr(widget, "itemActivated", None)
             if signal is not None:
                 signal.connect(self.itemActivated)
-        if self.route in CHAT_LIKE:
+        if route_of(self.route).conversational:
             roles = list(widgets)
             output.setStretchFactor(roles.index("answer"), 3)
             # Thinking and tool calls get a modest share; the answer is what people read.
@@ -520,7 +521,7 @@ class RoutePanel(QWidget):
             ttfb=run.t_first_byte,
             ttft=run.t_first_token,
             tokens_per_s=tokens_per_second(state, run.t_first_token, run.t_last_byte)
-            if self.route in CHAT_LIKE  # tokens per second means little for audio or images
+            if route_of(self.route).conversational  # tokens/s means little for audio or images
             else None,
             elapsed=end,
             usage=state.usage,
