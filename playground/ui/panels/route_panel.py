@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.protocol.projection import state_json
 from playground.protocol.requests import route_spec
 from playground.protocol.routes import route_of
 from playground.sim.fault_names import FAULTS
@@ -529,7 +530,7 @@ class RoutePanel(QWidget):
 
     # ---- headless dump ---
     def dump_state(self) -> dict[str, Any]:
-        """What this panel's widgets show (the headless contract's JSON; issue 4)."""
+        """What this panel's widgets show (the headless contract's JSON, README "Headless runs")."""
         session = self.session
         state = session.state
         run = session.run
@@ -561,24 +562,13 @@ class RoutePanel(QWidget):
                 "code": state.error.code,
             }
         audio = state.audio
-        return {
+        # The state's one projection (protocol/projection.py), and what only the window knows.
+        return state_json(state) | {
             "route": self.route,
-            "status": state.status,
             "http_status": run.status,
-            "finish": state.finish,
-            "text": state.text,
-            "reasoning": state.reasoning,
-            "refusal": state.refusal,
-            "tool_calls": [c.as_json() for c in state.tool_calls],
-            "images": [i.as_json() | {"item": i.item} for i in state.images],
             "audio_seconds": round(audio.seconds, 3) if audio is not None else 0.0,
             "audio_bytes": len(audio.data) if audio is not None else 0,
-            "segments": list(state.segments),
             "timeline_rows": len(decoder.items),
-            "events": state.events,
-            "comments": state.comments,
-            "findings": [f.as_json() for f in state.findings],
-            "usage": state.usage,
             "error": error,
             "timing": {
                 "headers": run.t_headers,
