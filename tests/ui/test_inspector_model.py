@@ -232,7 +232,7 @@ _RAW_PARTS = [
 @given(st.lists(st.sampled_from(_RAW_PARTS), max_size=12))
 def test_type_from_raw_bytes_matches_type_from_data(parts: list[str]) -> None:
     from playground.protocol.sse import data_of_raw
-    from playground.ui.inspector.timeline_model import _raw_type
+    from playground.protocol.timeline import raw_type as _raw_type
 
     raw = "".join(parts).encode() + b"\n\n"
     name = _raw_type(raw)
