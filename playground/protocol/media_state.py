@@ -18,7 +18,7 @@ class ImageState:
 
     A large image may keep its base64 text instead, decoded on the first read of ``data`` (the
     images view reads it in its decode thread): the 6 ms of a 2.7 MB partial's base64 stay off
-    the UI thread that folds the event (issue 7). ``nbytes`` is the decoded size either way."""
+    the UI thread that folds the event (measured). ``nbytes`` is the decoded size either way."""
 
     __slots__ = (
         "_b64",
@@ -98,7 +98,7 @@ class ImageState:
     @property
     def b64(self) -> str | None:
         """The base64 text while ``data`` waits for its first read (None once decoded): what an
-        early decode of the arriving event must equal before its pixels are shown (issue 7)."""
+        early decode of the arriving event must equal before its pixels show (b64_progress.py)."""
         return self._b64
 
     def _key(self) -> tuple[object, ...]:

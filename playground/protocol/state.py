@@ -367,7 +367,7 @@ class StreamState:
         audio.data += data
 
     def finalize(self) -> Status:
-        """The final status, first rule that applies (PROTOCOL.md §0; issue 2)."""
+        """The final status, first rule that applies (PROTOCOL.md §0)."""
         if self.status == "cancelled":
             return self.status
         audio = self.audio

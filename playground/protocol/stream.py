@@ -249,10 +249,10 @@ class StreamDecoder(BodyModes):
     def _take(self, items: Sequence[SSEItem]) -> bool:
         """Fold ``items`` into the state; True when every one matched chat's text template (so
         its bytes are known to be valid UTF-8: fastpath.py)."""
-        # The hot loop (issue 7 benchmarks it): locals only, at most one JSON parse per event,
-        # none for chat text chunks that match the template (fastpath.py), and those collected
-        # in two lists and added to the text buffer in one go (`_flush`) before anything else
-        # touches the state.
+        # The hot loop (the decode benchmark measures it): locals only, at most one JSON parse
+        # per event, none for chat text chunks that match the template (fastpath.py), and those
+        # collected in two lists and added to the text buffer in one go (`_flush`) before
+        # anything else touches the state.
         self.items.extend(items)
         tpl = self._tpl
         state = self.state

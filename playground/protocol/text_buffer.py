@@ -20,7 +20,7 @@ class Origins(Sequence[tuple[int, int]]):
     """Which timeline item carried each piece of a text: ``(start offset, item index)`` pairs.
 
     A list-like view over two ``array("q")`` columns: 16 bytes a piece instead of a tuple and a
-    list slot (about 80), and no object per token for the garbage collector to walk (issue 7).
+    list slot (about 80), and no object per token for the garbage collector to walk (measured).
     Indexing gives a tuple, iterating gives tuples, slicing gives a list of tuples.
     """
 
@@ -88,7 +88,7 @@ class TextBuffer:
     def _compact(self) -> None:
         # A token is a str of its own (about 55 bytes for a few characters): join the recent
         # pieces into one every _JOIN_EVERY, so a million tokens do not keep a million objects
-        # (issue 7 memory). Each character is copied once here; `value` joins what is left.
+        # (the memory benchmark). Each character is copied once here; `value` joins the rest.
         parts = self.parts
         loose = self._loose
         if len(parts) - loose >= _JOIN_EVERY:

@@ -3,7 +3,7 @@
 Pure and synchronous (no Qt, no httpx). Every figure is in seconds since the request was sent,
 the clock the transport and captures use for chunk arrival times (``SSEItem.t_first/t_last``).
 
-Decisions (issue 6, "Where the time went"):
+Decisions ("Where the time went"):
 - An item *arrives* when its last byte arrived (``t_last``): that is when the SSE parser could
   dispatch it and the widgets could show it (WHATWG dispatch on the blank line, PROTOCOL.md §1).
 - Which item carried what comes from the state's own provenance (``TextBuffer.origins``,

@@ -158,7 +158,7 @@ def test_storage_is_compact_and_shares_the_items(qtbot: QtBot) -> None:
         tracemalloc.stop()
     assert model.rowCount() == n
     assert model.shares_decoder_items  # the decoder's list is referenced, not copied
-    assert (after - before) / n < 64  # a few array slots per row (issue 7 budget: 250 B)
+    assert (after - before) / n < 64  # a few array slots per row (the benchmark budget: 250 B)
 
 
 def test_rows_stay_aligned_with_item_indexes(qtbot: QtBot) -> None:
@@ -210,7 +210,7 @@ def test_without_decoder_memory_per_row_is_small(qtbot: QtBot) -> None:
     finally:
         tracemalloc.stop()
     assert model.rowCount() == n
-    assert (held - len(data)) / n < 120  # issue 7 budget: 250 B per event over its raw bytes
+    assert (held - len(data)) / n < 120  # the benchmark budget: 250 B per event over its raw bytes
 
 
 _RAW_PARTS = [

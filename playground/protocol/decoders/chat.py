@@ -47,7 +47,7 @@ class ChatDecoder(RouteDecoder):
 
         Most chunks of a long answer are exactly that; the stream decoder appends their text
         straight to the state (the same fold ``decode`` + ``apply`` would do, without allocating
-        an event per token: issue 7's decode benchmark). Anything else goes through ``decode``.
+        an event per token: the decode benchmark). Anything else goes through ``decode``.
         """
         if type(payload) is not dict or not self._plain or ev.event != "message":
             return None

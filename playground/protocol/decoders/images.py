@@ -31,7 +31,7 @@ class ImagesDecoder(RouteDecoder):
     def __init__(self, sink: FindingSink, asked: Asked = NOTHING_ASKED) -> None:
         super().__init__(sink, asked)
         # Images made by the Responses image_generation tool come as response.* events
-        # (image_generation_call.partial_image, issue 2): the responses grammar reads those.
+        # (image_generation_call.partial_image, PROTOCOL.md §3): the responses grammar reads those.
         self._responses: ResponsesDecoder | None = None
         self._partials = 0  # partial images received (checked against partial_images asked)
 

@@ -143,7 +143,7 @@ class MessagesDecoder(RouteDecoder):
             if signature:
                 out.append(Signature("signature", signature, index))
         elif kind == "redacted_thinking":
-            # Opaque: noted, never shown as text (issue 2: "encrypted or redacted is not text").
+            # Opaque: noted, never shown as text (PROTOCOL.md §4: `redacted_thinking{data}`).
             out.append(Signature("redacted", as_str(block.get("data")) or "", index))
         elif kind == "tool_use" or kind == "server_tool_use":
             given = block.get("input")
