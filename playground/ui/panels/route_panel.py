@@ -562,9 +562,9 @@ class RoutePanel(QWidget):
                 "code": state.error.code,
             }
         audio = state.audio
-        # The state's one projection (protocol/projection.py), and what only the window knows.
+        # The state's one projection (protocol/projection.py; its route is the decoded one, which
+        # a replayed raw stream may give on another route's panel), and what only the window knows.
         return state_json(state) | {
-            "route": self.route,
             "http_status": run.status,
             "audio_seconds": round(audio.seconds, 3) if audio is not None else 0.0,
             "audio_bytes": len(audio.data) if audio is not None else 0,
