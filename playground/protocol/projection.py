@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from playground.protocol.state import StreamState, ToolCallState
+if TYPE_CHECKING:  # the window imports this at startup; the state module loads with a run
+    from playground.protocol.state import StreamState, ToolCallState
 
 __all__ = ["parsed_tool_calls", "state_json", "tool_call_json"]
 
