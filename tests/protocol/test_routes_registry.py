@@ -118,3 +118,25 @@ def test_the_registry_loads_no_decoder_and_no_state() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_a_hand_typed_value_of_another_type_stays_in_extra() -> None:
+    # The form's number fields never get a string (or a bool) from the raw JSON view; the body
+    # is still sent exactly as typed.
+    body = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "hi"}],
+        "stream": True,
+        "temperature": "warm",
+        "max_tokens": True,
+        "n": 2,
+    }
+    params = route_of("chat").params_from_body(body)
+    assert params.temperature is None and params.max_tokens is None and params.n == 2
+    assert params.extra == {"temperature": "warm", "max_tokens": True}
+    assert route_of("chat").build_body(params) == body
+    thinking = {"type": "enabled", "budget_tokens": "lots"}
+    back = route_of("messages").params_from_body(
+        {"model": "m", "max_tokens": 5, "messages": [], "stream": True, "thinking": thinking}
+    )
+    assert back.thinking_budget is None and back.extra == {"thinking": thinking}

@@ -15,7 +15,7 @@ from playground.protocol.params import (
     to_anthropic_tool,
     to_anthropic_tool_choice,
 )
-from playground.protocol.routes.route import Route, take
+from playground.protocol.routes.route import Route, fits, take
 
 __all__ = ["ROUTE"]
 
@@ -54,6 +54,7 @@ def read(rest: dict[str, Any], p: RequestParams) -> None:
         isinstance(thinking, dict)
         and thinking.get("type") == "enabled"
         and set(thinking) == {"type", "budget_tokens"}
+        and fits("thinking_budget", thinking["budget_tokens"])
     ):
         p.thinking_budget = rest.pop("thinking")["budget_tokens"]
     if isinstance(rest.get("tools"), list) and rest["tools"]:

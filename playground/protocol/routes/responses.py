@@ -14,7 +14,7 @@ from playground.protocol.params import (
     to_responses_tool,
     to_responses_tool_choice,
 )
-from playground.protocol.routes.route import Route, take
+from playground.protocol.routes.route import Route, fits, take
 
 __all__ = ["ROUTE"]
 
@@ -53,7 +53,11 @@ def read(rest: dict[str, Any], p: RequestParams) -> None:
     take(rest, p, "temperature")
     take(rest, p, "max_output_tokens", "max_tokens")
     reasoning = rest.get("reasoning")
-    if isinstance(reasoning, dict) and set(reasoning) == {"effort"}:
+    if (
+        isinstance(reasoning, dict)
+        and set(reasoning) == {"effort"}
+        and fits("reasoning_effort", reasoning["effort"])
+    ):
         p.reasoning_effort = rest.pop("reasoning")["effort"]
     if isinstance(rest.get("tools"), list) and rest["tools"]:
         p.tools = [chat_tool_from_flat(t) for t in rest.pop("tools")]

@@ -11,7 +11,7 @@ import copy
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from playground.protocol.params import RequestParams
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the registry is read at startup; orjson, decoders, state lo
     from playground.protocol.decoders.base import RouteDecoder
     from playground.protocol.findings import FindingSink
 
-__all__ = ["DonePolicy", "Route", "take"]
+__all__ = ["DonePolicy", "Route", "fits", "take"]
 
 # What ``data: [DONE]`` means on a route (terminators.py reports it):
 #   "ends"     it is the terminator (chat: seed "Streaming events" ends with data: [DONE])
@@ -32,10 +32,33 @@ DonePolicy = Literal["ends", "ends_job", "outside", "after"]
 _MISSING = object()
 
 
+# The JSON types each editor field holds: a hand-typed body's value of another type stays in
+# ``extra`` (sent as typed), so the form never shows a number field a string.
+_NUMBER: Final = (int, float)
+_KINDS: Final[dict[str, tuple[type, ...]]] = {
+    "temperature": _NUMBER,
+    "speed": _NUMBER,
+    "duration": _NUMBER,
+    "max_tokens": (int,),
+    "n": (int,),
+    "partial_images": (int,),
+    "thinking_budget": (int,),
+    "tools": (list,),
+    "tool_choice": (str, dict),
+}
+
+
+def fits(attr: str, value: Any) -> bool:
+    """Whether ``value`` has the JSON type of the editor field ``attr`` (strings by default)."""
+    kinds = _KINDS.get(attr, (str,))
+    return isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+
+
 def take(rest: dict[str, Any], params: RequestParams, key: str, attr: str | None = None) -> None:
-    """Move ``rest[key]`` (if present) onto ``params.<attr or key>``."""
-    if key in rest:
-        setattr(params, attr or key, rest.pop(key))
+    """Move ``rest[key]`` onto ``params.<attr or key>`` when it is there with the field's type."""
+    name = attr or key
+    if key in rest and fits(name, rest[key]):
+        setattr(params, name, rest.pop(key))
 
 
 @dataclass(frozen=True, slots=True)
