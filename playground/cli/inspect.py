@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from collections.abc import Container, Sequence
 from pathlib import Path
@@ -12,9 +11,9 @@ from typing import Any, NoReturn
 import orjson
 
 from playground.protocol.capture import read_capture
-from playground.protocol.routes import ROUTES
+from playground.protocol.projection import state_json as project
+from playground.protocol.routes import ROUTE_NAMES
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
-from playground.protocol.state import StreamState
 from playground.protocol.stream import StreamDecoder
 
 __all__ = ["decode_file", "main", "state_json"]
@@ -54,7 +53,7 @@ def _parser() -> _Parser:
     parser.add_argument(
         "--route",
         default="auto",
-        choices=("auto", *ROUTES),
+        choices=("auto", *ROUTE_NAMES),
         help="route grammar to read the stream with (default: recognise it from the events)",
     )
     parser.add_argument(
@@ -76,7 +75,7 @@ def _parser() -> _Parser:
 def decode_file(data: bytes, route: str = "auto", chunk_size: int | None = None) -> StreamDecoder:
     """Decode raw SSE or capture bytes into a finished StreamDecoder (never raises on content)."""
     capture = read_capture(data)
-    if route == "auto" and capture.route in ROUTES:
+    if route == "auto" and capture.route in ROUTE_NAMES:
         route = capture.route or "auto"
     # A playground capture holds the request: the checks that know what was asked run on it.
     # Raw SSE has none, and then they do not run.
@@ -107,56 +106,8 @@ def decode_file(data: bytes, route: str = "auto", chunk_size: int | None = None)
 
 
 def state_json(decoder: StreamDecoder) -> dict[str, Any]:
-    """The `--json` object (keys fixed by DESIGN.md and issue 2)."""
-    state: StreamState = decoder.state
-    err = state.error
-    audio = state.audio
-    return {
-        "route": decoder.route,
-        "status": state.status,
-        "finish": state.finish,
-        "text": state.text,
-        "reasoning": state.reasoning,
-        "refusal": state.refusal,
-        "tool_calls": [c.as_json() for c in state.tool_calls if not c.server and c.choice == 0],
-        "server_tool_calls": [
-            {"id": c.id, "name": c.name, "arguments": c.arguments.value}
-            for c in state.tool_calls
-            if c.server
-        ],
-        "choices": [
-            {
-                "index": c.index,
-                "text": c.text.value,
-                "reasoning": c.reasoning.value,
-                "refusal": c.refusal.value,
-                "finish": c.finish,
-            }
-            for _, c in sorted(state.choices.items())
-        ],
-        "images": [i.as_json() | {"event": i.item} for i in state.images],
-        "audio": None
-        if audio is None
-        else {
-            "format": audio.format,
-            "bytes": len(audio.data),
-            "seconds": round(audio.seconds, 3),
-            "sample_rate": audio.sample_rate,
-            "channels": audio.channels,
-            "chunks": audio.chunks,
-            "sha256": hashlib.sha256(bytes(audio.data)).hexdigest(),
-        },
-        "segments": state.segments,
-        "signatures": [{"kind": kind, "chars": len(value)} for kind, value in state.signatures],
-        "usage": state.usage,
-        "error": err.message if err is not None else None,
-        "error_detail": None
-        if err is None
-        else {"message": err.message, "type": err.type, "code": err.code, "status": err.status},
-        "events": state.events,
-        "comments": state.comments,
-        "findings": [f.as_json() for f in state.findings],
-    }
+    """The `--json` object: the one projection of the decoded state (protocol/projection.py)."""
+    return project(decoder.state) | {"route": decoder.route}
 
 
 def _body_value(item: SSEEvent) -> Any:

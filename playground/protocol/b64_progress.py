@@ -8,7 +8,7 @@ from typing import Final, Protocol
 
 __all__ = ["B64Decoder", "B64Error", "ImageStringScanner", "StringSink"]
 
-# Issue 7: a 1024x1024 partial image is 2.7 MB of SSE that arrives over many network reads. Its
+# Measured: a 1024x1024 partial image is 2.7 MB of SSE that arrives over many network reads. Its
 # pixels can be decoded while it arrives only if something sees the base64 before the event's
 # final line end; these two pieces do that on raw bytes. They only GUESS: whoever uses what they
 # produce must check it against the string the protocol layer parsed from the complete event.

@@ -1,4 +1,4 @@
-"""Chat's text-chunk template: read a plain text delta without parsing the whole JSON (issue 7).
+"""Chat's text-chunk template: read a plain text delta without parsing the whole JSON (measured).
 
 Most chunks of a long chat answer differ from the previous one only in the ``content`` string:
 same id, model, fingerprint, same ``"logprobs":null,"finish_reason":null}]}`` tail. Once one such

@@ -37,7 +37,7 @@ def b64decode_lenient(text: str) -> bytes | None:
             return base64.b64decode(cleaned, validate=True)
         # A multi-megabyte image in pieces, handing the GIL over between them (sleep(0)): a
         # thread waiting for it would otherwise wait a whole switch interval (5 ms), so a
-        # decode in a worker would block the UI thread that long (issue 7).
+        # decode in a worker would block the UI thread that long (measured).
         a2b = binascii.a2b_base64
         pieces = []
         for i in range(0, len(cleaned), _B64_CHUNK):
@@ -55,7 +55,7 @@ _B64_CHUNK = 1 << 18  # characters per a2b_base64 call (a multiple of 4): see b6
 def b64_size(text: str) -> int | None:
     """How many bytes ``b64decode_lenient(text)`` gives, without decoding; None exactly when it
     gives None (not base64). A 2.7 MB partial image is checked in about 2 ms instead of the
-    6 ms of a decode, so a UI thread can fold it and leave the decode to a worker (issue 7)."""
+    6 ms of a decode, so a UI thread can fold it and leave the decode to a worker (measured)."""
     if text.isascii():
         raw = text.encode("ascii")
         rest = raw.translate(None, _B64_ALPHABET)  # what is in neither alphabet

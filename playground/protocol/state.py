@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, islice
-from typing import Any, Final, Literal, assert_never, overload
+from typing import Any, Final, Literal, assert_never
 
 from playground.protocol.events import (
     Annotation,
@@ -36,6 +33,8 @@ from playground.protocol.media import (
     image_size,
     parse_wav_header,
 )
+from playground.protocol.media_state import AudioState, ImageState
+from playground.protocol.text_buffer import Origins, TextBuffer
 
 __all__ = [
     "STATUSES",
@@ -62,157 +61,6 @@ Severity = Literal["info", "warning", "error"]
 # header is read from the first _HEAD_B64 characters (3 KB).
 _LAZY_B64: Final = 1 << 16
 _HEAD_B64: Final = 4096
-_JOIN_EVERY: Final = 64  # TextBuffer pieces joined into one str at a time (memory)
-
-
-class Origins(Sequence[tuple[int, int]]):
-    """Which timeline item carried each piece of a text: ``(start offset, item index)`` pairs.
-
-    A list-like view over two ``array("q")`` columns: 16 bytes a piece instead of a tuple and a
-    list slot (about 80), and no object per token for the garbage collector to walk (issue 7).
-    Indexing gives a tuple, iterating gives tuples, slicing gives a list of tuples.
-    """
-
-    __slots__ = ("items", "starts")
-
-    def __init__(self) -> None:
-        self.starts = array("q")
-        self.items = array("q")
-
-    def __len__(self) -> int:
-        return len(self.starts)
-
-    @overload
-    def __getitem__(self, index: int) -> tuple[int, int]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[tuple[int, int]]: ...
-
-    def __getitem__(self, index: int | slice) -> tuple[int, int] | list[tuple[int, int]]:
-        if isinstance(index, slice):
-            return list(zip(self.starts[index], self.items[index], strict=True))
-        return (self.starts[index], self.items[index])
-
-    def __iter__(self) -> Iterator[tuple[int, int]]:
-        return zip(self.starts, self.items, strict=True)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Origins):
-            return self.starts == other.starts and self.items == other.items
-        if isinstance(other, list):
-            return list(self) == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
-
-    def __repr__(self) -> str:
-        return f"Origins({list(self)!r})"
-
-    def append(self, pair: tuple[int, int]) -> None:
-        self.starts.append(pair[0])
-        self.items.append(pair[1])
-
-    def extend(self, pairs: Iterable[tuple[int, int]]) -> None:
-        for start, item in pairs:
-            self.starts.append(start)
-            self.items.append(item)
-
-
-class TextBuffer:
-    """Append-only text that remembers which timeline item carried each piece (for linked views).
-
-    Appending is O(1); ``value`` joins lazily and caches, so widgets that read only the new suffix
-    (``since(n)``) never pay for the whole document.
-    """
-
-    __slots__ = ("_cache", "_length", "_loose", "origins", "parts")
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.origins = Origins()  # (start offset in text, timeline item index) per piece
-        self._length = 0
-        self._cache: str | None = ""
-        self._loose = 0  # parts[_loose:] are pieces as appended, not yet joined into one
-
-    def _compact(self) -> None:
-        # A token is a str of its own (about 55 bytes for a few characters): join the recent
-        # pieces into one every _JOIN_EVERY, so a million tokens do not keep a million objects
-        # (issue 7 memory). Each character is copied once here; `value` joins what is left.
-        parts = self.parts
-        loose = self._loose
-        if len(parts) - loose >= _JOIN_EVERY:
-            parts[loose:] = ["".join(parts[loose:])]
-            self._loose = loose + 1
-
-    def append(self, text: str, item: int) -> None:
-        if not text:
-            return
-        origins = self.origins
-        origins.starts.append(self._length)
-        origins.items.append(item)
-        self.parts.append(text)
-        self._length += len(text)
-        self._cache = None
-        if len(self.parts) - self._loose >= _JOIN_EVERY:
-            self._compact()
-
-    def extend(self, texts: list[str], items: Iterable[int]) -> None:
-        """Append ``texts[i]`` carried by timeline item ``items[i]``, for each i (non-empty texts
-        only; the same result as ``append`` one by one, with the loops in C)."""
-        if not texts:
-            return
-        lengths = list(map(len, texts))
-        origins = self.origins
-        # accumulate yields one value more than there are texts: the end, dropped by islice.
-        origins.starts.extend(islice(accumulate(lengths, initial=self._length), len(lengths)))
-        origins.items.extend(items)
-        self.parts.extend(texts)
-        self._length += sum(lengths)
-        self._cache = None
-        if len(self.parts) - self._loose >= _JOIN_EVERY:
-            self._compact()
-
-    def __len__(self) -> int:
-        return self._length
-
-    def __bool__(self) -> bool:
-        return self._length > 0
-
-    @property
-    def value(self) -> str:
-        if self._cache is None:
-            joined = "".join(self.parts)
-            self.parts = [joined] if joined else []
-            self._loose = len(self.parts)
-            self._cache = joined
-        return self._cache
-
-    def since(self, offset: int) -> str:
-        """The text after ``offset`` characters (what a widget showing ``offset`` chars lacks)."""
-        return self.value[offset:] if offset < self._length else ""
-
-    def item_at(self, offset: int) -> int | None:
-        """The timeline item that carried the character at ``offset``."""
-        import bisect
-
-        origins = self.origins
-        if not origins or offset < 0 or offset >= self._length:
-            return None
-        i = bisect.bisect_right(origins.starts, offset) - 1
-        return origins.items[i] if i >= 0 else None
-
-    def spans_of(self, item: int) -> list[tuple[int, int]]:
-        """Character ranges ``[start, end)`` that timeline item ``item`` contributed."""
-        out: list[tuple[int, int]] = []
-        starts, items = self.origins.starts, self.origins.items
-        last = len(items) - 1
-        i = -1
-        while True:
-            try:
-                i = items.index(item, i + 1)  # a C scan, not a Python loop over every piece
-            except ValueError:
-                return out
-            out.append((starts[i], starts[i + 1] if i < last else self._length))
 
 
 @dataclass(slots=True)
@@ -261,143 +109,6 @@ class ToolCallState:
             "arguments": self.arguments.value,
             "valid_json": self.valid_json,
         }
-
-
-class ImageState:
-    """A partial or final image; ``data`` is the decoded bytes, width/height from the header.
-
-    A large image may keep its base64 text instead, decoded on the first read of ``data`` (the
-    images view reads it in its decode thread): the 6 ms of a 2.7 MB partial's base64 stay off
-    the UI thread that folds the event (issue 7). ``nbytes`` is the decoded size either way."""
-
-    __slots__ = (
-        "_b64",
-        "_data",
-        "final",
-        "height",
-        "index",
-        "item",
-        "nbytes",
-        "output_format",
-        "t",
-        "width",
-    )
-
-    def __init__(
-        self,
-        index: int | None,
-        final: bool,
-        output_format: str | None,
-        data: bytes | None,
-        width: int | None,
-        height: int | None,
-        item: int,  # timeline item that carried it
-        t: float,  # arrival time of that item
-        *,
-        b64: str | None = None,
-        nbytes: int | None = None,
-    ) -> None:
-        self.index = index
-        self.final = final
-        self.output_format = output_format
-        self._data = data if data is not None or b64 is not None else b""
-        self._b64 = b64 if data is None else None
-        self.width = width
-        self.height = height
-        self.item = item
-        self.t = t
-        if data is not None:
-            self.nbytes = len(data)
-        else:
-            self.nbytes = nbytes if nbytes is not None else (b64_size(b64 or "") or 0)
-
-    @property
-    def data(self) -> bytes:
-        data = self._data
-        if data is None:
-            b64 = self._b64
-            if b64 is None:  # another thread decoded it just now
-                return self._data or b""
-            data = b64decode_lenient(b64) or b""
-            self._data = data  # before dropping the text: a concurrent reader finds one of them
-            self._b64 = None
-        return data
-
-    @data.setter
-    def data(self, value: bytes) -> None:
-        self._data = value
-        self._b64 = None
-        self.nbytes = len(value)
-
-    def as_json(self) -> dict[str, Any]:
-        """What a report shows of the image (its size from ``nbytes``: no base64 decoded)."""
-        return {
-            "index": self.index,
-            "final": self.final,
-            "format": self.output_format,
-            "width": self.width,
-            "height": self.height,
-            "bytes": self.nbytes,
-        }
-
-    @property
-    def decoded(self) -> bool:
-        """False while ``data`` is still base64 text waiting for its first read."""
-        return self._data is not None
-
-    @property
-    def b64(self) -> str | None:
-        """The base64 text while ``data`` waits for its first read (None once decoded): what an
-        early decode of the arriving event must equal before its pixels are shown (issue 7)."""
-        return self._b64
-
-    def _key(self) -> tuple[object, ...]:
-        return (
-            self.index,
-            self.final,
-            self.output_format,
-            self.data,
-            self.width,
-            self.height,
-            self.item,
-            self.t,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ImageState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaced
-
-    def __repr__(self) -> str:
-        return (
-            f"ImageState(index={self.index!r}, final={self.final!r}, "
-            f"output_format={self.output_format!r}, data=<{self.nbytes} bytes>, "
-            f"width={self.width!r}, height={self.height!r}, item={self.item!r}, t={self.t!r})"
-        )
-
-
-@dataclass(slots=True)
-class AudioState:
-    format: str | None = None
-    data: bytearray = field(default_factory=bytearray)
-    sample_rate: int = 24000  # PCM from speech is 24 kHz, 16-bit, mono (PROTOCOL.md §6)
-    channels: int = 1
-    sample_width: int = 2
-    chunks: int = 0
-    origins: list[tuple[int, int]] = field(default_factory=list)  # (byte offset, item index)
-
-    container: str | None = None  # "wav" when PCM came inside a RIFF/WAVE body (header stripped)
-    header: bytearray = field(default_factory=bytearray)  # bytes held until the format is known
-    header_done: bool = False
-
-    @property
-    def seconds(self) -> float:
-        if self.format not in (None, "pcm"):
-            return 0.0
-        frame = self.sample_rate * self.channels * self.sample_width
-        return len(self.data) / frame if frame else 0.0
 
 
 @dataclass(slots=True)
@@ -656,7 +367,7 @@ class StreamState:
         audio.data += data
 
     def finalize(self) -> Status:
-        """The final status, first rule that applies (PROTOCOL.md §0; issue 2)."""
+        """The final status, first rule that applies (PROTOCOL.md §0)."""
         if self.status == "cancelled":
             return self.status
         audio = self.audio

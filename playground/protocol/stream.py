@@ -9,14 +9,13 @@ from typing import Any, Final
 import orjson
 
 from playground.protocol.asked import NOTHING_ASKED, Asked, asked_from
-from playground.protocol.errors import error_from_body, payload_error
+from playground.protocol.decoders.base import RouteDecoder
+from playground.protocol.decoders.whole import report_audio_body
+from playground.protocol.errors import payload_error
 from playground.protocol.events import Finished, StreamEvent
 from playground.protocol.fastpath import Template, build_template, string_body, template_texts
 from playground.protocol.findings import FindingSink
-from playground.protocol.media import guess_audio_format
-from playground.protocol.routes import ROUTES, detect_route, make_decoder
-from playground.protocol.routes.base import RouteDecoder
-from playground.protocol.routes.whole import NOT_JSON, read_body, report_audio_body
+from playground.protocol.routes import ROUTE_NAMES, detect_route, make_decoder
 from playground.protocol.sse import (
     SSEComment,
     SSEEvent,
@@ -26,6 +25,7 @@ from playground.protocol.sse import (
     data_bytes_of_raw,
 )
 from playground.protocol.state import Finding, StreamState
+from playground.protocol.stream_bodies import BodyModes
 from playground.protocol.terminators import (
     done_ends,
     report_done,
@@ -34,7 +34,7 @@ from playground.protocol.terminators import (
 )
 from playground.protocol.utf8check import Utf8Watch
 
-__all__ = ["ROUTES", "StreamDecoder", "is_done"]
+__all__ = ["StreamDecoder", "is_done"]
 
 _loads: Final = orjson.loads
 _JSONError: Final = orjson.JSONDecodeError
@@ -63,7 +63,7 @@ def is_done(data: str) -> bool:
     return data == "[DONE]" or (len(data) < 16 and data.strip() == "[DONE]")
 
 
-class StreamDecoder:
+class StreamDecoder(BodyModes):
     """Feed bytes with arrival times; read ``items`` (the timeline) and ``state`` (what they mean).
 
     Nothing the bytes contain raises: invalid JSON, unknown shapes and decoder bugs all become
@@ -84,7 +84,7 @@ class StreamDecoder:
         audio_format: str | None = None,
         stream_requested: bool | None = None,
     ) -> None:
-        if route not in ROUTES and route != "auto":
+        if route not in ROUTE_NAMES and route != "auto":
             raise ValueError(f"unknown route {route!r}")
         self.route = route
         self._request = request
@@ -104,7 +104,6 @@ class StreamDecoder:
         self._tpl_tries = 0
         self._bad_seen = 0  # state.bad_data entries already reported
         self._utf8 = Utf8Watch()
-        self._utf8_items: set[int] = set()
         # Bytes not yet validated as UTF-8, from stream offset _unchecked_at: validated when
         # the items they complete are known, unless those items prove them valid (_take).
         self._unchecked: list[bytes] = []
@@ -127,35 +126,6 @@ class StreamDecoder:
         self._finished = False
 
     # -- the pipeline API ------------------------------------------------------------------
-
-    def set_content_type(self, content_type: str | None) -> None:
-        """Choose how to read the body: SSE, a whole JSON answer, or raw audio."""
-        if not content_type:
-            return
-        mime = content_type.split(";", 1)[0].strip().lower()
-        if mime == "text/event-stream":
-            self._mode = "sse"
-        elif mime == "application/json" or mime.endswith("+json"):
-            self._mode = "json"
-        elif mime.startswith("audio/") or (
-            mime == "application/octet-stream" and self.route in ("speech", "music")
-        ):
-            self._mode = "audio"
-            if self.state.audio_format_hint is None:
-                sub = mime.split("/", 1)[1]
-                self.state.audio_format_hint = {
-                    "mpeg": "mp3",
-                    "mp3": "mp3",
-                    "wav": "wav",
-                    "x-wav": "wav",
-                    "wave": "wav",
-                    "ogg": "opus",
-                    "opus": "opus",
-                    "flac": "flac",
-                    "aac": "aac",
-                    "l16": "pcm",
-                    "pcm": "pcm",
-                }.get(sub)
 
     def feed(self, chunk: bytes, t: float) -> Sequence[SSEItem]:
         """Take one network chunk; return the timeline items it completed (state is updated)."""
@@ -189,7 +159,7 @@ class StreamDecoder:
                 else:
                     self._check_utf8()
                     if self._utf8.bad:
-                        self._tie_utf8(items)
+                        self._utf8.tie(items, self._sink)
             elif len(unchecked) > _UNCHECKED_MAX:
                 self._check_utf8()  # a long line: keep no second list of its pieces
             return items
@@ -201,23 +171,6 @@ class StreamDecoder:
             self._body += chunk
             return ()
         return [self._audio(chunk, t)]
-
-    def _sniff(self, chunk: bytes) -> str:
-        head = chunk.lstrip(b" \t\r\n")
-        if head.startswith(b"\xef\xbb\xbf"):
-            head = head[3:].lstrip(b" \t\r\n")
-        if not head:
-            return "sse"  # blank lines are valid SSE; decide on the next bytes
-        if head[:1] in (b"{", b"["):
-            mode = "json"
-        elif guess_audio_format(head[:16]) is not None or (
-            len(head) < 4 and self.route in ("music", "speech") and b"RIFF".startswith(head)
-        ):
-            mode = "audio"
-        else:
-            mode = "sse"
-        self._mode = mode
-        return mode
 
     def finish(self, t: float) -> list[SSEItem]:
         """The bytes ended: flush what is left, report what never closed, settle the status."""
@@ -233,7 +186,7 @@ class StreamDecoder:
             if out:
                 self._take(out)
             if self._utf8.bad:
-                self._tie_utf8(out or self.items[-1:], final=True)
+                self._utf8.tie(out or self.items[-1:], self._sink, final=True)
         elif self._mode == "json":
             out = self._whole(t)
         else:
@@ -259,39 +212,6 @@ class StreamDecoder:
         """The user stopped it: ``cancelled`` unless the stream already reached a final status."""
         if self.state.status == "streaming":
             self.state.status = "cancelled"
-
-    def fail_before_stream(
-        self,
-        status: int,
-        body: bytes,
-        content_type: str | None,
-        retry_after: str | None = None,
-    ) -> None:
-        """A non-2xx answer: its error envelope (any shape, or none) becomes ``state.error``."""
-        err = error_from_body(status, body, content_type)
-        index = len(self.items)
-        item = SSEEvent.make(
-            index=index,
-            event="error",
-            data=body.decode("utf-8", "replace"),
-            id=None,
-            retry=None,
-            raw=bytes(body),
-            start=0,
-            end=len(body),
-            t_first=0.0,
-            t_last=0.0,
-        )
-        self.items.append(item)
-        self.bodies.add(index)
-        state = self.state
-        state.apply(err, index)
-        if state.error is not None:
-            state.error.retry_after = retry_after
-            state.error.status = status
-        self._sink.report("error", "http_error", f"HTTP {status}: {err.message}", index)
-        state.status = "failed"
-        self._finished = True
 
     def payload(self, item_index: int) -> object | None:
         """The parsed JSON of an event's data (cached); None for comments, ``[DONE]``, bad JSON."""
@@ -329,10 +249,10 @@ class StreamDecoder:
     def _take(self, items: Sequence[SSEItem]) -> bool:
         """Fold ``items`` into the state; True when every one matched chat's text template (so
         its bytes are known to be valid UTF-8: fastpath.py)."""
-        # The hot loop (issue 7 benchmarks it): locals only, at most one JSON parse per event,
-        # none for chat text chunks that match the template (fastpath.py), and those collected
-        # in two lists and added to the text buffer in one go (`_flush`) before anything else
-        # touches the state.
+        # The hot loop (the decode benchmark measures it): locals only, at most one JSON parse
+        # per event, none for chat text chunks that match the template (fastpath.py), and those
+        # collected in two lists and added to the text buffer in one go (`_flush`) before
+        # anything else touches the state.
         self.items.extend(items)
         tpl = self._tpl
         state = self.state
@@ -494,41 +414,6 @@ class StreamDecoder:
             self._unchecked = []
             self._utf8.check(data, self._unchecked_at)
 
-    def _tie_utf8(self, items: Sequence[SSEItem], *, final: bool = False) -> None:
-        """Report invalid UTF-8 at the item whose bytes held it (or the next one, for a line the
-        SSE parser ignored); offsets not reached by ``items`` yet wait for later ones."""
-        bad = self._utf8.bad
-        keep: list[int] = []
-        for offset in bad:
-            found = None
-            for item in items:
-                if item.end > offset:
-                    found = item
-                    break
-            if found is None and final and items:
-                found = items[-1]
-            if found is None:
-                if final:
-                    self._sink.report(
-                        "warning", "invalid_utf8", "the body ends inside a UTF-8 sequence", None
-                    )
-                else:
-                    keep.append(offset)
-                continue
-            if found.index in self._utf8_items:
-                continue
-            self._utf8_items.add(found.index)
-            if offset < found.start:
-                where = "on a line before this event (binary junk the SSE parser ignored)"
-            elif offset < found.end:
-                where = "in this event (the bad bytes read as U+FFFD)"
-            else:
-                where = "after the last event"
-            self._sink.report(
-                "warning", "invalid_utf8", f"invalid UTF-8 at byte {offset} {where}", found.index
-            )
-        bad[:] = keep
-
     def _other(self, item: SSEItem) -> None:
         if type(item) is SSEComment:
             self.state.comments += 1
@@ -570,12 +455,8 @@ class StreamDecoder:
             self._report_bad()
 
     def _after_terminal(self, ev: SSEEvent) -> None:
-        self._sink.report(
-            "warning",
-            "event_after_terminator",
-            f"an event after the stream's terminator ({terminator(self.route)})",
-            ev.index,
-        )
+        why = f"an event after the stream's terminator ({terminator(self.route)})"
+        self._sink.report("warning", "event_after_terminator", why, ev.index)
 
     def _detect(self, ev: SSEEvent, payload: Any) -> RouteDecoder | None:
         route = detect_route(ev.event, payload)
@@ -613,63 +494,3 @@ class StreamDecoder:
             f"event {name or 'message'!r} does not tell which route this is (relayed, ignored)",
             ev.index,
         )
-
-    def _audio(self, chunk: bytes, t: float) -> SSEItem:
-        index = len(self.items)
-        start = self._bytes - len(chunk)
-        item = SSEEvent.make(
-            index=index,
-            event="audio",
-            data="",
-            id=None,
-            retry=None,
-            raw=b"",  # the bytes live once, in state.audio
-            start=start,
-            end=self._bytes,
-            t_first=t,
-            t_last=t,
-        )
-        self.items.append(item)
-        if self._audio_item is None:
-            self._audio_item = index
-        self.state.add_audio(chunk, index)
-        return item
-
-    def _whole(self, t: float) -> list[SSEItem]:
-        body = bytes(self._body)
-        if not body:
-            return []
-        t_first, t_last = self._body_t or (t, t)
-        item = SSEEvent.make(
-            index=len(self.items),
-            event="message",
-            data=body.decode("utf-8", "replace"),
-            id=None,
-            retry=None,
-            raw=body,
-            start=0,
-            end=len(body),
-            t_first=t_first,
-            t_last=t_last,
-        )
-        self.items.append(item)
-        self.bodies.add(item.index)
-        state = self.state
-        state.events += 1
-        out: list[StreamEvent] = []
-        try:
-            payload, route = read_body(
-                self.route, body, self._stream_requested, out, self._sink, item.index
-            )
-        except Exception as exc:  # pragma: no cover - defensive boundary
-            self._sink.report(
-                "error", "decoder_error", f"could not read the body: {exc!r}", item.index
-            )
-            payload, route = NOT_JSON, None
-        if payload is not NOT_JSON:
-            self._remember(item.index, payload)
-        if route is not None and self.route == "auto":
-            self.route = state.route = route
-        for event in out:
-            self._apply(event, item)
-        return [item]

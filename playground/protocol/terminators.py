@@ -4,7 +4,8 @@ PROTOCOL.md §0 (decided after third-party gateways were read): chat ends with `
 responses with ``response.completed|incomplete|failed`` (or an ``error`` event); messages with
 ``message_stop``; images with ``image_generation.completed``; speech with ``speech.audio.done``;
 transcription with ``transcript.text.done``. A ``[DONE]`` on responses or messages is not in their
-grammar and never stands in for the real terminator. docs/findings.md has the whole table.
+grammar and never stands in for the real terminator. docs/findings.md has the whole table; each
+route's descriptor (``protocol/routes/<name>.py``) holds its terminator and ``done`` policy.
 """
 
 from __future__ import annotations
@@ -12,33 +13,28 @@ from __future__ import annotations
 from typing import Final
 
 from playground.protocol.findings import FindingSink
+from playground.protocol.routes import find_route
 from playground.protocol.state import StreamState
 
 __all__ = ["done_ends", "report_done", "report_no_terminator", "terminator"]
 
-_TERMINATORS: Final[dict[str, str]] = {
-    "chat": "data: [DONE]",
-    "responses": "response.completed, response.incomplete or response.failed",
-    "messages": "message_stop",
-    "images": "image_generation.completed",
-    "speech": "speech.audio.done",
-    "transcription": "transcript.text.done",
-}
-# Routes on which [DONE] ends the stream: chat; music's job stream (docs/simulator.md); and a
-# stream whose route is not known yet, as the OpenAI SDK reads it (it stops at [DONE]).
-_DONE_ENDS: Final = frozenset({"chat", "music", "auto"})
-# Seed "Streaming" (Responses): "There is no [DONE]"; Messages ends with message_stop.
-_DONE_OUTSIDE: Final = frozenset({"responses", "messages"})
+# A stream whose route is not known yet ends at [DONE], as the OpenAI SDK reads it.
+_UNDECIDED_DONE_ENDS: Final = True
 
 
 def terminator(route: str) -> str:
     """The route's terminator, as a finding names it."""
-    return _TERMINATORS.get(route, "the route's final event")
+    found = find_route(route)
+    named = found.terminator if found is not None else None
+    return named if named is not None else "the route's final event"
 
 
 def done_ends(route: str) -> bool:
     """Whether ``data: [DONE]`` is the route's terminator."""
-    return route in _DONE_ENDS
+    found = find_route(route)
+    if found is None:
+        return _UNDECIDED_DONE_ENDS
+    return found.done in ("ends", "ends_job")
 
 
 def report_done(route: str, state: StreamState, sink: FindingSink, item: int) -> None:
@@ -48,7 +44,9 @@ def report_done(route: str, state: StreamState, sink: FindingSink, item: int) ->
     (images seed: "then data: [DONE]"; OpenAI's speech and transcription streams send one), so
     it raises nothing there; it just never stands in for that event.
     """
-    if route == "chat":
+    found = find_route(route)
+    policy = found.done if found is not None else None
+    if policy == "ends":
         if (
             not state.terminated
             and state.error is None
@@ -61,7 +59,7 @@ def report_done(route: str, state: StreamState, sink: FindingSink, item: int) ->
                 "the stream reached data: [DONE] but no choice got a finish_reason",
                 item,
             )
-    elif route in _DONE_OUTSIDE:
+    elif policy == "outside":
         sink.once(
             "done",
             "info",

@@ -3,7 +3,7 @@
 Pure and synchronous (no Qt, no httpx). Every figure is in seconds since the request was sent,
 the clock the transport and captures use for chunk arrival times (``SSEItem.t_first/t_last``).
 
-Decisions (issue 6, "Where the time went"):
+Decisions ("Where the time went"):
 - An item *arrives* when its last byte arrived (``t_last``): that is when the SSE parser could
   dispatch it and the widgets could show it (WHATWG dispatch on the blank line, PROTOCOL.md §1).
 - Which item carried what comes from the state's own provenance (``TextBuffer.origins``,
@@ -21,11 +21,22 @@ import json
 import math
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Protocol
 
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
 from playground.protocol.state import StreamState, TextBuffer
+from playground.protocol.timing_types import (
+    BINS_PER_DECADE,
+    CHANNELS,
+    DEAD_AIR_FACTOR,
+    DEAD_AIR_FLOOR,
+    ChannelStats,
+    Gap,
+    HistogramBin,
+    Milestone,
+    Timing,
+)
+from playground.protocol.usage import normalize_usage
 
 __all__ = [
     "CHANNELS",
@@ -39,22 +50,6 @@ __all__ = [
     "normalize_usage",
 ]
 
-# Channels an item can be classified as, in the order the chart's legend lists them.
-CHANNELS: Final = (
-    "text",
-    "reasoning",
-    "refusal",
-    "tool_args",
-    "image",
-    "audio",
-    "comment",
-    "error",
-    "meta",
-)
-DEAD_AIR_FLOOR: Final = 0.25  # seconds; shorter gaps are never "dead air"
-DEAD_AIR_FACTOR: Final = 5.0  # ... nor gaps under 5x the median gap
-BINS_PER_DECADE: Final = 2
-
 
 class _Source(Protocol):
     """Anything with the decoder's ``items`` and ``state`` (a StreamDecoder, or a test double)."""
@@ -64,219 +59,6 @@ class _Source(Protocol):
 
     @property
     def state(self) -> StreamState: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Milestone:
-    """A moment of the run worth a vertical marker on the chart."""
-
-    key: str  # headers, first_byte, first_event, first_reasoning, first_text, ...
-    label: str  # what the chart prints
-    t: float
-    item: int | None = None  # the timeline item that marks it, when one does
-
-
-@dataclass(slots=True)
-class ChannelStats:
-    """What one channel (text, reasoning, tool arguments, audio...) delivered and how fast."""
-
-    name: str
-    deltas: int = 0  # items that appended to this channel
-    chars: int = 0  # characters (bytes for audio, images for image)
-    t_first: float | None = None
-    t_last: float | None = None
-    tokens_reported: int | None = None  # from the server's usage, when it can be attributed
-
-    @property
-    def tokens_counted(self) -> int:
-        """The estimate: one token per delta."""
-        return self.deltas
-
-    @property
-    def tokens(self) -> int:
-        return self.tokens_reported if self.tokens_reported is not None else self.deltas
-
-    @property
-    def tokens_source(self) -> str:
-        return "usage" if self.tokens_reported is not None else "deltas"
-
-    @property
-    def span(self) -> float | None:
-        if self.t_first is None or self.t_last is None:
-            return None
-        return self.t_last - self.t_first
-
-    @property
-    def tokens_per_second(self) -> float | None:
-        span = self.span
-        if span is None or span <= 0 or self.tokens <= 0:
-            return None
-        return self.tokens / span
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "deltas": self.deltas,
-            "chars": self.chars,
-            "t_first": self.t_first,
-            "t_last": self.t_last,
-            "tokens": self.tokens,
-            "tokens_counted": self.tokens_counted,
-            "tokens_reported": self.tokens_reported,
-            "tokens_source": self.tokens_source,
-            "tokens_per_second": self.tokens_per_second,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Gap:
-    """Silence between two consecutive timeline items."""
-
-    start: float
-    end: float
-    after: int  # the item before the silence
-    before: int  # the item that ended it
-
-    @property
-    def seconds(self) -> float:
-        return self.end - self.start
-
-
-@dataclass(frozen=True, slots=True)
-class HistogramBin:
-    """Gaps with ``lo <= gap < hi`` (the first bin holds the zero gaps of events)."""
-
-    lo: float
-    hi: float
-    count: int
-
-
-@dataclass(slots=True)
-class Timing:
-    """Every figure of "where the time went" for one run."""
-
-    t_headers: float | None = None
-    t_first_byte: float | None = None
-    t_first_event: float | None = None
-    t_first_reasoning: float | None = None
-    t_first_text: float | None = None
-    t_first_refusal: float | None = None
-    t_first_tool_args: float | None = None
-    t_first_image: float | None = None  # the first image of any kind (a partial, as a rule)
-    t_first_partial_image: float | None = None
-    t_first_audio: float | None = None
-    t_last_event: float | None = None
-    t_end: float | None = None
-    milestones: list[Milestone] = field(default_factory=list)
-    channels: dict[str, ChannelStats] = field(default_factory=dict)
-    # One entry per timeline item, in item order: arrival time, channel, raw size in bytes.
-    times: list[float] = field(default_factory=list)
-    kinds: list[str] = field(default_factory=list)
-    sizes: list[int] = field(default_factory=list)
-    gaps: list[float] = field(default_factory=list)  # gaps[i] = times[i+1] - times[i]
-    median_gap: float | None = None
-    dead_air_threshold: float = DEAD_AIR_FLOOR
-    dead_air: list[Gap] = field(default_factory=list)
-    histogram: list[HistogramBin] = field(default_factory=list)
-    usage_raw: dict[str, Any] | None = None
-    usage_reported: dict[str, int] = field(default_factory=dict)
-    counted: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def duration(self) -> float:
-        """From the request to the end of the run (or to the last thing seen so far)."""
-        candidates = [
-            t
-            for t in (self.t_end, self.t_last_event, self.t_first_byte, self.t_headers)
-            if t is not None
-        ]
-        return max(candidates) if candidates else 0.0
-
-    @property
-    def dead_air_total(self) -> float:
-        return sum(g.seconds for g in self.dead_air)
-
-    @property
-    def longest_gap(self) -> Gap | None:
-        if not self.gaps:
-            return None
-        i = max(range(len(self.gaps)), key=self.gaps.__getitem__)
-        return Gap(self.times[i], self.times[i + 1], i, i + 1)
-
-    def as_json(self) -> dict[str, Any]:
-        """A JSON-ready summary (bug-report bundle, ``--dump-state``); no per-item lists."""
-        return {
-            "t_headers": self.t_headers,
-            "t_first_byte": self.t_first_byte,
-            "t_first_event": self.t_first_event,
-            "t_first_reasoning": self.t_first_reasoning,
-            "t_first_text": self.t_first_text,
-            "t_first_refusal": self.t_first_refusal,
-            "t_first_tool_args": self.t_first_tool_args,
-            "t_first_image": self.t_first_image,
-            "t_first_partial_image": self.t_first_partial_image,
-            "t_first_audio": self.t_first_audio,
-            "t_last_event": self.t_last_event,
-            "t_end": self.t_end,
-            "duration": self.duration,
-            "events": len(self.times),
-            "median_gap": self.median_gap,
-            "dead_air_threshold": self.dead_air_threshold,
-            "dead_air": [
-                {"start": g.start, "end": g.end, "after": g.after, "before": g.before}
-                for g in self.dead_air
-            ],
-            "histogram": [{"lo": b.lo, "hi": b.hi, "count": b.count} for b in self.histogram],
-            "channels": {k: v.as_json() for k, v in self.channels.items()},
-            "milestones": [
-                {"key": m.key, "label": m.label, "t": m.t, "item": m.item} for m in self.milestones
-            ],
-            "usage_reported": dict(self.usage_reported),
-            "counted": dict(self.counted),
-        }
-
-
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _nested(usage: dict[str, Any], outer: str, inner: str) -> int | None:
-    found = usage.get(outer)
-    return _int(found.get(inner)) if isinstance(found, dict) else None
-
-
-def normalize_usage(usage: dict[str, Any] | None) -> dict[str, int]:
-    """The four vendors' usage shapes as ``input/output/reasoning/cached/total`` (ints only).
-
-    Chat: prompt/completion_tokens + completion_tokens_details.reasoning_tokens (PROTOCOL.md §2);
-    Responses, images, speech: input/output_tokens + output_tokens_details (§3, §5, §6);
-    Messages: input/output_tokens + cache_read_input_tokens (§4, cumulative: the state overwrites).
-    """
-    if not isinstance(usage, dict):
-        return {}
-    out: dict[str, int] = {}
-    first = {
-        "input": (_int(usage.get("prompt_tokens")), _int(usage.get("input_tokens"))),
-        "output": (_int(usage.get("completion_tokens")), _int(usage.get("output_tokens"))),
-        "reasoning": (
-            _nested(usage, "completion_tokens_details", "reasoning_tokens"),
-            _nested(usage, "output_tokens_details", "reasoning_tokens"),
-        ),
-        "cached": (
-            _nested(usage, "prompt_tokens_details", "cached_tokens"),
-            _nested(usage, "input_tokens_details", "cached_tokens"),
-            _int(usage.get("cache_read_input_tokens")),
-        ),
-        "total": (_int(usage.get("total_tokens")),),
-    }
-    for key, options in first.items():
-        for value in options:
-            if value is not None:
-                out[key] = value
-                break
-    if "total" not in out and "input" in out and "output" in out:
-        out["total"] = out["input"] + out["output"]
-    return out
 
 
 def gap_histogram(gaps: Sequence[float], per_decade: int = BINS_PER_DECADE) -> list[HistogramBin]:

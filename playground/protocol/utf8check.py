@@ -10,7 +10,12 @@ is carried to the next chunk.
 from __future__ import annotations
 
 import codecs
-from typing import Final
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from playground.protocol.findings import FindingSink
+    from playground.protocol.sse import SSEItem
 
 __all__ = ["Utf8Watch"]
 
@@ -21,13 +26,14 @@ _MAX_REPORTS: Final = 64  # after this many bad lines, stop looking (binary junk
 class Utf8Watch:
     """Feed every body chunk with its stream offset; ``bad`` collects offsets of invalid bytes."""
 
-    __slots__ = ("_carry", "_skip", "bad", "found")
+    __slots__ = ("_carry", "_skip", "bad", "found", "reported")
 
     def __init__(self) -> None:
         self._carry = b""
         self._skip = False  # inside a line already reported: look again after its line feed
         self.bad: list[int] = []  # stream offsets not yet tied to an item (the caller pops them)
         self.found = 0  # how many were found in all
+        self.reported: set[int] = set()  # items already given an invalid_utf8 finding
 
     def check(self, chunk: bytes, offset: int) -> bool:
         """Validate ``chunk`` (which starts at stream ``offset``); True if it added to ``bad``."""
@@ -87,3 +93,38 @@ class Utf8Watch:
         self.bad.append(offset - len(carry))
         self.found += 1
         return True
+
+    def tie(self, items: Sequence[SSEItem], sink: FindingSink, *, final: bool = False) -> None:
+        """Report invalid UTF-8 at the item whose bytes held it (or the next one, for a line the
+        SSE parser ignored); offsets not reached by ``items`` yet wait for later ones."""
+        bad = self.bad
+        keep: list[int] = []
+        for offset in bad:
+            found = None
+            for item in items:
+                if item.end > offset:
+                    found = item
+                    break
+            if found is None and final and items:
+                found = items[-1]
+            if found is None:
+                if final:
+                    sink.report(
+                        "warning", "invalid_utf8", "the body ends inside a UTF-8 sequence", None
+                    )
+                else:
+                    keep.append(offset)
+                continue
+            if found.index in self.reported:
+                continue
+            self.reported.add(found.index)
+            if offset < found.start:
+                where = "on a line before this event (binary junk the SSE parser ignored)"
+            elif offset < found.end:
+                where = "in this event (the bad bytes read as U+FFFD)"
+            else:
+                where = "after the last event"
+            sink.report(
+                "warning", "invalid_utf8", f"invalid UTF-8 at byte {offset} {where}", found.index
+            )
+        bad[:] = keep

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from playground.assets import icon_svg
+from playground.protocol.routes import ROUTE_NAMES
 
 if TYPE_CHECKING:
     import asyncio
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["ICON_PATH", "UsageError", "main", "parse_args", "run_headless"]
 
 ICON_PATH = icon_svg()  # the top-level resources/, installed as package data (playground.assets)
-ROUTES = ("chat", "responses", "messages", "images", "speech", "transcription", "music")
+ROUTES = ROUTE_NAMES  # the one registry: protocol/routes
 
 
 class UsageError(Exception):

@@ -1,19 +1,23 @@
-"""Compare's diffs of two runs, as HTML: the text word by word, tool calls, usage, event types."""
+"""Compare's diffs of two runs, as HTML: the text word by word, tool calls, usage, event types.
+
+The diffs themselves are computed in the protocol layer (``playground.protocol.compare``); this
+module only colours them for the compare window.
+"""
 
 from __future__ import annotations
 
-import difflib
 import html
-import json
-import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
-from playground.protocol.timing import Timing, normalize_usage
-from playground.ui.timing_chart import format_seconds
-
-if TYPE_CHECKING:
-    from playground.protocol.state import StreamState
+from playground.protocol.compare import (
+    event_sequence,
+    run_length,
+    sequence_diff,
+    tool_calls_of,
+    usage_rows,
+    word_diff,
+)
+from playground.protocol.timing_format import format_seconds
+from playground.protocol.timing_types import Timing
 
 __all__ = [
     "event_sequence",
@@ -24,8 +28,6 @@ __all__ = [
     "tool_calls_of",
     "usage_rows",
 ]
-
-_TOKEN = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
 
 
 def _diff_colors() -> tuple[str, str]:
@@ -41,24 +43,19 @@ def _diff_colors() -> tuple[str, str]:
 def text_diff_html(a: str, b: str) -> str:
     """``a`` -> ``b`` word by word: removed words struck on red, added words on green."""
     removed_bg, added_bg = _diff_colors()
-    ta, tb = _TOKEN.findall(a), _TOKEN.findall(b)
+    runs, ratio = word_diff(a, b)
     out: list[str] = []
-    matcher = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+    for op, old, new in runs:
         if op == "equal":
-            out.append(html.escape("".join(ta[i1:i2])))
+            out.append(html.escape(old))
             continue
         if op in ("delete", "replace"):
             out.append(
                 f'<span style="background-color:{removed_bg}; text-decoration:line-through">'
-                f"{html.escape(''.join(ta[i1:i2]))}</span>"
+                f"{html.escape(old)}</span>"
             )
         if op in ("insert", "replace"):
-            out.append(
-                f'<span style="background-color:{added_bg}">'
-                f"{html.escape(''.join(tb[j1:j2]))}</span>"
-            )
-    ratio = matcher.ratio() if (ta or tb) else 1.0
+            out.append(f'<span style="background-color:{added_bg}">{html.escape(new)}</span>')
     body = "".join(out).replace("\n", "<br>")
     return (
         f"<p><b>{ratio * 100:.0f}% similar</b> (word level; "
@@ -68,76 +65,8 @@ def text_diff_html(a: str, b: str) -> str:
     )
 
 
-def run_length(seq: Sequence[str]) -> list[tuple[str, int]]:
-    """``[a, a, b, a]`` -> ``[(a, 2), (b, 1), (a, 1)]``: an event sequence people can read."""
-    out: list[tuple[str, int]] = []
-    for name in seq:
-        if out and out[-1][0] == name:
-            out[-1] = (name, out[-1][1] + 1)
-        else:
-            out.append((name, 1))
-    return out
-
-
-def event_sequence(decoder: Any) -> list[str]:
-    """The timeline's "type" column for every item of a decoder."""
-    from playground.protocol.summary import event_type
-
-    out: list[str] = []
-    for i, item in enumerate(getattr(decoder, "items", [])):
-        try:
-            payload = decoder.payload(i)
-        except Exception:
-            payload = None
-        out.append(event_type(item, payload))
-    return out
-
-
-def tool_calls_of(state: StreamState | None) -> list[dict[str, Any]]:
-    """Tool calls as ``{name, arguments}`` with arguments parsed when they are JSON (for diffs)."""
-    out: list[dict[str, Any]] = []
-    for call in state.tool_calls if state is not None else []:
-        text = call.arguments.value
-        try:
-            args: Any = json.loads(text) if text.strip() else {}
-        except ValueError:
-            args = text
-        out.append({"name": call.name, "arguments": args})
-    return out
-
-
-def usage_rows(states: Sequence[StreamState | None]) -> list[tuple[str, list[str]]]:
-    """Rows of the usage table: each reported figure, then what was counted, per column."""
-    reported = [normalize_usage(s.usage if s is not None else None) for s in states]
-    keys = [
-        k
-        for k in ("input", "output", "reasoning", "cached", "total")
-        if any(k in r for r in reported)
-    ]
-    rows = [(f"{k} tokens (reported)", [str(r.get(k, "—")) for r in reported]) for k in keys]
-
-    def counted(state: StreamState | None, what: str) -> str:
-        if state is None:
-            return "—"
-        choice = state.choices.get(0)
-        if what == "text deltas":
-            return str(len(choice.text.origins)) if choice else "0"
-        if what == "text chars":
-            return str(len(state.text))
-        if what == "reasoning deltas":
-            return str(len(choice.reasoning.origins)) if choice else "0"
-        if what == "events":
-            return str(state.events)
-        return "—"
-
-    for what in ("text deltas", "text chars", "reasoning deltas", "events"):
-        rows.append((f"{what} (counted)", [counted(s, what) for s in states]))
-    return rows
-
-
 def sequence_diff_html(a: list[tuple[str, int]], b: list[tuple[str, int]]) -> str:
     removed_bg, added_bg = _diff_colors()
-    names_a, names_b = [n for n, _ in a], [n for n, _ in b]
     rows: list[str] = []
 
     def cell(entry: tuple[str, int] | None, bg: str | None) -> str:
@@ -148,26 +77,16 @@ def sequence_diff_html(a: list[tuple[str, int]], b: list[tuple[str, int]]) -> st
         times = f" ×{count}" if count > 1 else ""
         return f"<td{style}><code>{html.escape(name)}</code>{times}</td>"
 
-    matcher = difflib.SequenceMatcher(None, names_a, names_b, autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        left = list(range(i1, i2))
-        right = list(range(j1, j2))
-        for k in range(max(len(left), len(right))):
-            ea = a[left[k]] if k < len(left) else None
-            eb = b[right[k]] if k < len(right) else None
-            if op == "equal":
-                counts_differ = ea is not None and eb is not None and ea[1] != eb[1]
-                bg = "#8884" if counts_differ else None
-                rows.append(f"<tr>{cell(ea, bg)}{cell(eb, bg)}</tr>")
-            else:
-                rows.append(f"<tr>{cell(ea, removed_bg)}{cell(eb, added_bg)}</tr>")
+    for changed, counts_differ, ea, eb in sequence_diff(a, b):
+        if changed:
+            rows.append(f"<tr>{cell(ea, removed_bg)}{cell(eb, added_bg)}</tr>")
+        else:
+            bg = "#8884" if counts_differ else None
+            rows.append(f"<tr>{cell(ea, bg)}{cell(eb, bg)}</tr>")
     return (
         '<table cellspacing="0" cellpadding="3" width="100%">'
         "<tr><th align=left>A</th><th align=left>B</th></tr>" + "".join(rows) + "</table>"
     )
-
-
-# ---- one column ------------------------------------------------------------------------------
 
 
 def figures_html(t: Timing) -> str:

@@ -35,8 +35,10 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.requests import RequestParams, build_body
+from playground.protocol.routes import CONVERSATIONAL
 from playground.protocol.state import StreamState
 from playground.protocol.timing import Timing, compute_timing
+from playground.protocol.timing_format import format_seconds
 from playground.ui.compare_diff import (
     event_sequence,
     figures_html,
@@ -46,7 +48,7 @@ from playground.ui.compare_diff import (
     tool_calls_of,
     usage_rows,
 )
-from playground.ui.timing_chart import ArrivalChart, format_seconds
+from playground.ui.timing_chart import ArrivalChart
 
 __all__ = [
     "COMPARE_ROUTES",
@@ -55,7 +57,7 @@ __all__ = [
     "CompareWindow",
 ]
 
-COMPARE_ROUTES = ("chat", "responses", "messages")  # the text routes people compare
+COMPARE_ROUTES = CONVERSATIONAL  # the text routes people compare
 
 
 @dataclass

@@ -20,6 +20,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from playground.protocol.timing import CHANNELS, Timing
+from playground.protocol.timing_format import CHANNEL_LABELS, format_seconds
 
 __all__ = [
     "CHANNEL_COLORS",
@@ -42,34 +43,7 @@ CHANNEL_COLORS: dict[str, QColor] = {
     "error": QColor(239, 68, 68),
     "meta": QColor(100, 116, 139),
 }
-CHANNEL_LABELS: dict[str, str] = {
-    "text": "text",
-    "reasoning": "thinking",
-    "refusal": "refusal",
-    "tool_args": "tool args",
-    "image": "image",
-    "audio": "audio",
-    "comment": "comments",
-    "error": "errors",
-    "meta": "other",
-}
 DEAD_AIR = QColor(239, 68, 68)
-
-
-def format_seconds(t: float | None) -> str:
-    """``0.25`` -> ``250 ms``; ``1.5`` -> ``1.50 s``; ``None`` -> an em dash."""
-    if t is None:
-        return "—"
-    a = abs(t)
-    if a == 0:
-        return "0"
-    if a < 0.001:
-        return f"{t * 1e6:.0f} µs"
-    if a < 1:
-        return f"{t * 1000:.0f} ms" if a >= 0.01 else f"{t * 1000:.1f} ms"
-    if a < 60:
-        return f"{t:.2f} s"
-    return f"{int(t // 60)} min {t % 60:.0f} s"
 
 
 def _nice_step(span: float, target: int) -> float:

@@ -19,13 +19,12 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.timing import CHANNELS, Timing, compute_timing
+from playground.protocol.timing_format import CHANNEL_LABELS, figures, format_seconds
 from playground.ui.timing_chart import (
     CHANNEL_COLORS,
-    CHANNEL_LABELS,
     DEAD_AIR,
     ArrivalChart,
     GapHistogram,
-    format_seconds,
 )
 
 if TYPE_CHECKING:
@@ -33,78 +32,6 @@ if TYPE_CHECKING:
     from playground.ui.session import StreamSession
 
 __all__ = ["TimingView", "figures", "timing_of_session"]
-
-
-def _rate(value: float | None) -> str:
-    return "—" if value is None else f"{value:.1f}/s"
-
-
-def figures(timing: Timing) -> list[tuple[str, str]]:
-    """The compact table: (figure, value) rows in reading order."""
-    rows: list[tuple[str, str]] = [
-        ("response headers", format_seconds(timing.t_headers)),
-        ("first byte", format_seconds(timing.t_first_byte)),
-    ]
-    for label, t in (
-        ("first thinking", timing.t_first_reasoning),
-        ("first text", timing.t_first_text),
-        ("first refusal", timing.t_first_refusal),
-        ("first tool-argument byte", timing.t_first_tool_args),
-        ("first partial image", timing.t_first_partial_image),
-        ("first image", timing.t_first_image if timing.t_first_partial_image is None else None),
-        ("first audio", timing.t_first_audio),
-    ):
-        if t is not None:
-            rows.append((label, format_seconds(t)))
-    rows.append(("total", format_seconds(timing.duration)))
-    for name in ("text", "reasoning", "refusal", "tool_args"):
-        stats = timing.channels.get(name)
-        if stats is None:
-            continue
-        source = "usage" if stats.tokens_source == "usage" else "≈1 per delta"
-        rows.append(
-            (
-                f"{CHANNEL_LABELS[name]} tokens/s",
-                f"{_rate(stats.tokens_per_second)}  ({stats.tokens} tok, {source})",
-            )
-        )
-    audio = timing.channels.get("audio")
-    if audio is not None:
-        rows.append(("audio", f"{audio.deltas} chunks, {audio.chars:,} B"))
-    rows.append(("events", f"{len(timing.times):,} ({timing.counted.get('comments', 0)} comments)"))
-    rows.append(("median gap", format_seconds(timing.median_gap)))
-    longest = timing.longest_gap
-    if longest is not None:
-        rows.append(("longest gap", f"{format_seconds(longest.seconds)} before #{longest.before}"))
-    rows.append(
-        (
-            "dead air",
-            f"{len(timing.dead_air)} × > {format_seconds(timing.dead_air_threshold)}"
-            f" = {format_seconds(timing.dead_air_total)}",
-        )
-    )
-    reported = timing.usage_reported
-    if reported:
-        parts = [f"{k} {v:,}" for k, v in reported.items()]
-        rows.append(("usage reported", ", ".join(parts)))
-    else:
-        rows.append(("usage reported", "none"))
-    counted = timing.counted
-    rows.append(
-        (
-            "counted",
-            f"text {counted.get('text_deltas', 0)} deltas / {counted.get('text_chars', 0):,} chars"
-            f", thinking {counted.get('reasoning_deltas', 0)} / "
-            f"{counted.get('reasoning_chars', 0):,}"
-            + (
-                f", tool args {counted.get('tool_args_deltas', 0)} / "
-                f"{counted.get('tool_args_chars', 0):,}"
-                if counted.get("tool_args_deltas")
-                else ""
-            ),
-        )
-    )
-    return rows
 
 
 class TimingView(QWidget):

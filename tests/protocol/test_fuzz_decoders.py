@@ -321,7 +321,7 @@ def _responses_event(payload: dict[str, object]) -> bytes:
 
 def test_responses_tool_arguments_never_rewritten_by_a_later_done() -> None:
     """Found by fuzzing (repeated/flipped events): a second `.done` carrying other arguments
-    replaced the call's arguments wholesale; text must only grow (issue 5), the disagreement is a
+    replaced the call's arguments wholesale; text must only grow (DESIGN.md), the disagreement is a
     finding on the event that carried it."""
     head = [
         {"type": "response.created", "sequence_number": 0, "response": {"id": "r"}},

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from protocol_helpers import decode, snapshot
 
+from playground.protocol.decoders.chat import ChatDecoder
 from playground.protocol.fastpath import Template, build_template, string_body, template_texts
-from playground.protocol.routes.chat import ChatDecoder
 
 HEAD = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m",'
 TAIL = '"logprobs":null,"finish_reason":null}]}'

@@ -185,7 +185,7 @@ def test_bad_base64_image_is_a_finding() -> None:
 
 
 def test_decoder_bug_becomes_a_finding_not_an_exception(monkeypatch: object) -> None:
-    from playground.protocol.routes.chat import ChatDecoder
+    from playground.protocol.decoders.chat import ChatDecoder
 
     def broken(*_: object) -> None:
         raise RuntimeError("kaboom")

@@ -1,4 +1,4 @@
-"""Large images fold without decoding their base64 (issue 7); the result is the same."""
+"""Large images fold without decoding their base64 (off the UI thread); the result is the same."""
 
 from __future__ import annotations
 

@@ -209,7 +209,7 @@ def test_chat_fast_path_folds_exactly_like_decode_and_apply(
 ) -> None:
     from protocol_helpers import CAPTURES, decode, snapshot
 
-    from playground.protocol.routes.chat import ChatDecoder
+    from playground.protocol.decoders.chat import ChatDecoder
 
     paths = sorted((CAPTURES / "chat").glob("*.sse"))
     fast = [snapshot(decode(p.read_bytes())) for p in paths]

@@ -44,8 +44,8 @@ def _items(module: ModuleType, stream: bytes, cuts: list[int]) -> list[str]:
     bool(os.environ.get("PLAYGROUND_PURE_PYTHON")), reason="pure-Python install asked for"
 )
 def test_the_installed_parser_is_the_compiled_one() -> None:
-    # issue 7's parser figures are the compiled build's; scripts/install.sh installs a C compiler
-    # and Python's headers so that `pip install -e .` can build it (setup.py).
+    # the benchmark's parser figures are the compiled build's; scripts/install.sh installs a C
+    # compiler and Python's headers so that `pip install -e .` can build it (setup.py).
     assert is_compiled(active), (
         "playground.protocol.sse is running from source: the install did not compile it "
         "(pip install -e . needs a C compiler and Python's headers; see setup.py)"

@@ -1,4 +1,4 @@
-"""SSEEvent.data derived from raw (issue 7 memory and speed) equals the data the spec gives."""
+"""SSEEvent.data derived from raw (for memory and speed) equals the data the spec gives."""
 
 from __future__ import annotations
 

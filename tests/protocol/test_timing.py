@@ -1,4 +1,4 @@
-"""Timing figures against a stream built with known arrival times (issue 6)."""
+"""Timing figures against a stream built with known arrival times."""
 
 from __future__ import annotations
 

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body
-from playground.ui.panels.editor import params_from_body
+from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body, params_from_body
 
 CASES: list[tuple[str, RequestParams]] = [
     (

@@ -1,4 +1,4 @@
-"""The timing view and the compare helpers on their own (no window, no network)."""
+"""The timing view and the compare diff's colouring on their own (no window, no network)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,13 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from playground.protocol.sse import SSEItem, SSEParser
-from playground.protocol.state import StreamState, ToolCallState
+from playground.protocol.state import StreamState
 from playground.protocol.timing import Timing, compute_timing
 from playground.ui.compare_diff import (
-    run_length,
     text_diff_html,
-    tool_calls_of,
-    usage_rows,
 )
-from playground.ui.timing_chart import ArrivalChart, format_seconds
-from playground.ui.timing_view import TimingView, figures
+from playground.ui.timing_chart import ArrivalChart
+from playground.ui.timing_view import TimingView
 
 
 def _timing() -> Timing:
@@ -34,29 +31,6 @@ def _timing() -> Timing:
         state.choice(0).text.append(f"w{i} ", i)
     state.usage = {"prompt_tokens": 3, "completion_tokens": 5, "total_tokens": 8}
     return compute_timing((items, state), t_headers=0.05, t_first_byte=0.1, t_end=2.5)
-
-
-def test_format_seconds() -> None:
-    assert format_seconds(None) == "—"
-    assert format_seconds(0) == "0"
-    assert format_seconds(0.0004) == "400 µs"
-    assert format_seconds(0.0052) == "5.2 ms"
-    assert format_seconds(0.25) == "250 ms"
-    assert format_seconds(1.5) == "1.50 s"
-    assert format_seconds(125) == "2 min 5 s"
-
-
-def test_figures_table() -> None:
-    rows = dict(figures(_timing()))
-    assert rows["response headers"] == "50 ms"
-    assert rows["first byte"] == "100 ms"
-    assert rows["first text"] == "100 ms"
-    assert rows["total"] == "2.50 s"
-    assert rows["text tokens/s"].startswith("12.5/s")  # 5 reported tokens over 0.4 s
-    assert "usage" in rows["text tokens/s"]
-    assert rows["dead air"].startswith("1 × > 500 ms = 2.00 s")
-    assert rows["usage reported"] == "input 3, output 5, total 8"
-    assert rows["counted"].startswith("text 5 deltas / 15 chars")
 
 
 @pytest.mark.parametrize("dark", [False, True])
@@ -114,27 +88,3 @@ def test_text_diff_marks_words() -> None:
     assert "86% similar" in html  # 6 of 7 tokens (words and spaces) shared
     assert "100% similar" in text_diff_html("same", "same")
     assert "&lt;b&gt;" in text_diff_html("<b>", "x")  # escaped, never rendered
-
-
-def test_run_length_and_usage_rows_and_tool_calls() -> None:
-    assert run_length(["a", "a", "b", "a"]) == [("a", 2), ("b", 1), ("a", 1)]
-    assert run_length([]) == []
-    one = StreamState()
-    one.choice(0).text.append("hi", 0)
-    one.usage = {"prompt_tokens": 1, "completion_tokens": 2}
-    two = StreamState()
-    two.usage = {"input_tokens": 4, "output_tokens": 5, "cache_read_input_tokens": 1}
-    rows = dict(usage_rows([one, two, None]))
-    assert rows["input tokens (reported)"] == ["1", "4", "—"]
-    assert rows["cached tokens (reported)"] == ["—", "1", "—"]
-    assert rows["text chars (counted)"] == ["2", "0", "—"]
-    call = ToolCallState(key=0, name="f")
-    call.arguments.append('{"a": 1}', 3)
-    bad = ToolCallState(key=1, name="g")
-    bad.arguments.append('{"a": ', 4)
-    one.tool_calls.extend([call, bad])
-    assert tool_calls_of(one) == [
-        {"name": "f", "arguments": {"a": 1}},
-        {"name": "g", "arguments": '{"a": '},
-    ]
-    assert tool_calls_of(None) == []

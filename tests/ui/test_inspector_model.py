@@ -164,7 +164,7 @@ def test_storage_is_compact_and_shares_the_items(qtbot: QtBot) -> None:
         tracemalloc.stop()
     assert model.rowCount() == n
     assert model.shares_decoder_items  # the decoder's list is referenced, not copied
-    assert (after - before) / n < 64  # a few array slots per row (issue 7 budget: 250 B)
+    assert (after - before) / n < 64  # a few array slots per row (the benchmark budget: 250 B)
 
 
 def test_rows_stay_aligned_with_item_indexes(qtbot: QtBot) -> None:
@@ -216,7 +216,7 @@ def test_without_decoder_memory_per_row_is_small(qtbot: QtBot) -> None:
     finally:
         tracemalloc.stop()
     assert model.rowCount() == n
-    assert (held - len(data)) / n < 120  # issue 7 budget: 250 B per event over its raw bytes
+    assert (held - len(data)) / n < 120  # the benchmark budget: 250 B per event over its raw bytes
 
 
 _RAW_PARTS = [
@@ -238,7 +238,7 @@ _RAW_PARTS = [
 @given(st.lists(st.sampled_from(_RAW_PARTS), max_size=12))
 def test_type_from_raw_bytes_matches_type_from_data(parts: list[str]) -> None:
     from playground.protocol.sse import data_of_raw
-    from playground.ui.inspector.timeline_model import _raw_type
+    from playground.protocol.timeline import raw_type as _raw_type
 
     raw = "".join(parts).encode() + b"\n\n"
     name = _raw_type(raw)

@@ -8,8 +8,10 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from playground.protocol.sse import SSEParser
+from playground.protocol.timeline import raw_type as _raw_type
+from playground.protocol.timeline import raw_type_at as _raw_type_at
 from playground.ui.inspector.timeline_filter import TimelineFilter
-from playground.ui.inspector.timeline_model import COL_TYPE, TimelineModel, _raw_type, _raw_type_at
+from playground.ui.inspector.timeline_model import COL_TYPE, TimelineModel
 
 _PARTS = [
     'data: {"type":"',

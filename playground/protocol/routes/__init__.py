@@ -1,91 +1,95 @@
-"""Route decoders, one module per route, and recognising the route from the first decisive event."""
+"""The one route registry: ``ROUTES``, a tuple of ``Route`` descriptors, and what derives from it.
+
+Order matters: the window shows one panel per route in this order.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from playground.protocol.asked import NOTHING_ASKED, Asked
-from playground.protocol.findings import FindingSink
-from playground.protocol.routes.base import RouteDecoder
-
-__all__ = ["ROUTES", "detect_route", "make_decoder"]
-
-ROUTES: Final = ("chat", "responses", "messages", "images", "speech", "transcription", "music")
-
-_MESSAGES_TYPES: Final = frozenset(
-    {
-        "message_start",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "message_delta",
-        "message_stop",
-    }
+from playground.protocol.routes import (
+    chat,
+    images,
+    messages,
+    music,
+    responses,
+    speech,
+    transcription,
 )
+from playground.protocol.routes.route import Route
+
+if TYPE_CHECKING:  # the registry is read at startup; orjson, decoders, state load with a stream
+    from playground.protocol.asked import Asked
+    from playground.protocol.decoders.base import RouteDecoder
+    from playground.protocol.findings import FindingSink
+
+__all__ = [
+    "CONVERSATIONAL",
+    "ROUTES",
+    "ROUTE_NAMES",
+    "Route",
+    "detect_route",
+    "find_route",
+    "make_decoder",
+    "route_of",
+]
+
+ROUTES: Final[tuple[Route, ...]] = (
+    chat.ROUTE,
+    responses.ROUTE,
+    messages.ROUTE,
+    images.ROUTE,
+    speech.ROUTE,
+    transcription.ROUTE,
+    music.ROUTE,
+)
+ROUTE_NAMES: Final[tuple[str, ...]] = tuple(r.name for r in ROUTES)
+# The chat-like routes (turns, system, tools, reasoning): the ones people compare side by side.
+CONVERSATIONAL: Final[tuple[str, ...]] = tuple(r.name for r in ROUTES if r.conversational)
+
+_BY_NAME: Final[dict[str, Route]] = {r.name: r for r in ROUTES}
+_BY_EVENT: Final = tuple(r for r in ROUTES if r.event_names or r.event_prefixes)
+_BY_SHAPE: Final = tuple(r for r in ROUTES if r.chunk_shaped)
 
 
-def _route_of_name(name: str) -> str | None:
-    if name.startswith("response."):
-        return "responses"
-    if name in _MESSAGES_TYPES:
-        return "messages"
-    if name.startswith(("image_generation.", "image_edit.")):
-        return "images"
-    if name.startswith("speech.audio."):
-        return "speech"
-    if name.startswith("transcript.text."):
-        return "transcription"
-    if name.startswith("music.job."):
-        return "music"
+def find_route(name: str) -> Route | None:
+    """The route called ``name``, or None (``"auto"``, or an unknown name)."""
+    return _BY_NAME.get(name)
+
+
+def route_of(name: str) -> Route:
+    """The route called ``name``; ValueError for an unknown route."""
+    found = _BY_NAME.get(name)
+    if found is None:
+        raise ValueError(f"unknown route {name!r}; expected one of {', '.join(ROUTE_NAMES)}")
+    return found
+
+
+def _owner(name: str) -> str | None:
+    for route in _BY_EVENT:
+        if route.owns(name):
+            return route.name
     return None
 
 
 def detect_route(event_name: str, payload: Any) -> str | None:
     """The route a decisive event belongs to (SSE name or ``type``, or a chat chunk); else None."""
     if event_name != "message":
-        found = _route_of_name(event_name)
+        found = _owner(event_name)
         if found is not None:
             return found
     if isinstance(payload, dict):
         kind = payload.get("type")
         if isinstance(kind, str):
-            found = _route_of_name(kind)
+            found = _owner(kind)
             if found is not None:
                 return found
-        if "choices" in payload or payload.get("object") == "chat.completion.chunk":
-            return "chat"
+        if _BY_SHAPE and ("choices" in payload or payload.get("object") == "chat.completion.chunk"):
+            return _BY_SHAPE[0].name
     return None
 
 
-def make_decoder(route: str, sink: FindingSink, asked: Asked = NOTHING_ASKED) -> RouteDecoder:
+def make_decoder(route: str, sink: FindingSink, asked: Asked | None = None) -> RouteDecoder:
     """A fresh decoder for ``route`` (imported lazily: a chat session never loads the others),
     holding what the request asked for (``asked``)."""
-    if route == "chat":
-        from playground.protocol.routes.chat import ChatDecoder
-
-        return ChatDecoder(sink, asked)
-    if route == "responses":
-        from playground.protocol.routes.responses import ResponsesDecoder
-
-        return ResponsesDecoder(sink, asked)
-    if route == "messages":
-        from playground.protocol.routes.messages import MessagesDecoder
-
-        return MessagesDecoder(sink, asked)
-    if route == "images":
-        from playground.protocol.routes.images import ImagesDecoder
-
-        return ImagesDecoder(sink, asked)
-    if route == "speech":
-        from playground.protocol.routes.speech import SpeechDecoder
-
-        return SpeechDecoder(sink, asked)
-    if route == "transcription":
-        from playground.protocol.routes.transcription import TranscriptionDecoder
-
-        return TranscriptionDecoder(sink, asked)
-    if route == "music":
-        from playground.protocol.routes.music import MusicDecoder
-
-        return MusicDecoder(sink, asked)
-    raise ValueError(f"unknown route {route!r}")
+    return route_of(route).make_decoder(sink, asked)

@@ -1,104 +1,45 @@
-"""/v1/images streams (PROTOCOL.md §5, §7): image_generation.* and image_edit.* images."""
+"""The images route: path, its ``image_generation.*``/``image_edit.*`` events, its body."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from playground.protocol.asked import NOTHING_ASKED, Asked
-from playground.protocol.errors import payload_error
-from playground.protocol.events import (
-    Finished,
-    ImageData,
-    ReasoningDelta,
-    StreamError,
-    StreamEvent,
-    TextDelta,
-    Usage,
+from playground.protocol.params import RequestParams, put
+from playground.protocol.routes.route import Route, take
+
+__all__ = ["ROUTE"]
+
+
+def build(p: RequestParams) -> dict[str, Any]:
+    body: dict[str, Any] = {"model": p.model, "prompt": p.prompt or ""}
+    put(body, "n", p.n)
+    put(body, "size", p.size)
+    put(body, "quality", p.quality)
+    put(body, "output_format", p.output_format)
+    body["stream"] = p.stream
+    if p.stream and p.partial_images is not None:
+        body["partial_images"] = p.partial_images  # 0-3, streaming only (PROTOCOL.md §5)
+    return body
+
+
+def read(rest: dict[str, Any], p: RequestParams) -> None:
+    for key in ("prompt", "n", "size", "quality", "output_format", "partial_images"):
+        take(rest, p, key)
+
+
+# PROTOCOL.md §5: partial images, then image_generation.completed; the images seed ends with
+# "then data: [DONE]", which is harmless after the final event.
+ROUTE = Route(
+    name="images",
+    title="Images",
+    path="/images/generations",
+    method="POST",
+    sse=True,
+    multipart=False,
+    decoder="playground.protocol.decoders.images:ImagesDecoder",
+    build=build,
+    read=read,
+    terminator="image_generation.completed",
+    done="after",
+    event_prefixes=("image_generation.", "image_edit."),
 )
-from playground.protocol.findings import FindingSink
-from playground.protocol.routes.base import RouteDecoder, as_int, as_str
-from playground.protocol.routes.responses import ResponsesDecoder
-from playground.protocol.sse import SSEEvent
-
-__all__ = ["ImagesDecoder"]
-
-
-class ImagesDecoder(RouteDecoder):
-    """partial_image* then completed (OpenAI), then ``[DONE]`` (OpenRouter); or an error."""
-
-    route: ClassVar[str] = "images"
-
-    def __init__(self, sink: FindingSink, asked: Asked = NOTHING_ASKED) -> None:
-        super().__init__(sink, asked)
-        # Images made by the Responses image_generation tool come as response.* events
-        # (image_generation_call.partial_image, issue 2): the responses grammar reads those.
-        self._responses: ResponsesDecoder | None = None
-        self._partials = 0  # partial images received (checked against partial_images asked)
-
-    def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
-        kind = self.event_kind(ev, payload)
-        if kind is None:
-            return
-        if kind.startswith("response."):
-            if kind == "response.image_generation_call.partial_image":
-                self._partials += 1
-            if self._responses is None:
-                self._responses = ResponsesDecoder(self.sink)
-            self._responses.decode(ev, payload, out)
-            self.errors = self._responses.errors
-        elif kind in ("image_generation.partial_image", "image_edit.partial_image"):
-            b64 = as_str(payload.get("b64_json"))
-            if b64 is None:
-                self.sink.report(
-                    "warning", "unexpected_shape", "partial_image without b64_json", ev.index
-                )
-                return
-            self._partials += 1
-            out.append(
-                ImageData(
-                    b64,
-                    final=False,
-                    index=as_int(payload.get("partial_image_index")),
-                    output_format=as_str(payload.get("output_format")),
-                    size=as_str(payload.get("size")),
-                )
-            )
-        elif kind in ("image_generation.completed", "image_edit.completed"):
-            b64 = as_str(payload.get("b64_json"))
-            if b64 is not None:
-                fmt = as_str(payload.get("output_format"))
-                media = as_str(payload.get("media_type"))  # OpenRouter: "image/png"
-                if fmt is None and media and "/" in media:
-                    fmt = media.split("/", 1)[1]
-                out.append(
-                    ImageData(b64, final=True, output_format=fmt, size=as_str(payload.get("size")))
-                )
-            usage = payload.get("usage")
-            if type(usage) is dict:
-                out.append(Usage(usage))
-            out.append(Finished(kind, terminal=True))
-        elif kind == "image_generation.text_chunk":
-            text = as_str(payload.get("text"))
-            if text:
-                if payload.get("phase") == "reasoning":
-                    out.append(ReasoningDelta(text))
-                else:
-                    out.append(TextDelta(text))
-        elif kind == "error" or "error" in payload:
-            self.error(ev, payload_error(payload) or StreamError("error"), out, final=kind)
-        else:
-            self.unknown(ev, kind)
-
-    def finish(self, *, terminated: bool, failed: bool) -> None:
-        if self._responses is not None:
-            self._responses.finish(terminated=terminated, failed=failed)
-        wanted = self.asked.partial_images
-        if terminated and not failed and wanted is not None and self._partials < wanted:
-            # Info, not a warning: OAI-PY image_generate_params says the final image may be
-            # sent before all the partial images asked for were generated (PROTOCOL.md §5).
-            self.sink.report(
-                "info",
-                "fewer_partials",
-                f"{self._partials} partial image(s) came; the request asked for {wanted}",
-                None,
-            )

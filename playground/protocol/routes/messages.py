@@ -1,222 +1,97 @@
-"""Anthropic Messages events (PROTOCOL.md §4) to our events: text, thinking, signatures, tools."""
+"""The Anthropic Messages route: path, its six event types, ``message_stop``, its body."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import Any
 
-import orjson
-
-from playground.protocol.asked import NOTHING_ASKED, Asked
-from playground.protocol.errors import payload_error
-from playground.protocol.events import (
-    BlockStarted,
-    BlockStopped,
-    Finished,
-    ReasoningDelta,
-    Signature,
-    StreamError,
-    StreamEvent,
-    TextDelta,
-    ToolCallDelta,
-    Usage,
+from playground.protocol.params import (
+    ANTHROPIC_DEFAULT_MAX_TOKENS,
+    RequestParams,
+    chat_tool_from_anthropic,
+    conversation,
+    function_choice,
+    put,
+    take_turns,
+    to_anthropic_tool,
+    to_anthropic_tool_choice,
 )
-from playground.protocol.findings import FindingSink
-from playground.protocol.routes.base import RouteDecoder, as_int, as_str
-from playground.protocol.sse import SSEEvent
+from playground.protocol.routes.route import Route, fits, take
 
-__all__ = ["MessagesDecoder"]
-
-# stop_reason values that stop short of the answer (ANT-PY stop_reason.py; PROTOCOL.md §0).
-_INCOMPLETE: Final = frozenset({"max_tokens", "model_context_window_exceeded"})
+__all__ = ["ROUTE"]
 
 
-class MessagesDecoder(RouteDecoder):
-    """message_start, then start/delta*/stop per block, message_delta, message_stop."""
+def build(p: RequestParams) -> dict[str, Any]:
+    turns = [t for t in conversation(p) if t.get("role") != "system"]
+    system_parts = [str(t.get("content", "")) for t in conversation(p) if t.get("role") == "system"]
+    system = "\n\n".join([*([p.system] if p.system else []), *system_parts]) or None
+    max_tokens = p.max_tokens if p.max_tokens is not None else ANTHROPIC_DEFAULT_MAX_TOKENS
+    if p.thinking_budget is not None and max_tokens <= p.thinking_budget:
+        # Anthropic: max_tokens must be greater than thinking.budget_tokens.
+        max_tokens = p.thinking_budget + ANTHROPIC_DEFAULT_MAX_TOKENS
+    body: dict[str, Any] = {"model": p.model, "max_tokens": max_tokens}
+    put(body, "system", system)
+    body["messages"] = turns
+    body["stream"] = p.stream
+    put(body, "temperature", p.temperature)
+    if p.thinking_budget is not None:
+        body["thinking"] = {"type": "enabled", "budget_tokens": p.thinking_budget}
+    if p.tools:
+        body["tools"] = [to_anthropic_tool(t) for t in p.tools]
+        if p.tool_choice is not None:
+            body["tool_choice"] = to_anthropic_tool_choice(p.tool_choice)
+    return body
 
-    route: ClassVar[str] = "messages"
 
-    def __init__(self, sink: FindingSink, asked: Asked = NOTHING_ASKED) -> None:
-        super().__init__(sink, asked)
-        self._blocks: dict[int, str] = {}  # index -> block type
-        self._open: dict[int, int] = {}  # index -> timeline item of its content_block_start
-        self._started = False  # message_start came (or the missing one was reported)
+def read(rest: dict[str, Any], p: RequestParams) -> None:
+    if isinstance(rest.get("system"), str):
+        p.system = rest.pop("system")
+    if take_turns(p, rest.get("messages")):
+        rest.pop("messages")
+    take(rest, p, "max_tokens")
+    take(rest, p, "temperature")
+    thinking = rest.get("thinking")
+    if (
+        isinstance(thinking, dict)
+        and thinking.get("type") == "enabled"
+        and set(thinking) == {"type", "budget_tokens"}
+        and fits("thinking_budget", thinking["budget_tokens"])
+    ):
+        p.thinking_budget = rest.pop("thinking")["budget_tokens"]
+    if isinstance(rest.get("tools"), list) and rest["tools"]:
+        p.tools = [chat_tool_from_anthropic(t) for t in rest.pop("tools")]
+        choice = rest.pop("tool_choice", None)
+        if isinstance(choice, dict):
+            kind = choice.get("type")
+            if kind == "tool" and isinstance(choice.get("name"), str):
+                choice = function_choice(choice["name"])
+            elif kind in ("auto", "any", "none") and len(choice) == 1:
+                choice = {"any": "required"}.get(str(kind), str(kind))
+        p.tool_choice = choice
 
-    def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
-        # The SSE name equals data.type (ANT-DOC); it is the fallback.
-        kind = self.event_kind(ev, payload)
-        if kind is None:
-            return
-        if ev.event == "message":
-            # PROTOCOL.md §1: the Anthropic SDK routes on the SSE `event:` name and drops events
-            # without one, so a gateway serving /v1/messages must send `event:` lines.
-            self.no_event_line(ev, kind, "warning", "the Anthropic SDK drops such events")
-        if not self._started and kind != "ping" and kind != "error":
-            self._started = True
-            if kind != "message_start":
-                # ANT-DOC flow and the gateway seed: "message_start opens with the input token
-                # count"; everything else comes after it.
-                self.sink.report(
-                    "warning",
-                    "out_of_order",
-                    f"the stream opens with {kind!r}, not message_start",
-                    ev.index,
-                )
-        if kind == "content_block_delta":
-            self._delta(ev, payload, out)
-        elif kind == "content_block_start":
-            self._start(ev, payload, out)
-        elif kind == "content_block_stop":
-            index = as_int(payload.get("index"))
-            if index is None:
-                return
-            if index not in self._blocks:
-                self.sink.report(
-                    "warning",
-                    "delta_before_start",
-                    f"content_block_stop for block {index} that never started",
-                    ev.index,
-                )
-            self._open.pop(index, None)
-            out.append(BlockStopped(index))
-        elif kind == "message_start":
-            message = payload.get("message")
-            if type(message) is dict:
-                usage = message.get("usage")
-                if type(usage) is dict:
-                    out.append(Usage(usage))
-        elif kind == "message_delta":
-            delta = payload.get("delta")
-            if type(delta) is dict and "stop_reason" in delta:
-                reason = as_str(delta.get("stop_reason"))
-                if reason is not None:
-                    out.append(Finished(reason, incomplete=reason in _INCOMPLETE))
-            else:
-                # Seed: "message_delta carries stop_reason and cumulative usage.output_tokens".
-                # A text nested here (mockllm wraps a content_block_delta) is no block's text:
-                # the Anthropic SDK does not show it, and neither does the panel.
-                inner = as_str(delta.get("type")) if type(delta) is dict else None
-                what = f"a {inner!r} object" if inner else "no stop_reason"
-                self.sink.once(
-                    "message_delta_shape",
-                    "warning",
-                    "unexpected_shape",
-                    f"message_delta.delta holds {what}, not {{stop_reason, stop_sequence}} "
-                    "(anything in it is not read); reported once",
-                    ev.index,
-                )
-            usage = payload.get("usage")
-            if type(usage) is dict:
-                # Cumulative counts: overlay on message_start's usage, never add (§4).
-                out.append(Usage(usage, overlay=True))
-        elif kind == "message_stop":
-            out.append(Finished(None, terminal=True))
-        elif kind == "ping":
-            pass
-        elif kind == "error":
-            self.error(ev, payload_error(payload) or StreamError("error"), out)
-        else:
-            self.unknown(ev, kind)
 
-    def _start(self, ev: SSEEvent, payload: dict[str, Any], out: list[StreamEvent]) -> None:
-        index = as_int(payload.get("index"))
-        block = payload.get("content_block")
-        if index is None or type(block) is not dict:
-            self.sink.report(
-                "warning", "unexpected_shape", "content_block_start without index/block", ev.index
-            )
-            return
-        kind = as_str(block.get("type")) or "?"
-        self._blocks[index] = kind
-        self._open[index] = ev.index
-        # Server tool results arrive whole in the start event (§4): keep them for the widgets.
-        whole = kind.endswith("_tool_result") or kind == "container_upload"
-        out.append(BlockStarted(index, kind, block if whole else None))
-        if kind == "text":
-            text = as_str(block.get("text"))
-            if text:
-                out.append(TextDelta(text))
-        elif kind == "thinking":
-            text = as_str(block.get("thinking"))
-            if text:
-                out.append(ReasoningDelta(text))
-            signature = as_str(block.get("signature"))
-            if signature:
-                out.append(Signature("signature", signature, index))
-        elif kind == "redacted_thinking":
-            # Opaque: noted, never shown as text (issue 2: "encrypted or redacted is not text").
-            out.append(Signature("redacted", as_str(block.get("data")) or "", index))
-        elif kind == "tool_use" or kind == "server_tool_use":
-            given = block.get("input")
-            args = orjson.dumps(given).decode() if type(given) is dict and given else ""
-            out.append(
-                ToolCallDelta(
-                    key=index,
-                    id=as_str(block.get("id")),
-                    name=as_str(block.get("name")),
-                    arguments=args,
-                    server=kind == "server_tool_use",
-                )
-            )
-        # *_tool_result and container_upload blocks arrive whole in the start event (§4 inference).
-
-    def _delta(self, ev: SSEEvent, payload: dict[str, Any], out: list[StreamEvent]) -> None:
-        index = as_int(payload.get("index"))
-        delta = payload.get("delta")
-        if index is None or type(delta) is not dict:
-            self.sink.report(
-                "warning", "unexpected_shape", "content_block_delta without index/delta", ev.index
-            )
-            return
-        if index not in self._blocks:
-            self._blocks[index] = "?"
-            self.sink.report(
-                "warning",
-                "delta_before_start",
-                f"content_block_delta for block {index} before its content_block_start",
-                ev.index,
-            )
-        elif index not in self._open:
-            self.sink.report(
-                "warning",
-                "event_after_terminator",
-                f"content_block_delta for block {index} after its stop",
-                ev.index,
-            )
-        kind = delta.get("type")
-        if kind == "text_delta":
-            text = as_str(delta.get("text"))
-            if text:
-                out.append(TextDelta(text))
-        elif kind == "thinking_delta":
-            text = as_str(delta.get("thinking"))
-            if text:
-                out.append(ReasoningDelta(text))
-        elif kind == "input_json_delta":
-            part = as_str(delta.get("partial_json"))
-            if part is not None:
-                out.append(
-                    ToolCallDelta(
-                        key=index,
-                        arguments=part,
-                        server=self._blocks.get(index) == "server_tool_use",
-                    )
-                )
-        elif kind == "signature_delta":
-            signature = as_str(delta.get("signature"))
-            if signature:
-                out.append(Signature("signature", signature, index))
-        elif kind == "citations_delta":
-            pass
-        else:
-            self.unknown(ev, f"content_block_delta/{kind}")
-
-    def finish(self, *, terminated: bool, failed: bool) -> None:
-        if failed:
-            return
-        for index, opened in self._open.items():
-            self.sink.report(
-                "warning",
-                "block_not_stopped",
-                f"block {index} ({self._blocks.get(index)}) never got its content_block_stop",
-                opened,
-            )
+# Anthropic's streaming grammar (PROTOCOL.md §4): these six event types, ending with
+# message_stop; a data: [DONE] is not part of it.
+ROUTE = Route(
+    name="messages",
+    title="Messages",
+    path="/messages",
+    method="POST",
+    sse=True,
+    multipart=False,
+    decoder="playground.protocol.decoders.messages:MessagesDecoder",
+    build=build,
+    read=read,
+    terminator="message_stop",
+    done="outside",
+    event_names=frozenset(
+        {
+            "message_start",
+            "content_block_start",
+            "content_block_delta",
+            "content_block_stop",
+            "message_delta",
+            "message_stop",
+        }
+    ),
+    conversational=True,
+)

@@ -1,40 +1,51 @@
-"""/v1/audio/speech with stream_format "sse" (PROTOCOL.md §6): audio deltas, then done."""
+"""The speech route: path, its ``speech.audio.*`` events (or raw audio bytes), its body."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from playground.protocol.errors import payload_error
-from playground.protocol.events import AudioChunk, Finished, StreamError, StreamEvent, Usage
-from playground.protocol.routes.base import RouteDecoder, as_str
-from playground.protocol.sse import SSEEvent
+from playground.protocol.params import RequestParams, put
+from playground.protocol.routes.route import Route, take
 
-__all__ = ["SpeechDecoder"]
+__all__ = ["ROUTE"]
 
 
-class SpeechDecoder(RouteDecoder):
-    """``speech.audio.delta{audio}`` then ``speech.audio.done{usage}``; ``[DONE]`` tolerated."""
+def build(p: RequestParams) -> dict[str, Any]:
+    body: dict[str, Any] = {"model": p.model, "input": p.input or p.prompt or ""}
+    put(body, "voice", p.voice)
+    stream_format = p.stream_format or ("sse" if p.stream else None)
+    response_format = p.response_format
+    if stream_format == "sse" and response_format is None:
+        # Seed "Streaming": only pcm is streamed as it is made.
+        response_format = "pcm"
+    put(body, "response_format", response_format)
+    put(body, "speed", p.speed)
+    put(body, "stream_format", stream_format)
+    return body
 
-    route: ClassVar[str] = "speech"
 
-    def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
-        kind = self.event_kind(ev, payload)
-        if kind is None:
-            return
-        if kind == "speech.audio.delta":
-            audio = as_str(payload.get("audio"))
-            if audio is None:
-                self.sink.report(
-                    "warning", "unexpected_shape", "speech.audio.delta without audio", ev.index
-                )
-                return
-            out.append(AudioChunk(audio))
-        elif kind == "speech.audio.done":
-            usage = payload.get("usage")
-            if type(usage) is dict:
-                out.append(Usage(usage))
-            out.append(Finished(kind, terminal=True))
-        elif kind == "error" or "error" in payload:
-            self.error(ev, payload_error(payload) or StreamError("error"), out, final=kind)
-        else:
-            self.unknown(ev, kind)
+def read(rest: dict[str, Any], p: RequestParams) -> None:
+    take(rest, p, "input")
+    for key in ("voice", "response_format", "speed", "stream_format"):
+        take(rest, p, key)
+    p.stream = p.stream_format == "sse"
+
+
+# PROTOCOL.md §6: stream_format "sse" gives speech.audio.delta events ending with
+# speech.audio.done; otherwise the answer is the audio file itself.
+ROUTE = Route(
+    name="speech",
+    title="Speech",
+    path="/audio/speech",
+    method="POST",
+    sse=True,
+    multipart=False,
+    decoder="playground.protocol.decoders.speech:SpeechDecoder",
+    build=build,
+    read=read,
+    terminator="speech.audio.done",
+    done="after",
+    event_prefixes=("speech.audio.",),
+    audio_body=True,
+    stream_key=False,
+)

@@ -1,62 +1,44 @@
-"""/v1/audio/transcriptions, stream=true (PROTOCOL.md §6): text deltas, segments, done."""
+"""The transcription route: path, multipart upload, its ``transcript.text.*`` events, its body."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from playground.protocol.errors import payload_error
-from playground.protocol.events import (
-    Finished,
-    StreamError,
-    StreamEvent,
-    TextDelta,
-    TranscriptDone,
-    TranscriptSegment,
-    Usage,
+from playground.protocol.params import RequestParams, put
+from playground.protocol.routes.route import Route, take
+
+__all__ = ["ROUTE"]
+
+
+def build(p: RequestParams) -> dict[str, Any]:
+    # Multipart form fields; the file goes beside them (params.form_fields).
+    body: dict[str, Any] = {"model": p.model}
+    put(body, "language", p.language)
+    put(body, "response_format", p.response_format)
+    put(body, "temperature", p.temperature)
+    put(body, "prompt", p.prompt)
+    body["stream"] = p.stream
+    return body
+
+
+def read(rest: dict[str, Any], p: RequestParams) -> None:
+    for key in ("language", "response_format", "temperature", "prompt"):
+        take(rest, p, key)
+
+
+# PROTOCOL.md §6: stream=true gives transcript.text.delta events ending with
+# transcript.text.done.
+ROUTE = Route(
+    name="transcription",
+    title="Transcription",
+    path="/audio/transcriptions",
+    method="POST",
+    sse=True,
+    multipart=True,
+    decoder="playground.protocol.decoders.transcription:TranscriptionDecoder",
+    build=build,
+    read=read,
+    terminator="transcript.text.done",
+    done="after",
+    event_prefixes=("transcript.text.",),
 )
-from playground.protocol.routes.base import RouteDecoder, as_str
-from playground.protocol.sse import SSEEvent
-
-__all__ = ["TranscriptionDecoder"]
-
-
-def _num(value: Any) -> float | None:
-    return float(value) if type(value) in (int, float) else None
-
-
-class TranscriptionDecoder(RouteDecoder):
-    """``transcript.text.delta`` / ``.segment`` / ``.done``; the done text wins over the deltas."""
-
-    route: ClassVar[str] = "transcription"
-
-    def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
-        kind = self.event_kind(ev, payload)
-        if kind is None:
-            return
-        if kind == "transcript.text.delta":
-            delta = as_str(payload.get("delta"))
-            if delta:
-                out.append(TextDelta(delta))
-        elif kind == "transcript.text.segment":
-            sid = payload.get("id")
-            out.append(
-                TranscriptSegment(
-                    id=str(sid) if sid is not None else None,
-                    start=_num(payload.get("start")),
-                    end=_num(payload.get("end")),
-                    speaker=as_str(payload.get("speaker")),
-                    text=as_str(payload.get("text")) or "",
-                )
-            )
-        elif kind == "transcript.text.done":
-            text = as_str(payload.get("text"))
-            if text is not None:
-                out.append(TranscriptDone(text))
-            usage = payload.get("usage")
-            if type(usage) is dict:
-                out.append(Usage(usage))
-            out.append(Finished(kind, terminal=True))
-        elif kind == "error" or "error" in payload:
-            self.error(ev, payload_error(payload) or StreamError("error"), out, final=kind)
-        else:
-            self.unknown(ev, kind)

@@ -6,15 +6,15 @@ from array import array
 from collections import OrderedDict
 from typing import Any, Final
 
-import orjson
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
-from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated, parse_all
+from playground.protocol.sse import SSEItem
 from playground.protocol.state import Finding
-from playground.protocol.stream import StreamDecoder, is_done
-from playground.protocol.summary import event_type, summarize
+from playground.protocol.stream import StreamDecoder
+from playground.protocol.summary import summarize
+from playground.protocol.timeline import ItemTypes, item_payload, rebuild_item
 
 __all__ = ["COLUMNS", "ITEM_ROLE", "SEVERITY_RANK", "TimelineModel"]
 
@@ -23,9 +23,6 @@ COL_INDEX, COL_TIME, COL_TYPE, COL_SIZE, COL_SUMMARY, COL_FINDINGS = range(6)
 ITEM_ROLE: Final = int(Qt.ItemDataRole.UserRole) + 1  # the timeline item index of a row
 SEVERITY_RANK: Final = {"info": 1, "warning": 2, "error": 3}
 _SUMMARY_CACHE: Final = 512
-_TYPE_PREFIX: Final = '{"type":"'
-_RAW_TYPE_PREFIX: Final = b'{"type":"'
-_RAW_CHUNK_MARKER: Final = b'"chat.completion.chunk"'
 # Roles as plain ints: comparing against ``Qt.ItemDataRole.X`` looks the enum up on every call.
 _DISPLAY: Final = int(Qt.ItemDataRole.DisplayRole)
 _FOREGROUND: Final = int(Qt.ItemDataRole.ForegroundRole)
@@ -49,52 +46,14 @@ def _size_text(n: int) -> str:
     return f"{n} B"
 
 
-def _parse(item: SSEItem) -> object | None:
-    if type(item) is not SSEEvent or is_done(item.data):
-        return None
-    try:
-        value: object = orjson.loads(item.data)
-    except orjson.JSONDecodeError:
-        return None
-    return value
-
-
-def _raw_type(raw: bytes) -> str | None:
-    """The type column's cheap paths (below, in ``_type_of``) read from an event's raw bytes
-    when its first line is a ``data: `` field, so ``data`` need not be decoded for it (its text
-    starts with that line's value). None when only ``data`` can tell."""
-    typed = _raw_type_at(raw)
-    return None if typed is None else typed[0]
-
-
-def _raw_type_at(raw: bytes) -> tuple[str, int] | None:
-    """``_raw_type`` with the length of the prefix that decided it: any raw bytes that start
-    with that prefix get the same answer (a stream's chunks share it up to their type, which is
-    how ``_type_of`` skips this for most events)."""
-    if raw[:6] != b"data: ":
-        return None
-    if raw[6:15] == _RAW_TYPE_PREFIX:
-        end = raw.find(b'"', 15)
-        name = raw[15:end]
-        if end < 0 or 10 in name or 13 in name:
-            return None  # the quote (if any) is on a later line: let ``data`` decide
-        return name.decode("utf-8", "replace"), end + 1
-    # The marker on that first line, within its first 200 bytes, is within data's first 200
-    # characters.
-    head = raw[6:206]
-    found = head.find(_RAW_CHUNK_MARKER)
-    if found >= 0 and 10 not in head[:found] and 13 not in head[:found]:
-        return "chunk", 6 + found + len(_RAW_CHUNK_MARKER)
-    return None
-
-
 class TimelineModel(QAbstractTableModel):
     """One row per timeline item (events, comments, unterminated tails), in arrival order.
 
-    Memory (issue 7: <= 250 bytes per event over its raw bytes at 1,000,000 events): a row costs
-    a few array slots (time, size, type id, worst finding) — no per-row Python objects. The items
-    themselves stay in the decoder's ``items`` list, referenced, never copied; types are interned
-    as small ids; summaries are made lazily from the item in ``data()`` with a small LRU cache.
+    Memory (the benchmark's goal: <= 250 bytes per event over its raw bytes at 1,000,000 events):
+    a row costs a few array slots (time, size, type id, worst finding) — no per-row Python
+    objects. The items themselves stay in the decoder's ``items`` list, referenced, never copied;
+    types are interned as small ids (protocol/timeline.py finds them); summaries are made lazily
+    from the item in ``data()`` with a small LRU cache.
     """
 
     typesChanged = Signal()  # a new event type appeared (for the type filter)
@@ -113,7 +72,7 @@ class TimelineModel(QAbstractTableModel):
         self._decoder: StreamDecoder | None = None
         # Either the decoder's own item list (shared, never copied) or, with no decoder, only each
         # item's raw bytes (referenced, not copied): items are rebuilt from them on demand, so the
-        # parsed ``data`` strings are not kept alive twice over (issue 7 memory budget).
+        # parsed ``data`` strings are not kept alive twice over (the per-event memory budget).
         self._shared: list[SSEItem] | None = None
         self._raws: list[bytes | SSEItem] | None = None
         self._rebuilt: OrderedDict[int, SSEItem] = OrderedDict()
@@ -125,10 +84,9 @@ class TimelineModel(QAbstractTableModel):
         self._sizes = array("q")
         self._types = array("H")  # ids into _type_names
         self._worst = array("b")  # worst finding severity rank (0 = none), kept per row
-        self._type_names: list[str] = []
-        self._type_ids: dict[str, int] = {}
-        self._hot_prefix = b""  # see _type_of
-        self._hot_type = 0
+        # Type names and how each item's is found: protocol/timeline.py (Qt never parses).
+        self._typer = ItemTypes(self._payload_of_item, self.typesChanged.emit)
+        self._type_names = self._typer.names  # the same list, read per painted cell
         self._findings: dict[int, list[Finding]] = {}
         self._findings_seen = 0
         self._summaries: OrderedDict[int, str] = OrderedDict()
@@ -146,7 +104,7 @@ class TimelineModel(QAbstractTableModel):
             if self._shared is None:
                 # Only raw bytes are kept: the columns hold what the items would have told.
                 self._add_columns(items)
-            self._types.extend(map(self._type_of, items))
+            self._types.extend(map(self._typer.id_of, items))
             self._worst.frombytes(bytes(len(items)))
             self.endInsertRows()
         self.update_findings()
@@ -223,10 +181,10 @@ class TimelineModel(QAbstractTableModel):
 
     @property
     def type_names(self) -> list[str]:
-        return list(self._type_names)
+        return list(self._typer.names)
 
     def type_id_of(self, name: str) -> int | None:
-        return self._type_ids.get(name)
+        return self._typer.id_of_name(name)
 
     @property
     def types_column(self) -> array:  # type: ignore[type-arg]
@@ -266,7 +224,7 @@ class TimelineModel(QAbstractTableModel):
         """The parsed JSON of the row's data (the decoder's cache when there is one)."""
         if self._decoder is not None:
             return self._decoder.payload(row)
-        return _parse(self.item(row))
+        return item_payload(self.item(row))
 
     def summary(self, row: int) -> str:
         cache = self._summaries
@@ -310,7 +268,7 @@ class TimelineModel(QAbstractTableModel):
     def cell(self, row: int, col: int, role: int) -> Any:
         """``data()`` by plain numbers (the filter calls it without making a source index).
 
-        A paint asks for about seven roles of every visible cell (issue 7: a thousand calls per
+        A paint asks for about seven roles of every visible cell (measured: a thousand calls per
         frame at full speed), so roles are plain ints and the usual answers come first.
         """
         if row >= len(self._types):
@@ -383,32 +341,7 @@ class TimelineModel(QAbstractTableModel):
 
     def _rebuild(self, row: int, raw: bytes) -> SSEItem:
         start = self._starts[row]
-        end = start + self._sizes[row]
-        t = self._times[row]
-        if (
-            raw.startswith(b"data:")
-            and raw.endswith(b"\n\n")
-            and raw.count(10) == 2
-            and 13 not in raw
-        ):
-            # The common one-line event (``data: {...}`` + blank line): no parser needed.
-            value = raw[5:-2]
-            if value[:1] == b" ":
-                value = value[1:]
-            text = value.decode("utf-8", "replace")
-            return SSEEvent.make(row, "message", text, None, None, raw, start, end, t, t)
-        parsed = parse_all(raw)
-        # The event dispatches last (a comment inside an event's lines comes out first).
-        item: SSEItem
-        if parsed:
-            item = parsed[-1]
-        else:  # pragma: no cover - raw bytes of an item always parse to that item
-            item = SSEUnterminated(row, None, raw.decode("utf-8", "replace"), raw, 0, 0, 0.0, 0.0)
-        item.index = row
-        item.start = start
-        item.end = end
-        item.t_first = item.t_last = t
-        return item
+        return rebuild_item(row, raw, start, start + self._sizes[row], self._times[row])
 
     def _align(
         self, items: list[SSEItem], decoder: StreamDecoder | None, first: int
@@ -421,48 +354,9 @@ class TimelineModel(QAbstractTableModel):
                 items = source[first : items[-1].index + 1]
         return items
 
-    def _type_of(self, item: SSEItem) -> int:
-        # The fast path (issue 7: once per event at full speed): a plain event whose raw bytes
-        # start with the prefix that decided the previous raw-typed event's type has that type.
-        hot = self._hot_prefix
-        if hot and type(item) is SSEEvent and item.raw.startswith(hot) and item.event == "message":
-            return self._hot_type
-        name: str
-        if isinstance(item, SSEComment):
-            name = "comment"
-        elif isinstance(item, SSEUnterminated):
-            name = "unterminated"
-        elif item.event != "message":
-            name = item.event
-        elif (typed := _raw_type_at(item.raw)) is not None:
-            name, decided = typed
-            found = self._type_id(name)
-            if type(item) is SSEEvent:
-                self._hot_prefix = item.raw[:decided]
-                self._hot_type = found
-            return found
-        else:
-            data = item.data
-            # Cheap paths first: parsing every chunk again just for its type would double the
-            # JSON cost of the stream (issue 7). Most providers put "type" first, or are chat.
-            if data.startswith(_TYPE_PREFIX):
-                end = data.find('"', len(_TYPE_PREFIX))
-                name = data[len(_TYPE_PREFIX) : end] if end > 0 else "message"
-            elif '"chat.completion.chunk"' in data[:200]:
-                name = "chunk"
-            else:
-                decoder = self._decoder
-                payload = decoder.payload(item.index) if decoder is not None else _parse(item)
-                name = event_type(item, payload)
-        return self._type_id(name)
-
-    def _type_id(self, name: str) -> int:
-        found = self._type_ids.get(name)
-        if found is None:
-            found = self._type_ids[name] = len(self._type_names)
-            self._type_names.append(name)
-            self.typesChanged.emit()
-        return found
+    def _payload_of_item(self, item: SSEItem) -> object | None:
+        decoder = self._decoder
+        return decoder.payload(item.index) if decoder is not None else item_payload(item)
 
     def _icon(self, rank: int) -> QIcon:
         icon = self._icons.get(rank)

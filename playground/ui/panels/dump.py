@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from playground.protocol.projection import state_json
+
 if TYPE_CHECKING:
     from playground.ui.panels.route_panel import RoutePanel
 
@@ -45,24 +47,13 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
         }
     audio = state.audio
     answer = panel.widgets.get("answer")
-    return {
-        "route": panel.route,
-        "status": state.status,
+    # The state's one projection (protocol/projection.py; its route is the decoded one, which a
+    # replayed raw stream may give on another route's panel), and what only the window knows.
+    return state_json(state) | {
         "http_status": run.status,
-        "finish": state.finish,
-        "text": state.text,
-        "reasoning": state.reasoning,
-        "refusal": state.refusal,
-        "tool_calls": [c.as_json() for c in state.tool_calls],
-        "images": [i.as_json() | {"item": i.item} for i in state.images],
         "audio_seconds": round(audio.seconds, 3) if audio is not None else 0.0,
         "audio_bytes": len(audio.data) if audio is not None else 0,
-        "segments": list(state.segments),
         "timeline_rows": len(decoder.items),
-        "events": state.events,
-        "comments": state.comments,
-        "findings": [f.as_json() for f in state.findings],
-        "usage": state.usage,
         "error": error,
         "timing": {
             "headers": run.t_headers,

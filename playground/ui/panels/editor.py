@@ -28,14 +28,14 @@ from PySide6.QtWidgets import (
 )
 
 from playground.assets import sample_wav
-from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body
+from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body, params_from_body
+from playground.protocol.routes import route_of
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
-__all__ = ["RequestEditor", "params_from_body", "sample_audio_path"]
+__all__ = ["RequestEditor", "sample_audio_path"]
 
-CHAT_LIKE = ("chat", "responses", "messages")
 EFFORTS = ("", "none", "minimal", "low", "medium", "high")
 VOICES = ("alloy", "ash", "ballad", "coral", "echo", "fable", "nova", "onyx", "sage", "shimmer")
 SPEECH_FORMATS = ("pcm", "wav", "mp3", "opus", "aac", "flac")
@@ -59,136 +59,6 @@ def sample_audio_path() -> Path:
 
 def _mono() -> Any:
     return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-
-
-def _first_user_text(turns: Any) -> tuple[str | None, list[dict[str, Any]]]:
-    """Split a message list into (system text, the rest)."""
-    system = None
-    rest: list[dict[str, Any]] = []
-    if isinstance(turns, list):
-        for turn in turns:
-            if (
-                isinstance(turn, dict)
-                and turn.get("role") in ("system", "developer")
-                and system is None
-            ):
-                content = turn.get("content")
-                system = content if isinstance(content, str) else None
-            elif isinstance(turn, dict):
-                rest.append(turn)
-    return system, rest
-
-
-def params_from_body(route: str, body: dict[str, Any]) -> RequestParams:
-    """The inverse of build_body, best effort: the form's fields, and the rest kept in ``extra``.
-
-    Whatever build_body(params) would not reproduce exactly goes to ``extra`` (merged last), so a
-    body typed in the raw view survives a later edit of the form unchanged.
-    """
-    p = RequestParams(model=str(body.get("model", "")), stream=bool(body.get("stream", True)))
-    if route in CHAT_LIKE:
-        turns: Any = body.get("messages") if route != "responses" else body.get("input")
-        if route == "chat":
-            p.system, rest = _first_user_text(turns)
-        elif route == "messages":
-            p.system = body.get("system") if isinstance(body.get("system"), str) else None
-            rest = [t for t in turns if isinstance(t, dict)] if isinstance(turns, list) else []
-        else:
-            p.system = (
-                body.get("instructions") if isinstance(body.get("instructions"), str) else None
-            )
-            rest = [t for t in turns if isinstance(t, dict)] if isinstance(turns, list) else []
-            if isinstance(turns, str):
-                rest = [{"role": "user", "content": turns}]
-        if (
-            len(rest) == 1
-            and rest[0].get("role") == "user"
-            and isinstance(rest[0].get("content"), str)
-        ):
-            p.prompt = rest[0]["content"]
-        else:
-            p.messages = rest
-        if isinstance(body.get("temperature"), int | float):
-            p.temperature = float(body["temperature"])
-        max_key = {"responses": "max_output_tokens"}.get(route, "max_tokens")
-        if isinstance(body.get(max_key), int):
-            p.max_tokens = body[max_key]
-        if route == "chat" and isinstance(body.get("reasoning_effort"), str):
-            p.reasoning_effort = body["reasoning_effort"]
-        if route == "responses" and isinstance(body.get("reasoning"), dict):
-            p.reasoning_effort = body["reasoning"].get("effort")
-        if route == "messages" and isinstance(body.get("thinking"), dict):
-            budget = body["thinking"].get("budget_tokens")
-            p.thinking_budget = budget if isinstance(budget, int) else None
-        if isinstance(body.get("tools"), list):
-            # The form edits OpenAI chat-style tools; Responses and Anthropic shapes map back.
-            p.tools = [_chat_tool(t) for t in body["tools"] if isinstance(t, dict)]
-            p.tool_choice = _chat_tool_choice(body.get("tool_choice"))
-        if route == "chat" and isinstance(body.get("stream_options"), dict):
-            p.include_usage = body["stream_options"].get("include_usage")
-    elif route == "images":
-        p.prompt = body.get("prompt") if isinstance(body.get("prompt"), str) else None
-        for key in ("size", "quality", "output_format"):
-            if isinstance(body.get(key), str):
-                setattr(p, key, body[key])
-        if isinstance(body.get("partial_images"), int):
-            p.partial_images = body["partial_images"]
-    elif route == "speech":
-        p.input = body.get("input") if isinstance(body.get("input"), str) else None
-        for key in ("voice", "response_format", "stream_format"):
-            if isinstance(body.get(key), str):
-                setattr(p, key, body[key])
-        if isinstance(body.get("speed"), int | float):
-            p.speed = float(body["speed"])
-    elif route == "transcription":
-        for key in ("language", "response_format", "prompt"):
-            if isinstance(body.get(key), str):
-                setattr(p, key, body[key])
-    elif route == "music":
-        p.prompt = body.get("prompt") if isinstance(body.get("prompt"), str) else None
-        if isinstance(body.get("duration"), int | float):
-            p.duration = float(body["duration"])
-    try:
-        rebuilt = build_body(route, p)
-    except Exception:
-        rebuilt = {}
-    p.extra = {k: copy.deepcopy(v) for k, v in body.items() if rebuilt.get(k, _MISSING) != v}
-    return p
-
-
-_MISSING = object()
-
-
-def _chat_tool(tool: dict[str, Any]) -> dict[str, Any]:
-    """A Responses ({type, name, parameters}) or Anthropic ({name, input_schema}) tool as chat's."""
-    if isinstance(tool.get("function"), dict):
-        return copy.deepcopy(tool)
-    if "input_schema" in tool or (tool.get("type") in (None, "function") and "name" in tool):
-        fn: dict[str, Any] = {"name": tool.get("name", "")}
-        if "description" in tool:
-            fn["description"] = tool["description"]
-        fn["parameters"] = copy.deepcopy(tool.get("input_schema", tool.get("parameters", {})))
-        if "strict" in tool:
-            fn["strict"] = tool["strict"]
-        return {"type": "function", "function": fn}
-    return copy.deepcopy(tool)  # a built-in tool passes through
-
-
-def _chat_tool_choice(choice: Any) -> str | dict[str, Any] | None:
-    """tool_choice in chat's words: auto / none / required / one function."""
-    if choice is None or isinstance(choice, str):
-        return choice
-    if not isinstance(choice, dict):
-        return None
-    kind = choice.get("type")
-    if kind in ("auto", "none"):
-        return str(kind)
-    if kind == "any":
-        return "required"
-    name = choice.get("name") or (choice.get("function") or {}).get("name")
-    if isinstance(name, str):
-        return {"type": "function", "function": {"name": name}}
-    return copy.deepcopy(choice)
 
 
 class _DropLineEdit(QLineEdit):
@@ -305,7 +175,7 @@ class RequestEditor(QWidget):
     def _build_fields(self) -> None:
         r = self.route
         f = self.form
-        if r in CHAT_LIKE:
+        if route_of(r).conversational:
             self.system = self._text("System prompt (optional)", 50)
             self.system.setMaximumHeight(80)
             self.prompt = self._text("Type your message, then press Ctrl+Enter to send", 90)
@@ -476,7 +346,7 @@ class RequestEditor(QWidget):
         """What the form says (the raw view's unknown keys ride along in ``extra``)."""
         r = self.route
         p = RequestParams(model=self.model)
-        if r in CHAT_LIKE:
+        if route_of(r).conversational:
             p.system = self.system.toPlainText() or None
             p.messages = copy.deepcopy(self._messages)
             if p.messages:
@@ -539,7 +409,7 @@ class RequestEditor(QWidget):
         """Show ``p`` in the form without echoing back into the raw view."""
         r = self.route
         self._extra = dict(p.extra)
-        if r in CHAT_LIKE:
+        if route_of(r).conversational:
             self.system.setPlainText(p.system or "")
             turns = list(p.messages)
             last = turns.pop() if turns and turns[-1].get("role") == "user" else None

@@ -218,7 +218,7 @@ class LiveText(QTextEdit):
         else:
             cursor.insertText(text)
 
-    def loadResource(self, kind: int, name: QUrl) -> object:
+    def loadResource(self, kind: int, name: QUrl | str) -> object:
         # An image in a server's Markdown is never fetched or read from disk: only its alt text.
         return None
 

@@ -115,7 +115,7 @@ def decode_whole(
         out.append(Finished(None, terminal=True))
         return "images"
     if payload.get("object") == "music.job":
-        from playground.protocol.routes.music import job_update
+        from playground.protocol.decoders.music import job_update
 
         update = job_update(payload)
         if update is not None:
