@@ -87,8 +87,15 @@ def _blocks(parts: tuple[Part, ...]) -> list[dict[str, Any]]:
     return out
 
 
-def _content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
-    blocks = _blocks(parts)
+# What each role's content may hold on messages (a tool result only in a tool turn's message).
+_ALLOWED: dict[str, tuple[type, ...]] = {
+    "user": (Text, Image),
+    "assistant": (Thinking, RedactedThinking, Text, ToolCall),
+}
+
+
+def _content(role: str, parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
+    blocks = _blocks(tuple(p for p in parts if isinstance(p, _ALLOWED[role])))
     if len(blocks) == 1 and blocks[0]["type"] == "text":
         return str(blocks[0]["text"])
     return blocks
@@ -108,11 +115,11 @@ def to_messages(conversation: Conversation) -> dict[str, Any]:
         elif turn.role == "tool":
             blocks = _blocks(turn.tool_results)
             if i < len(turns) and turns[i].role == "user":
-                blocks += _blocks(turns[i].parts)
+                blocks += _blocks(tuple(p for p in turns[i].parts if isinstance(p, Text | Image)))
                 i += 1
             messages.append({"role": "user", "content": blocks})
         else:
-            messages.append({"role": turn.role, "content": _content(turn.parts)})
+            messages.append({"role": turn.role, "content": _content(turn.role, turn.parts)})
     out: dict[str, Any] = {}
     if systems:
         out["system"] = "\n\n".join(systems)
