@@ -309,8 +309,8 @@ ANTHROPIC = {
                 {
                     "type": "thinking",
                     "thinking": "The user wants to know the weather in Paris.",
-                    "signature": "BDaL4VrbR2Oj0hO4XpJxT28J5TILnCrrUXoKiiNBZW9P+nr8XSj1zuZzAl4egiCCpQ"
-                    "NvfyUuFFJP5CncdYZEQPPmLxYsNrcs...",
+                    "signature": "BDaL4VrbR2Oj0hO4XpJxT28J5TILnCrrUXoKiiNBZW9P+nr8XSj1zuZz"
+                    "Al4egiCCpQNvfyUuFFJP5CncdYZEQPPmLxYsNrcs...",
                 },
                 {"type": "text", "text": "I need to check the weather."},
                 {
