@@ -3,6 +3,7 @@ puts exactly it on the wire, and the simulator's answer shows the earlier turns 
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from typing import Any
 
 import anthropic
 import httpx
+import jsonschema
 import openai
 import pytest
 from PIL import Image as PILImage
@@ -178,3 +180,63 @@ def test_two_round_tool_loop_with_parallel_calls(base_url: str, route: str) -> N
         conversation = conversation.add(
             final, Turn("user", (Text("And tomorrow, weather and time?"),))
         )
+
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "temperatures": {"type": "array", "items": {"type": "number"}, "minItems": 2},
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+    },
+    "required": ["city", "temperatures", "unit"],
+    "additionalProperties": False,
+}
+FORMATS: dict[str, dict[str, Any]] = {
+    "chat": {
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "forecast", "schema": SCHEMA, "strict": True},
+        }
+    },
+    "responses": {
+        "text": {
+            "format": {"type": "json_schema", "name": "forecast", "schema": SCHEMA, "strict": True}
+        }
+    },
+    "messages": {"output_config": {"format": {"type": "json_schema", "schema": SCHEMA}}},
+}
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_structured_output_through_the_sdk(base_url: str, route: str) -> None:
+    conversation = Conversation((Turn.of("user", "A three-day forecast for Oslo"),))
+    body = body_for(route, conversation) | FORMATS[route]
+    text, sent = sdk_answer(base_url, route, body)
+    assert sent == body
+    document = json.loads(text)
+    jsonschema.validate(document, SCHEMA)
+    assert document["city"] == "Oslo"
+
+
+def test_image_edit_through_the_sdk(base_url: str) -> None:
+    with openai.OpenAI(
+        base_url=base_url, api_key="sk-sim", max_retries=0, default_headers=INSTANT
+    ) as client:
+        events = list(
+            client.images.edit(
+                image=("in.png", png((40, 30)), "image/png"),
+                prompt="snow on the hills",
+                model="gpt-image-1",
+                stream=True,
+                partial_images=2,
+            )
+        )
+    assert [e.type for e in events] == [
+        "image_edit.partial_image",
+        "image_edit.partial_image",
+        "image_edit.completed",
+    ]
+    final = PILImage.open(io.BytesIO(base64.b64decode(events[-1].b64_json)))
+    assert final.size == (40, 30)
+    assert events[-1].usage.input_tokens_details.image_tokens > 0

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.protocol.conversation.chat import from_chat, to_chat
-from playground.protocol.conversation.common import dict_items, string
+from playground.protocol.conversation.common import dict_items
 from playground.protocol.conversation.messages import from_messages, to_messages
 from playground.protocol.conversation.model import Conversation
 from playground.protocol.conversation.responses import from_responses, to_responses
@@ -28,7 +28,7 @@ CONVERSATION_ROUTES = ("chat", "responses", "messages")
 # The keys each route's conversation occupies in its body.
 _KEYS = {
     "chat": ("messages",),
-    "responses": ("input", "instructions", "previous_response_id"),
+    "responses": ("input", "instructions"),
     "messages": ("messages", "system"),
 }
 # Content block types only Anthropic's messages use.
@@ -75,9 +75,8 @@ def parse_body(body: Mapping[str, Any], route: str | None = None) -> Pasted:
     if route == "chat":
         conversation = from_chat(body.get("messages"))
     elif route == "responses":
+        # previous_response_id stays a parameter: the turns it stands for are on the server.
         conversation = from_responses(body.get("input", []), body.get("instructions"))
-        if string(body.get("previous_response_id")) is not None:
-            rest["previous_response_id"] = body["previous_response_id"]
     else:
         conversation = from_messages(body.get("messages"), body.get("system"))
     return Pasted(route, conversation, rest)
@@ -109,8 +108,8 @@ def conversation_file(data: Any) -> Conversation:
     if system is not None and not isinstance(system, str):
         raise ValueError('"system" must be a string')
     conversation = from_chat(data["messages"])
-    if system is not None:
-        if conversation.system is not None:
-            return conversation.__class__(conversation.turns, f"{system}\n\n{conversation.system}")
-        return conversation.__class__(conversation.turns, system)
-    return conversation
+    if system is None:
+        return conversation
+    if conversation.system is not None:  # a system message as well: both, the file's first
+        system = f"{system}\n\n{conversation.system}"
+    return Conversation(conversation.turns, system)
