@@ -455,3 +455,15 @@ def test_a_conversation_file_goes_onto_every_route() -> None:
 def test_a_conversation_file_of_another_shape_is_refused(bad: object) -> None:
     with pytest.raises(ValueError):
         conversation_file(bad)
+
+
+def test_a_pasted_previous_response_id_stays_a_parameter() -> None:
+    body = {
+        "model": "m",
+        "previous_response_id": "resp_7",
+        "input": [{"type": "function_call_output", "call_id": "call_1", "output": "ok"}],
+    }
+    pasted = parse_body(body)
+    assert pasted.params == {"model": "m", "previous_response_id": "resp_7"}
+    assert pasted.conversation.turns == (Turn("tool", (ToolResult("call_1", "ok"),)),)
+    assert pasted.params | conversation_keys("responses", pasted.conversation) == body
