@@ -111,8 +111,13 @@ def make_plan(
     preface: bool = False,
     call_prefix: str = "call_",
     variant: int = 0,
+    lead: str = "",
+    document: str | None = None,
 ) -> Plan:
-    """Decide the whole answer deterministically from the prompt and the request's options."""
+    """Decide the whole answer deterministically from the prompt and the request's options.
+
+    ``lead`` opens the answer text (what the earlier turns said, dialogue.py); ``document`` is a
+    JSON document that is the whole answer text instead (structured output, structured.py)."""
     rng = random.Random(seed_of("plan", prompt))
     think = prose.tokens(prose.thinking(prompt)) if reasoning else []
     calls: list[ToolCall] = []
@@ -131,8 +136,9 @@ def make_plan(
         source = prompt if after_tool_result is None else f"{prompt} {after_tool_result}"
         text = prose.answer_tokens(source, tokens, variant)
         if after_tool_result is not None and tokens is None:
-            lead = f"The tool answered: {after_tool_result.strip()[:200]}\n\n"
-            text = prose.tokens(lead) + text
+            used = f"The tool answered: {after_tool_result.strip()[:400]}\n\n"
+            text = prose.tokens(used) + text
+        text = prose.tokens(document) if document is not None else prose.tokens(lead) + text
         plan = Plan(think, text, [], "stop", prompt_tokens)
     cap = limit
     total = len(plan.reasoning) + len(plan.text)

@@ -16,7 +16,16 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from playground.sim.faults import DropConnection
-from playground.sim.routes import audio, chat, images, messages, models, music, responses
+from playground.sim.routes import (
+    audio,
+    chat,
+    image_edits,
+    images,
+    messages,
+    models,
+    music,
+    responses,
+)
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
@@ -43,6 +52,7 @@ def create_app(*, pace: str | None = None, fault: str | None = None) -> Starlett
         ("/messages", messages.handle, ["POST"]),
         ("/images", images.handle, ["POST"]),
         ("/images/generations", images.handle, ["POST"]),
+        ("/images/edits", image_edits.handle, ["POST"]),
         ("/audio/speech", audio.handle_speech, ["POST"]),
         ("/audio/transcriptions", audio.handle_transcription, ["POST"]),
         ("/music", music.handle_create, ["POST"]),

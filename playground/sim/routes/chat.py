@@ -9,7 +9,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from playground.sim import prose
+from playground.sim import dialogue, prose, structured
+from playground.sim.checks import check
 from playground.sim.context import SimRequest
 from playground.sim.faults import MIDSTREAM_MESSAGE, RouteFaults
 from playground.sim.framing import COMMENT, CONTENT, HEAD, TAIL, TERMINATOR, Frame
@@ -51,11 +52,8 @@ def plan_for(req: SimRequest, variant: int = 0) -> Plan:
     messages = dicts(body.get("messages"))
     users = [text_of(m.get("content")) for m in messages if m.get("role") == "user"]
     prompt = users[-1] if users else ""
-    after = (
-        text_of(messages[-1].get("content"))
-        if messages and messages[-1].get("role") == "tool"
-        else None
-    )
+    said = dialogue.read("chat", body)  # earlier turns, images, every trailing tool result
+    schema = structured.requested_schema("chat", body)
     prompt_tokens = sum(prose.count_tokens(text_of(m.get("content"))) + 4 for m in messages) or 1
     limit = int_or_none(body.get("max_completion_tokens")) or int_or_none(body.get("max_tokens"))
     return make_plan(
@@ -64,11 +62,13 @@ def plan_for(req: SimRequest, variant: int = 0) -> Plan:
         reasoning=wants_reasoning(body, req.model),
         tools=_tools(body),
         tool_choice=body.get("tool_choice"),
-        after_tool_result=after,
+        after_tool_result=said.after,
         limit=limit,
         tokens=req.tokens,
         incomplete=req.fault == "incomplete",
         variant=variant,
+        lead=said.lead(),
+        document=structured.document(schema, prompt) if schema is not None else None,
     )
 
 
@@ -204,7 +204,7 @@ def whole(req: SimRequest, plans: list[Plan]) -> dict[str, Any]:
 
 async def handle(request: Request) -> Response:
     req = await SimRequest.read(request)
-    if (early := req.early()) is not None:
+    if (early := req.early() or check("chat", req.body, req.generation_id)) is not None:
         return early
     # `n` choices: the same question answered n ways, streamed interleaved by choice index.
     plans = [plan_for(req, variant) for variant in range(choice_count(req.body))]

@@ -11,7 +11,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from playground.sim import prose
+from playground.sim import dialogue, prose, structured
+from playground.sim.checks import check
 from playground.sim.context import SimRequest
 from playground.sim.faults import MIDSTREAM_MESSAGE, RouteFaults
 from playground.sim.framing import CONTENT, HEAD, TAIL, TERMINATOR, Frame
@@ -30,24 +31,14 @@ def _tools(body: dict[str, Any]) -> list[Tool]:
     return out
 
 
-def _tool_result(message: dict[str, Any]) -> str | None:
-    content = message.get("content")
-    if message.get("role") != "user" or not isinstance(content, list):
-        return None
-    for block in content:
-        if isinstance(block, dict) and block.get("type") == "tool_result":
-            inner = block.get("content")
-            return inner if isinstance(inner, str) else text_of(inner)
-    return None
-
-
 def plan_for(req: SimRequest) -> Plan:
     body = req.body
     messages = dicts(body.get("messages"))
     users = [text_of(m.get("content")) for m in messages if m.get("role") == "user"]
     prompts = [u for u in users if u]
     prompt = prompts[-1] if prompts else ""
-    after = _tool_result(messages[-1]) if messages else None
+    said = dialogue.read("messages", body)  # earlier turns, images, trailing tool results
+    schema = structured.requested_schema("messages", body)
     system = text_of(body.get("system")) if body.get("system") else ""
     thinking = body.get("thinking")
     wants = isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
@@ -61,12 +52,14 @@ def plan_for(req: SimRequest) -> Plan:
         reasoning=wants,
         tools=_tools(body),
         tool_choice=choice,
-        after_tool_result=after,
+        after_tool_result=said.after,
         limit=int_or_none(body.get("max_tokens")),
         tokens=req.tokens,
         incomplete=req.fault == "incomplete",
         preface=True,
         call_prefix="toolu_",
+        lead=said.lead(),
+        document=structured.document(schema, prompt) if schema is not None else None,
     )
 
 
@@ -211,7 +204,8 @@ def whole(req: SimRequest, plan: Plan) -> dict[str, Any]:
 async def handle(request: Request) -> Response:
     # x-api-key + anthropic-version, a Bearer token, or no key at all: all accepted (local).
     req = await SimRequest.read(request)
-    if (early := req.early(anthropic=True)) is not None:
+    early = req.early(anthropic=True) or check("messages", req.body, req.generation_id)
+    if early is not None:
         return early
     plan = plan_for(req)
     if not req.stream or req.wants_json_instead:

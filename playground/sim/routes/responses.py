@@ -10,7 +10,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from playground.sim import prose
+from playground.sim import dialogue, prose, structured
+from playground.sim.checks import check
 from playground.sim.context import SimRequest, new_id
 from playground.sim.faults import MIDSTREAM_MESSAGE, RouteFaults
 from playground.sim.framing import CONTENT, HEAD, TAIL, TERMINATOR, Frame
@@ -50,8 +51,8 @@ def plan_for(req: SimRequest) -> Plan:
     items = dicts(raw) if isinstance(raw, list) else [{"role": "user", "content": text}]
     users = [text_of(i.get("content")) for i in items if i.get("role") == "user"]
     prompt = users[-1] if users else ""
-    last = items[-1] if items else {}
-    after = str(last.get("output", "")) if last.get("type") == "function_call_output" else None
+    said = dialogue.read("responses", body)  # earlier turns, images, trailing tool results
+    schema = structured.requested_schema("responses", body)
     texts = [text_of(i.get("content")) for i in items] + [str(body.get("instructions") or "")]
     reasoning = body.get("reasoning")
     wants = isinstance(reasoning, dict) and reasoning.get("effort") != "none"
@@ -61,11 +62,13 @@ def plan_for(req: SimRequest) -> Plan:
         reasoning=wants or "reason" in req.model,
         tools=_tools(body),
         tool_choice=body.get("tool_choice"),
-        after_tool_result=after,
+        after_tool_result=said.after,
         limit=int_or_none(body.get("max_output_tokens")),
         tokens=req.tokens,
         incomplete=req.fault == "incomplete",
         call_prefix="call_",
+        lead=said.lead(),
+        document=structured.document(schema, prompt) if schema is not None else None,
     )
 
 
@@ -279,7 +282,7 @@ def route_faults(req: SimRequest, plan: Plan) -> RouteFaults:
 
 async def handle(request: Request) -> Response:
     req = await SimRequest.read(request)
-    if (early := req.early()) is not None:
+    if (early := req.early() or check("responses", req.body, req.generation_id)) is not None:
         return early
     plan = plan_for(req)
     if not req.stream or req.wants_json_instead:

@@ -1,0 +1,144 @@
+"""The Conversation on chat completions: ``messages`` with roles, image_url parts, tool_calls.
+
+Reasoning is not sent back on chat by default: OpenAI's chat has no field for it and rejects
+unknown message fields, and DeepSeek answers 400 when ``reasoning_content`` comes back. With
+``reasoning=True`` a Thinking part goes back as the assistant message's ``reasoning`` field,
+the gateway's own name for it (PROTOCOL.md §0; OpenRouter reads it to keep reasoning across
+turns). Signatures, redacted thinking and Responses reasoning items have no place on chat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playground.protocol.conversation.common import dict_items, image_from_url, join_text, string
+from playground.protocol.conversation.model import (
+    Conversation,
+    Image,
+    Part,
+    Text,
+    Thinking,
+    ToolCall,
+    ToolResult,
+    Turn,
+)
+
+__all__ = ["from_chat", "to_chat"]
+
+
+def _content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
+    """A lone text as a plain string (the shape most examples use), else a list of parts."""
+    shown = [p for p in parts if isinstance(p, Text | Image)]
+    if len(shown) == 1 and isinstance(shown[0], Text):
+        return shown[0].text
+    out: list[dict[str, Any]] = []
+    for part in shown:
+        if isinstance(part, Text):
+            out.append({"type": "text", "text": part.text})
+        else:
+            url: dict[str, Any] = {"url": part.source}
+            if part.detail is not None:
+                url["detail"] = part.detail
+            out.append({"type": "image_url", "image_url": url})
+    return out
+
+
+def _assistant(turn: Turn, reasoning: bool) -> dict[str, Any]:
+    msg: dict[str, Any] = {"role": "assistant"}
+    texts = [p for p in turn.parts if isinstance(p, Text)]
+    calls = turn.tool_calls
+    if texts:
+        msg["content"] = texts[0].text if len(texts) == 1 else _content(tuple(texts))
+    else:
+        # OpenAI: content "is required unless tool_calls is specified" (then null).
+        msg["content"] = None if calls else ""
+    thinking = [p.text for p in turn.parts if isinstance(p, Thinking)]
+    if reasoning and thinking:
+        msg["reasoning"] = "".join(thinking)
+    if calls:
+        msg["tool_calls"] = [
+            {
+                "id": c.id,
+                "type": "function",
+                "function": {"name": c.name, "arguments": c.arguments},
+            }
+            for c in calls
+        ]
+    return msg
+
+
+def to_chat(conversation: Conversation, *, reasoning: bool = False) -> list[dict[str, Any]]:
+    """The ``messages`` array: the system text first, then one message a turn (a tool turn
+    gives one ``role: "tool"`` message per result, in order)."""
+    out: list[dict[str, Any]] = []
+    if conversation.system is not None:
+        out.append({"role": "system", "content": conversation.system})
+    for turn in conversation.turns:
+        if turn.role == "assistant":
+            out.append(_assistant(turn, reasoning))
+        elif turn.role == "tool":
+            out += [
+                {"role": "tool", "tool_call_id": r.call_id, "content": r.content}
+                for r in turn.tool_results
+            ]
+        else:
+            out.append({"role": turn.role, "content": _content(turn.parts)})
+    return out
+
+
+def _parts(content: Any) -> list[Part]:
+    if isinstance(content, str):
+        return [Text(content)]
+    parts: list[Part] = []
+    for part in dict_items(content):
+        kind = part.get("type")
+        if kind == "text" and isinstance(part.get("text"), str):
+            parts.append(Text(part["text"]))
+        elif kind == "image_url":
+            image = part.get("image_url")
+            url = string(image.get("url")) if isinstance(image, dict) else string(image)
+            detail = string(image.get("detail")) if isinstance(image, dict) else None
+            if url is not None:
+                parts.append(image_from_url(url, detail))
+    return parts
+
+
+def from_chat(messages: Any) -> Conversation:
+    """A Conversation from a ``messages`` array. A leading system message with plain text is
+    the system text; consecutive tool messages are one tool turn (parallel results)."""
+    items = dict_items(messages)
+    system: str | None = None
+    if items and items[0].get("role") == "system" and isinstance(items[0].get("content"), str):
+        system = items[0]["content"]
+        items = items[1:]
+    turns: list[Turn] = []
+    for msg in items:
+        role = msg.get("role")
+        if role == "tool":
+            result = ToolResult(str(msg.get("tool_call_id") or ""), join_text(msg.get("content")))
+            if turns and turns[-1].role == "tool":
+                turns[-1] = Turn("tool", (*turns[-1].parts, result))
+            else:
+                turns.append(Turn("tool", (result,)))
+        elif role == "assistant":
+            parts: list[Part] = []
+            thought = string(msg.get("reasoning")) or string(msg.get("reasoning_content"))
+            if thought:
+                parts.append(Thinking(thought))
+            content = msg.get("content")
+            if content is not None:
+                parts += _parts(content)
+            for call in dict_items(msg.get("tool_calls")):
+                fn = call.get("function")
+                fn = fn if isinstance(fn, dict) else {}
+                parts.append(
+                    ToolCall(
+                        str(call.get("id") or ""),
+                        str(fn.get("name") or ""),
+                        string(fn.get("arguments")) or "",
+                    )
+                )
+            turns.append(Turn("assistant", tuple(parts)))
+        elif role in ("system", "developer", "user"):
+            turns.append(Turn(role, tuple(_parts(msg.get("content")))))
+    return Conversation(tuple(turns), system)

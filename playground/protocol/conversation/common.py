@@ -1,0 +1,44 @@
+"""Small readers shared by the wire translators: JSON shapes as they come, typed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playground.protocol.conversation.model import Image, parse_data_url
+
+__all__ = ["compact_json", "dict_items", "image_from_url", "join_text", "string"]
+
+
+def string(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def dict_items(value: Any) -> list[dict[str, Any]]:
+    """The dict entries of a JSON list (anything else in it is not a turn or a part)."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def join_text(value: Any) -> str:
+    """A content that must be text: a string, or the text of a list of text parts."""
+    if isinstance(value, str):
+        return value
+    texts = []
+    for part in dict_items(value):
+        text = part.get("text")
+        if isinstance(text, str):
+            texts.append(text)
+    return "".join(texts)
+
+
+def compact_json(value: Any) -> str:
+    """Tool arguments as text from a JSON object (Anthropic sends ``input`` parsed)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def image_from_url(url: str, detail: str | None = None) -> Image:
+    """An image from what OpenAI calls ``image_url``: bytes from a data URL, else the URL."""
+    decoded = parse_data_url(url)
+    if decoded is not None:
+        return Image(decoded[0], decoded[1], None, detail)
+    return Image("", None, url, detail)

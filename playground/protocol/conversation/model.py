@@ -1,0 +1,200 @@
+"""The route-neutral conversation: turns made of parts, immutable, with no wire shape of its own.
+
+A Conversation is what the playground's thread shows and what each route's translator
+(``chat``, ``responses``, ``messages`` beside this module) writes to and reads from the wire.
+Parts hold exactly what a later request must send back: a tool call's arguments as the raw
+string the model produced (DESIGN.md: "arguments stay the raw string (the truth)"), a thinking
+block with its signature, a Responses reasoning item as the JSON object it came in.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+__all__ = [
+    "ROLES",
+    "Conversation",
+    "Image",
+    "Part",
+    "ReasoningItem",
+    "RedactedThinking",
+    "Role",
+    "Text",
+    "Thinking",
+    "ToolCall",
+    "ToolResult",
+    "Turn",
+    "data_url",
+    "parse_data_url",
+]
+
+Role = Literal["system", "developer", "user", "assistant", "tool"]
+ROLES: tuple[Role, ...] = ("system", "developer", "user", "assistant", "tool")
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """An image on a user turn: its bytes (sent inline as base64) or a URL the server fetches.
+
+    ``detail`` is OpenAI's ``low|high`` hint; None means the default (``auto``)."""
+
+    mime: str = "image/png"
+    data: bytes | None = None
+    url: str | None = None
+    detail: str | None = None
+
+    @property
+    def source(self) -> str:
+        """What the OpenAI routes send as ``image_url``: a data URL for bytes, else the URL."""
+        if self.data is not None:
+            return data_url(self.mime, self.data)
+        return self.url or ""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A function call the model made. ``arguments`` is the raw JSON text as it streamed.
+
+    ``item_id`` is the Responses output item's own id (``fc_...``), distinct from ``id``
+    (its ``call_id``); kept so the item goes back as it came."""
+
+    id: str
+    name: str
+    arguments: str = "{}"
+    item_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """The answer to one tool call: text (JSON is text too), or an error (Anthropic's
+    ``is_error``; the OpenAI routes have no such flag, so there it is only the content)."""
+
+    call_id: str
+    content: str
+    is_error: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Thinking:
+    """Visible thinking; ``signature`` is Anthropic's opaque proof, returned unchanged
+    (Anthropic: thinking blocks must be passed back with their signature in tool use)."""
+
+    text: str
+    signature: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RedactedThinking:
+    """Anthropic's ``redacted_thinking``: encrypted, never shown, sent back as it came."""
+
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningItem:
+    """A Responses ``reasoning`` output item, opaque: sent back unchanged in later input
+    (OpenAI: reasoning items must accompany the function calls they led to)."""
+
+    item: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> str:
+        """Its readable text (summary parts, else reasoning_text parts), for the thread."""
+        texts: list[str] = []
+        for key in ("summary", "content"):
+            value = self.item.get(key)
+            if isinstance(value, list):
+                texts += [str(p["text"]) for p in value if isinstance(p, dict) and "text" in p]
+            if texts:
+                break
+        return "\n\n".join(texts)
+
+
+Part = Text | Image | ToolCall | ToolResult | Thinking | RedactedThinking | ReasoningItem
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of the thread. A ``tool`` turn holds the ToolResult parts answering the
+    previous assistant turn's calls (parallel calls: one result each, sent together)."""
+
+    role: Role
+    parts: tuple[Part, ...] = ()
+
+    @classmethod
+    def of(cls, role: Role, *parts: Part | str) -> Turn:
+        return cls(role, tuple(Text(p) if isinstance(p, str) else p for p in parts))
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts if isinstance(p, Text))
+
+    @property
+    def reasoning(self) -> str:
+        texts = [p.text for p in self.parts if isinstance(p, Thinking)]
+        texts += [p.summary for p in self.parts if isinstance(p, ReasoningItem) and p.summary]
+        return "\n\n".join(texts)
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        return tuple(p for p in self.parts if isinstance(p, ToolCall))
+
+    @property
+    def tool_results(self) -> tuple[ToolResult, ...]:
+        return tuple(p for p in self.parts if isinstance(p, ToolResult))
+
+    @property
+    def images(self) -> tuple[Image, ...]:
+        return tuple(p for p in self.parts if isinstance(p, Image))
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """The system text (the panel's System box) and the thread of turns, oldest first."""
+
+    turns: tuple[Turn, ...] = ()
+    system: str | None = None
+
+    def add(self, *turns: Turn) -> Conversation:
+        return replace(self, turns=self.turns + turns)
+
+    def with_turns(self, turns: Iterable[Turn]) -> Conversation:
+        return replace(self, turns=tuple(turns))
+
+    @property
+    def open_calls(self) -> tuple[ToolCall, ...]:
+        """The last assistant turn's calls that no later tool turn answers yet."""
+        for i in range(len(self.turns) - 1, -1, -1):
+            turn = self.turns[i]
+            if turn.role == "assistant":
+                answered = {r.call_id for t in self.turns[i + 1 :] for r in t.tool_results}
+                return tuple(c for c in turn.tool_calls if c.id not in answered)
+        return ()
+
+
+def data_url(mime: str, data: bytes) -> str:
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def parse_data_url(url: str) -> tuple[str, bytes] | None:
+    """``data:<mime>;base64,<data>`` as (mime, bytes); None for any other URL (RFC 2397)."""
+    if not url.startswith("data:"):
+        return None
+    head, sep, payload = url[5:].partition(",")
+    if not sep or not head.endswith(";base64"):
+        return None
+    try:
+        return head.removesuffix(";base64") or "text/plain", base64.b64decode(
+            payload, validate=True
+        )
+    except (binascii.Error, ValueError):
+        return None
