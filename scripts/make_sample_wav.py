@@ -15,7 +15,7 @@ def main() -> int:
     samples = Path(__file__).resolve().parents[1] / "resources" / "samples"
     target = samples / "hello.wav"
     data = voice.wav(voice.pcm(SENTENCE))
-    # The simulator transcribes its own speech back to the text (issue 3), so the sample must too.
+    # The simulator transcribes its own speech back to the text, so the sample must too.
     if transcribe(data) != SENTENCE:
         print("the simulator does not transcribe its own speech back", file=sys.stderr)
         return 1

@@ -20,10 +20,10 @@ PROMPT = "Write a Python function that keeps prime numbers, and compare the opti
 
 
 async def _shoot(theme: str, width: int, height: int, target: Path) -> None:
+    from playground.ui.main_window import MainWindow
     from PySide6.QtCore import QSettings
 
     from playground.sim.server import SimServer
-    from playground.ui.main_window import MainWindow
 
     sim = SimServer("127.0.0.1", 0).start()
     settings = QSettings(str(target.with_suffix(".ini")), QSettings.Format.IniFormat)

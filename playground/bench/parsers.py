@@ -119,7 +119,7 @@ def measure(chunks: list[bytes], peers: list[str], repeat: int) -> dict[str, tup
 
 
 def parser_figures(n_events: int, repeat: int) -> dict[str, float]:
-    """The four framing figures of issue 7: our throughput over each peer's, on the same bytes.
+    """The four framing figures: our throughput over each peer's, on the same bytes.
 
     With the mypyc build installed, ``parser_source_mb_s_*`` is the same source run by the
     interpreter, in the same run (the run's footer names the build: ``runner.machine``).

@@ -23,7 +23,7 @@ Value = float | str  # a number, or "n/a (reason)"
 
 @dataclass(frozen=True)
 class Figure:
-    """One headline figure: its goal (issue 7) and the group that measures it."""
+    """One headline figure: its goal and the group that measures it."""
 
     name: str
     group: str
@@ -295,7 +295,7 @@ def machine() -> dict[str, str]:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="playground bench",
-        description="Measure the playground against its peers (issue 7); prints `name: value`.",
+        description="Measure the playground against its peers; prints `name: value`.",
     )
     p.add_argument("--quick", action="store_true", help="smaller sizes, about two minutes")
     p.add_argument("--tiny", action="store_true", help="smallest sizes (a smoke test)")

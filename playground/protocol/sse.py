@@ -4,7 +4,7 @@ The parser is fed network chunks as they arrive (``feed(chunk, t)``) and returns
 chunk completes: dispatched events, comment lines (kept as their own items, PROTOCOL.md §0) and,
 at the end of the stream, an event left unterminated (never dispatched, WHATWG; Mozilla bug 710546).
 
-Why it is shaped the way it is (issue 7; ``playground/bench/parsers.py`` measures it, and
+Why it is shaped the way it is (``playground/bench/parsers.py`` measures it, and
 ``docs/benchmarks.md`` has the numbers):
 - a chunk without CR or LF is only appended to a list of pieces (tested by value, ``10 in chunk``,
   which is far cheaper than ``b"\\n" in chunk``); the pieces are joined once, when a line end
@@ -50,7 +50,7 @@ _COLON: Final = 58
 class SSEEvent:
     """One dispatched event: its fields as the WHATWG algorithm yields them, and its origin.
 
-    Memory (issue 7: a million events in the inspector) shapes it:
+    Memory (a million events in the inspector) shapes it:
     - ``data`` is not stored for events the parser builds: it is derived from ``raw`` on each
       read (``data_of_raw``: the same field rules over that event's own bytes, so the same
       text). A timeline keeps the raw bytes only, not a second copy as a str, and the parser's
@@ -307,7 +307,7 @@ class SSEUnterminated:
 SSEItem = SSEEvent | SSEComment | SSEUnterminated
 
 # What ``feed`` returns when a chunk completes nothing (most chunks of a token stream): one shared
-# empty tuple instead of a new list per call (issue 7: per-chunk cost decides small reads).
+# empty tuple instead of a new list per call (per-chunk cost decides small reads).
 _NOTHING: Final[tuple[()]] = ()
 # A read up to this size rarely completes more than one event (tokens over a real network come
 # in reads of tens of bytes); ``feed`` tries its one-event path on those only, since a bigger
@@ -370,7 +370,7 @@ class SSEParser:
 
     def feed(self, chunk: bytes, t: float = 0.0) -> Sequence[SSEItem]:
         """Take one chunk that arrived at time ``t``; return the items it completes, in order."""
-        # Hot paths first (issue 7: tokens in small reads cost per chunk, not per byte).
+        # Hot paths first (tokens in small reads cost per chunk, not per byte).
         if 10 in chunk:
             parts = self._parts
             if not parts or 13 in chunk:

@@ -3,7 +3,7 @@
 Layout under the data folder: ``history/index.json`` (summaries, rewritten atomically) and
 ``history/runs/<id>.capture.jsonl`` (one capture per run, ``.part`` while it streams).
 A corrupt index or capture found at start-up is renamed ``*.corrupt`` and reported in
-``RunHistory.messages`` (issue 5: set aside with a message, and the program starts).
+``RunHistory.messages`` (set aside with a message, and the program starts).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The format itself (records, line encoding, the reader) lives in ``playground.protocol.capture``;
 this module is the app's RunSink on top of it: keys scrubbed from what it writes, the decoder's
 verdict as the final status, a full disk reported instead of raised. Lines are written and flushed
-as the bytes arrive into ``<name>.part``; the end renames it into place (issue 5: a crash
+as the bytes arrive into ``<name>.part``; the end renames it into place (a crash
 mid-stream loses nothing already received, and a finished file appears atomically).
 """
 

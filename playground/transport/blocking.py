@@ -1,6 +1,6 @@
 """The blocking twin of ``stream_request`` for a reader thread: one ``on_chunk`` per socket read.
 
-Issue 7: on a thread of its own, httpx's blocking client reads a stream for about 30% less CPU
+On a thread of its own, httpx's blocking client reads a stream for about 30% less CPU
 than its async client under a private loop, and never sits idle between reads waiting for the
 loop to resume reading. Cancellation and deadlines come from wrapping the connection's ``read``
 (through httpcore's documented ``trace`` extension, which hands over each new network stream):
@@ -38,7 +38,7 @@ from playground.transport.spec import RequestSpec
 __all__ = ["POLL_S", "make_blocking_client", "stream_request_blocking"]
 
 # How long one wait on the socket lasts before the cancel flag and the deadline are checked again:
-# the upper bound Stop adds before the connection closes (issue 5: Stop within 200 ms).
+# the upper bound Stop adds before the connection closes (Stop within 200 ms).
 POLL_S = 0.05
 # Trace events whose return value is the network stream the HTTP/1.1 connection reads from.
 _STREAM_EVENTS = frozenset({"connection.connect_tcp.complete", "connection.start_tls.complete"})

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 __all__ = ["REDACTED", "SECRET_HEADERS", "redact_headers", "redact_pairs", "scrub"]
 
 REDACTED = "[redacted]"
-# Headers that carry credentials (issue 5: Authorization and x-api-key show as redacted everywhere).
+# Headers that carry credentials (Authorization and x-api-key show as redacted everywhere).
 SECRET_HEADERS = frozenset(
     {"authorization", "x-api-key", "api-key", "proxy-authorization", "cookie", "x-goog-api-key"}
 )

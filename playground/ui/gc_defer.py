@@ -1,4 +1,4 @@
-"""Defers Python's full garbage collections while a stream runs (issue 7: 80 ms pauses)."""
+"""Defers Python's full garbage collections while a stream runs (80 ms pauses)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ __all__ = ["first_byte_timeout", "stall_seconds"]
 
 
 def stall_seconds(settings: QSettings) -> float:
-    """The stall watchdog's silence threshold (issue 5: configurable)."""
+    """The stall watchdog's silence threshold (configurable)."""
     return _float(settings.value("stall_seconds", 10.0), 10.0)
 
 

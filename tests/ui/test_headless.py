@@ -83,7 +83,7 @@ def test_chat_headless_with_screenshot_and_capture(tmp_path: Path) -> None:
 
     image = QImage(str(shot))
     assert image.width() >= 1000 and image.height() >= 600
-    # The capture replays to the same text and status (issue 6 round trip).
+    # The capture replays to the same text and status (round trip).
     replay_dump = tmp_path / "replay"
     replay_dump.mkdir()
     _, again = _run(replay_dump, "--replay", str(capture), "--speed", "0")

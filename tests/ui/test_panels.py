@@ -249,7 +249,7 @@ def test_fault_picker_names_every_simulator_fault_without_loading_the_simulator(
     import sys
 
     # The picker lists the simulator's own names; loading them must not pull in starlette
-    # (issue 7: startup), which the simulator module itself needs.
+    # (startup), which the simulator module itself needs.
     code = (
         "import sys; import playground.ui.panels.route_panel as rp; "
         "from playground.sim.fault_names import FAULTS; "

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from failures_helpers import run_headless_batch
+from headless_helpers import run_headless_batch
 
 from playground.cli.inspect import main as inspect_main
 

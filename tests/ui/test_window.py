@@ -389,7 +389,7 @@ def test_an_http_error_gets_its_timeline_row(window: Any, send_and_wait: Any) ->
 def test_only_the_current_panel_is_built_before_it_is_needed(
     qloop: Any, sim: Any, settings: Any, qtbot: Any, send_and_wait: Any
 ) -> None:
-    """Issue 7: the window paints before the six panels not shown are built; any is one ask away."""
+    """The window paints before the six panels not shown are built; any is one ask away."""
     from playground.protocol.requests import ROUTE_NAMES, route_spec
     from playground.ui.panels.route_panel import RoutePanel
     from playground.ui.window.shell import MainWindow

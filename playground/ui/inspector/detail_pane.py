@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 if TYPE_CHECKING:
-    # The pages' Qt classes load with the pages (issue 7: each costs its Python enums).
+    # The pages' Qt classes load with the pages (each costs its Python enums).
     from PySide6.QtWidgets import (
         QListWidget,
         QPushButton,
@@ -81,7 +81,7 @@ class DetailPane(QWidget):
         parent: QWidget | None = None,
     ) -> None:
         """``model``: the timeline model, or where to get it when a row is first shown (the
-        inspector builds its model after the first frame; issue 7: startup)."""
+        inspector builds its model after the first frame, to keep startup short)."""
         super().__init__(parent)
         self._model_source = model
         self.row: int | None = None
@@ -115,7 +115,7 @@ class DetailPane(QWidget):
 
         # The JSON, Preview and Findings pages (a tree, an image canvas, a waveform and an audio
         # player, with their imports) are built when the first event is selected or one of them
-        # is opened, not before the first frame (issue 7: startup). Until then each tab holds an
+        # is opened, not before the first frame (startup). Until then each tab holds an
         # empty page of the same size.
         self._pages: list[tuple[QWidget, QVBoxLayout]] = []
         for title in ("JSON", "Preview", "Findings"):
@@ -288,7 +288,7 @@ class DetailPane(QWidget):
 
     def _show_raw(self) -> None:
         # The parser's classes load with the first row shown (a compiled module: one more
-        # shared library the first frame does not need; issue 7: startup).
+        # shared library the first frame does not need; startup).
         from playground.protocol.sse import SSEEvent
 
         if self.row is None:

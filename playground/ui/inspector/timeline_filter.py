@@ -165,7 +165,7 @@ class TimelineFilter(QAbstractTableModel):
             if row >= len(self._rows):
                 return None
             row = self._rows[row]
-        # By numbers: a source QModelIndex per call would cost more than the answer (issue 7).
+        # By numbers: a source QModelIndex per call would cost more than the answer.
         return self.source.cell(row, index.column(), role)
 
     # -- following the source ------------------------------------------------------------------

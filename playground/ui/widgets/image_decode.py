@@ -29,7 +29,7 @@ __all__ = [
     "sniff_image_format",
 ]
 
-# Issue 7: QImage.fromData holds the GIL even in a worker (an 18 ms stall per 2 MB partial);
+# QImage.fromData holds the GIL even in a worker (an 18 ms stall per 2 MB partial);
 # Pillow's decoder releases it. So Pillow decodes and scales in a thread; the UI thread only
 # wraps raw RGBA in a QImage (a memcpy).
 _POOLS: dict[str, ThreadPoolExecutor] = {}
@@ -89,7 +89,7 @@ def _format(opaque: bool) -> QImage.Format:
 
 def _scaled(image: QImage, size: tuple[int, int]) -> QImage:
     # Qt's smooth scaling (safe on a QImage in any thread) is 4x faster here than Pillow's
-    # BILINEAR and far faster than LANCZOS, at the same look on screen (issue 7).
+    # BILINEAR and far faster than LANCZOS, at the same look on screen.
     if (image.width(), image.height()) == size:
         return image
     return image.scaled(
@@ -181,7 +181,7 @@ def decode_failed(exc: BaseException) -> DecodedImage:
 def decode_rgba(data: bytes, fit: tuple[int, int] = (1024, 1024), thumb: int = 96) -> DecodedImage:
     """Decode with Pillow (GIL released while it works) and fit to ``fit``; never raises.
 
-    Issue 7 (a 1024x1024 partial on screen within 30 ms): the preview is scaled by Qt's smooth
+    The goal (a 1024x1024 partial on screen within 30 ms): the preview is scaled by Qt's smooth
     scaling (2 ms for 1024 -> 840 px where Pillow's LANCZOS fit took several times that), and the
     thumbnail is made from the preview, not from the full image.
     """

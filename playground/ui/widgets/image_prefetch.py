@@ -1,4 +1,4 @@
-"""ImagePrefetch: a partial image's pixels decoded while its event still arrives (issue 7)."""
+"""ImagePrefetch: a partial image's pixels decoded while its event still arrives."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from .image_decode import DecodedImage, Pixels, load_pixels, present, worker_poo
 
 __all__ = ["Guess", "ImagePrefetch", "early_result"]
 
-# Issue 7: from the read that completes a 2.7 MB partial-image event, decoding its base64 and
+# From the read that completes a 2.7 MB partial-image event, decoding its base64 and
 # inflating its PNG took about 20 ms of the 43. Both can start as the base64 arrives: the
 # session hands every network read to ``ImagePrefetch.feed`` on its reader thread, a scanner
 # finds the image's string, and a worker thread inflates it with Pillow (which releases the GIL)
@@ -47,7 +47,7 @@ def _pool(early: bool) -> ThreadPoolExecutor:
 def _yield_to_ui() -> None:
     # Work done early must not slow what the UI thread does meanwhile: on two busy cores a guess
     # inflating while the UI thread folds the same event doubled that fold, 5.4 -> 8.5 ms median
-    # (6.3 at nice 5), and image_ui_block_ms with it, 14 -> 22 ms (issue 7). At nice 5 the kernel
+    # (6.3 at nice 5), and image_ui_block_ms with it, 14 -> 22 ms. At nice 5 the kernel
     # lets the UI thread go first. On Linux a thread's nice value is its own; elsewhere the call
     # would renice the whole process, so it is left out.
     if sys.platform.startswith("linux"):
@@ -143,7 +143,7 @@ def _decode(pipe: _Pipe, fit: tuple[int, int]) -> Pixels:
 
     Fitting them to the box (``present``: Qt's scaling holds the GIL and takes both cores for a
     couple of milliseconds) waits for the claim, which comes once the UI thread has folded the
-    event: done here it landed in that fold, and image_ui_block_ms grew with it (issue 7)."""
+    event: done here it landed in that fold, and image_ui_block_ms grew with it."""
     from PIL import Image, ImageFile
 
     with Image.open(pipe) as img:  # type: ignore[arg-type]  # a file in all Pillow uses
@@ -164,7 +164,7 @@ def _inflate_png(img: Any, pipe: _Pipe) -> None:
     """What ``ImageFile.load`` does for a PNG, the same decoder on the same bytes, except that
     each call takes every IDAT byte that has arrived rather than one IDAT chunk (64 KiB or less).
 
-    Issue 7: each call hands the GIL over twice, and with the UI thread busy folding events a
+    Each call hands the GIL over twice, and with the UI thread busy folding events a
     worker waits up to a switch interval (5 ms) for it: 100 calls made a 14 ms inflate 30-50 ms.
     """
     from PIL import Image
@@ -395,7 +395,7 @@ def early_result(
 
 
 def _pipelined(text: str | None, fit: tuple[int, int]) -> DecodedImage | None:
-    # Issue 7: base64 (5-6 ms for a 2.7 MB partial, GIL held) and the PNG inflate (14 ms, GIL
+    # base64 (5-6 ms for a 2.7 MB partial, GIL held) and the PNG inflate (14 ms, GIL
     # free) one after the other were 20 ms; side by side they take about as long as the inflate.
     if text is None or len(text) < _MIN_PIPELINED or not text.isascii():
         return None

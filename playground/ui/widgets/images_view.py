@@ -78,7 +78,7 @@ class ImagesView(QWidget):
         self.decoder.decoded.connect(self._decoded)
         # Give it the run's network reads (``feed``, any thread; the session's chunk tap) and an
         # image starts decoding while its event still arrives, shown only once the parsed event
-        # proves it has the same base64 (issue 7).
+        # proves it has the same base64.
         self.prefetch = ImagePrefetch()
         self._images: list[ImageState] = []
         self._decoded_images: dict[int, DecodedImage] = {}
@@ -121,7 +121,7 @@ class ImagesView(QWidget):
             self.strip.addItem(entry)
             self._updating = False
             # The worker takes the early decode if it has exactly this image's base64; else it
-            # reads `data` (a large image's base64 is decoded there, issue 7).
+            # reads `data` (a large image's base64 is decoded there).
             b64 = image.b64
             guess = self.prefetch.claim(len(b64)) if b64 is not None else None
             self.decoder.submit(

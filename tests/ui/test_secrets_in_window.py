@@ -1,4 +1,4 @@
-"""Issue 5, secrets: with a key set, run streams (one failing), save a capture, export the request,
+"""Secrets: with a key set, run streams (one failing), save a capture, export the request,
 write the history and a bug-report bundle, take a screenshot; then grep every file the program
 wrote and every text the window shows for the key: it is never there."""
 

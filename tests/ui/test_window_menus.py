@@ -1,4 +1,4 @@
-"""Issue 6 in the real window: menus, round trips live -> capture -> inspect -> replay, replay
+"""In the real window: menus, round trips live -> capture -> inspect -> replay, replay
 controls, the timing dock, linked selection, history, exports, the bug-report bundle."""
 
 from __future__ import annotations

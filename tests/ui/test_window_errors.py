@@ -1,4 +1,4 @@
-"""Issue 5 in the real window: failures before and during a stream, each said in one sentence on
+"""In the real window: failures before and during a stream, each said in one sentence on
 the panel, the inspector holding status, headers, body and findings, partial output kept, no
 dialog; against the simulator's faults and tiny raw servers on 127.0.0.1 for what it lacks."""
 

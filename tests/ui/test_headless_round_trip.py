@@ -1,4 +1,4 @@
-"""Headless round trip (issue 6): --save-capture, --replay --dump-state and inspect --json agree."""
+"""Headless round trip: --save-capture, --replay --dump-state and inspect --json agree."""
 
 from __future__ import annotations
 

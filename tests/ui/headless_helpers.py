@@ -1,4 +1,4 @@
-"""Helpers for the failure tests: headless runs in parallel batches, and leak-free stderr checks."""
+"""Helpers for headless runs: the real entry point in parallel batches, and leak-free stderr checks."""
 
 from __future__ import annotations
 

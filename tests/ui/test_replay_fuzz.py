@@ -1,4 +1,4 @@
-"""Issue 5, fuzzing up to the screen: mutated captures (bytes flipped, cut, events dropped, repeated
+"""Fuzzing up to the screen: mutated captures (bytes flipped, cut, events dropped, repeated
 and reordered) replayed into the real panels never raise in a widget or the inspector, never open
 a dialog, end in one of the five statuses, and the timeline shows one row per item."""
 

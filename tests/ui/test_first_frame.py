@@ -1,4 +1,4 @@
-"""Issue 7 (startup): what the real entry point has and has not done at the window's first paint,
+"""Startup: what the real entry point has and has not done at the window's first paint,
 and that everything deferred is there right after it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from failures_helpers import headless_env
+from headless_helpers import headless_env
 
 # The benchmark's probe (playground/bench/startup.py): the first paint of the main window is the
 # first frame. Here it records what is loaded then, and again once the program has settled.

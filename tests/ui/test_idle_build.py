@@ -1,4 +1,4 @@
-"""Issue 7 (startup): what is built after the first frame is there the moment it is reached for."""
+"""Startup: what is built after the first frame is there the moment it is reached for."""
 
 from __future__ import annotations
 

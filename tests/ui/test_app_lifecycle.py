@@ -1,4 +1,4 @@
-"""Issue 5, the program's life: closing with streams in flight on every panel exits cleanly
+"""The program's life: closing with streams in flight on every panel exits cleanly
 (no asyncio warnings); a corrupt settings or history file at start-up is set aside, with a note."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from failures_helpers import async_warnings, headless_env
+from headless_helpers import async_warnings, headless_env
 
 # The real entry point (`playground.ui.app.main`, its own shutdown path), with streams started on
 # several panels at once before the window is closed by --quit-after.
@@ -79,7 +79,7 @@ def test_corrupt_settings_file_is_set_aside_and_the_program_starts(
 
 
 def test_corrupt_settings_headless_run_still_works(tmp_path: Path) -> None:
-    from failures_helpers import run_headless_batch
+    from headless_helpers import run_headless_batch
 
     work = tmp_path / "run0"
     work.mkdir()
@@ -121,7 +121,7 @@ def test_corrupt_history_is_set_aside_with_a_message_in_the_window(
 
 
 def test_timeouts_come_from_the_settings(qloop: Any, sim: Any, settings: Any) -> None:
-    """The first-byte timeout and the stall threshold are configurable (issue 5)."""
+    """The first-byte timeout and the stall threshold are configurable."""
     from playground.ui.window.shell import MainWindow
 
     settings.setValue("first_byte_timeout", 0.75)

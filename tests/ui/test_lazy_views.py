@@ -1,4 +1,4 @@
-"""Issue 7 (startup): views the first frame does not show are built the moment they are needed."""
+"""Startup: views the first frame does not show are built the moment they are needed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 5, headless: `playground --route R --fault F --dump-state OUT --exit-when-done` for every
+"""Headless: `playground --route R --fault F --dump-state OUT --exit-when-done` for every
 simulator fault on chat and the mid-stream error on every route: exit 0, the status PROTOCOL.md §0
 defines, the error's HTTP status, message and type, and a clean asyncio shutdown."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from failures_helpers import HeadlessRun, async_warnings, run_headless_batch
+from headless_helpers import HeadlessRun, async_warnings, run_headless_batch
 
 from playground.sim.faults import FAULTS, MIDSTREAM_MESSAGE, http_status
 
