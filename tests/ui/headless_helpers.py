@@ -1,4 +1,4 @@
-"""Helpers for headless runs: the real entry point in parallel batches, and leak-free stderr checks."""
+"""Headless runs for tests: the real entry point in parallel batches; leak-free stderr checks."""
 
 from __future__ import annotations
 
