@@ -7,12 +7,10 @@ Layout (one JSON object per line):
     {"t": seconds_since_request, "b64": "..."}          one per byte chunk, as it arrived
     {"end": t, "status": "complete|incomplete|failed|truncated|cancelled"}
 
-This module is the one place that knows the format: the record builders and ``encode_line`` (used
-by ``CaptureWriter`` here and by the app's ``playground.runs.journal.CaptureJournal``) and the one
-reader, ``read_capture``. The writer journals each line as it happens (flushed, so a crash keeps
-what came) into a temp file beside the target, and ``finalize()`` fsyncs it and renames it into
-place (atomic on POSIX and Windows). The reader also accepts raw ``curl -N`` output (one chunk at
-t=0).
+This module is the one place that knows the format: the record builders and ``encode_line``, used
+by the one writer (``playground.runs.journal.CaptureJournal``, which journals each line as it
+happens into a ``.part`` file and renames it into place at the end), and the one reader,
+``read_capture``. The reader also accepts raw ``curl -N`` output (one chunk at t=0).
 """
 
 from __future__ import annotations
@@ -21,11 +19,9 @@ import base64
 import binascii
 import json
 import os
-import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
 import orjson
 
@@ -33,7 +29,6 @@ __all__ = [
     "FORMAT",
     "Capture",
     "CaptureError",
-    "CaptureWriter",
     "chunk_record",
     "encode_line",
     "end_record",
@@ -68,7 +63,7 @@ def redact_headers(headers: Any) -> dict[str, str]:
     return out
 
 
-# ---- the line format (one writer core: CaptureWriter and the app's CaptureJournal) -----------
+# ---- the line format (written by the app's one writer, runs.journal.CaptureJournal) ----------
 def encode_line(record: dict[str, Any]) -> bytes:
     """One record as a capture line: compact UTF-8 JSON and a newline."""
     try:
@@ -211,7 +206,7 @@ def _read_strict(capture: Capture, obj: dict[str, Any]) -> None:
         response = obj["response"]
         capture.response_status = int(response["status"])
         headers = response.get("headers") or []
-        if isinstance(headers, dict):  # CaptureWriter writes a mapping, CaptureJournal pairs
+        if isinstance(headers, dict):  # a mapping (older captures) or the journal's pairs
             headers = list(headers.items())
         _set_headers(capture, [(str(n), str(v)) for n, v in headers])
         capture.response_at = float(response.get("t", 0.0))
@@ -279,87 +274,3 @@ def read_capture(source: str | os.PathLike[str] | bytes, *, strict: bool = False
             continue
         _read_lenient(capture, number, obj)
     return capture
-
-
-# ---- the writer -------------------------------------------------------------------------------
-class CaptureWriter:
-    """Journal one run to ``path``: header now, a line per chunk as it arrives, atomic finalize.
-
-    Usage::
-
-        w = CaptureWriter(path, route="chat", method="POST", url=url, headers=h, body=b)
-        w.response(200, headers, t)
-        w.chunk(t, data)            # for every chunk
-        w.finalize(t_end, "complete")
-    """
-
-    def __init__(
-        self,
-        path: str | os.PathLike[str],
-        *,
-        route: str,
-        method: str,
-        url: str,
-        headers: Any = None,
-        body: Any = None,
-        started_at: str | None = None,
-    ) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent
-        )
-        self.temp_path = Path(tmp)
-        self._file: IO[bytes] | None = os.fdopen(fd, "wb")
-        if isinstance(body, bytes | bytearray):
-            try:
-                body_value: Any = orjson.loads(body)
-            except orjson.JSONDecodeError:
-                body_value = {"b64": base64.b64encode(bytes(body)).decode("ascii")}
-        else:
-            body_value = body
-        request = {
-            "method": method,
-            "url": url,
-            "headers": redact_headers(headers),
-            "body": body_value,
-        }
-        started = started_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        self._line(header_record(route, request, started))
-
-    def _line(self, obj: dict[str, Any]) -> None:
-        if self._file is None:
-            raise ValueError("capture already finalized")
-        self._file.write(encode_line(obj))
-        self._file.flush()  # journaled: every line reaches the OS as it happens
-
-    def response(self, status: int, headers: Any, t: float) -> None:
-        self._line(response_record(status, redact_headers(headers), t))
-
-    def chunk(self, t: float, data: bytes) -> None:
-        self._line(chunk_record(t, data))
-
-    def finalize(self, t: float, status: str) -> Path:
-        """Write the closing line, fsync, and rename the journal into place atomically."""
-        self._line(end_record(t, status))
-        assert self._file is not None
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
-        self._file = None
-        os.replace(self.temp_path, self.path)
-        return self.path
-
-    def abort(self) -> None:
-        """Drop the journal (nothing replaces the target)."""
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-        try:
-            self.temp_path.unlink()
-        except OSError:
-            pass
-
-    @property
-    def closed(self) -> bool:
-        return self._file is None

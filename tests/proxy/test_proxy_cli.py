@@ -44,7 +44,7 @@ def command(sim: SimServer, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[s
         yield proc, match.group(1), save
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.communicate(timeout=10)  # reads both pipes to the end, then closes them
 
 
 def _line(proc: subprocess.Popen[str]) -> dict[str, object]:

@@ -6,6 +6,8 @@ import json
 import zipfile
 from pathlib import Path
 
+from capture_helpers import RecordedCapture
+
 from playground.runs.bundle import make_bundle
 from playground.runs.journal import CaptureJournal, read_journal
 
@@ -106,10 +108,7 @@ def test_bundle_of_an_http_error(tmp_path: Path) -> None:
 
 
 def test_bundle_of_a_protocol_writer_capture(tmp_path: Path) -> None:
-    import pytest
-
-    capture_mod = pytest.importorskip("playground.protocol.capture")
-    writer = capture_mod.CaptureWriter(
+    writer = RecordedCapture(
         tmp_path / "w.jsonl",
         route="chat",
         method="POST",

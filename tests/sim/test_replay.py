@@ -10,10 +10,10 @@ from pathlib import Path
 import httpx
 import openai
 import pytest
+from capture_helpers import RecordedCapture
 
 from playground.assets import sample_capture
 from playground.cli.inspect import decode_file
-from playground.protocol.capture import CaptureWriter
 from playground.runs.journal import CaptureJournal
 from playground.sim.cli import main
 from playground.sim.recording import RecordingError, read_recording
@@ -81,7 +81,7 @@ def _recorded_chat(path: Path) -> Path:
     """A chat answer of the live simulator, recorded read by read with the project's writer."""
     body = {"model": "sim-chat", "stream": True, "messages": [{"role": "user", "content": "Hi"}]}
     with SimServer() as sim:
-        writer = CaptureWriter(
+        writer = RecordedCapture(
             path, route="chat", method="POST", url=sim.base_url + "/chat/completions", body=body
         )
         start = time.monotonic()
