@@ -49,11 +49,18 @@ def _spawn(
     found = ready(proc.stdout.readline().strip())
     if found is None:
         proc.kill()
+        proc.communicate()
         raise RuntimeError(f"{' '.join(args[:2])} did not start")
     stdout = proc.stdout
-    # Its later lines (the proxy's one per exchange) are read and dropped: a full pipe would
-    # block the proxy's loop.
-    threading.Thread(target=lambda: [None for _ in stdout], daemon=True).start()
+
+    def drain() -> None:
+        # Its later lines (the proxy's one per exchange) are read and dropped: a full pipe would
+        # block the proxy's loop. The pipe is closed here at its end, not by the collector.
+        with stdout:
+            for _ in stdout:
+                pass
+
+    threading.Thread(target=drain, daemon=True).start()
     return proc, found
 
 
@@ -74,6 +81,7 @@ def _stop(*procs: subprocess.Popen[str]) -> None:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
 
 
 # ---- throughput ---------------------------------------------------------------------------

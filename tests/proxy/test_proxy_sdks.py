@@ -111,20 +111,26 @@ CALLS: dict[str, Callable[[openai.OpenAI], Any]] = {
 def test_the_openai_sdk_gets_through_the_proxy_what_it_gets_directly(
     route: str, sim: SimServer, fresh: Proxy
 ) -> None:
-    direct = CALLS[route](_openai(sim.base_url))
-    proxied = CALLS[route](_openai(fresh.base_url))
+    with _openai(sim.base_url) as client:
+        direct = CALLS[route](client)
+    with _openai(fresh.base_url) as client:
+        proxied = CALLS[route](client)
     assert proxied == direct
     lines = fresh.lines(count=2 if route == "transcription" else 1)
     assert lines[-1]["route"] == route and lines[-1]["status"] == "complete", lines
 
 
 def _messages(base_url: str) -> Any:
-    client = anthropic.Anthropic(
+    with anthropic.Anthropic(
         base_url=base_url.removesuffix("/v1"),
         api_key="sk-ant-sdk-test",
         max_retries=0,
         default_headers=INSTANT,
-    )
+    ) as client:
+        return _messages_through(client)
+
+
+def _messages_through(client: anthropic.Anthropic) -> Any:
     tool = {
         "name": "get_weather",
         "description": "Current weather for a city",
