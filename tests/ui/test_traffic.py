@@ -1,0 +1,205 @@
+"""The Traffic panel: the proxy started from the window, the openai SDK through it, live views."""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.ui.conftest import Loop
+
+SECRET = "sk-traffic-test-9f8e7d6c5b4a"
+MESSAGES = [
+    {"role": "system", "content": "You are terse."},
+    {"role": "user", "content": "Tell me about rivers."},
+]
+
+
+class SdkRun(threading.Thread):
+    """The official openai SDK streaming one chat completion, off the Qt thread."""
+
+    def __init__(self, base_url: str, pace: str, seed: int) -> None:
+        super().__init__(daemon=True)
+        self.base_url, self.pace, self.seed = base_url, pace, seed
+        self.text = ""
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            from openai import OpenAI
+
+            client = OpenAI(base_url=self.base_url, api_key=SECRET, max_retries=0)
+            stream = client.chat.completions.create(
+                model="sim-chat",
+                messages=MESSAGES,  # type: ignore[arg-type]
+                stream=True,
+                temperature=0.3,
+                seed=self.seed,
+                extra_headers={"X-Sim-Pace": self.pace},
+            )
+            for chunk in stream:
+                if chunk.choices and chunk.choices[0].delta.content:
+                    self.text += chunk.choices[0].delta.content
+        except BaseException as exc:  # reported by the test
+            self.error = exc
+
+
+def _sdk(qloop: Loop, base_url: str, pace: str = "fast", seed: int = 1) -> SdkRun:
+    run = SdkRun(base_url, pace, seed)
+    run.start()
+    return run
+
+
+def _finish(qloop: Loop, run: SdkRun) -> None:
+    qloop.wait_until(lambda: not run.is_alive(), 30)
+    assert run.error is None, run.error
+    assert run.text
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text, without Markdown's marks (the answer view renders them at the end)."""
+    return re.findall(r"[^\W\d_]{3,}", text)
+
+
+@pytest.fixture
+def traffic(window: Any, sim: Any, qloop: Loop) -> Any:
+    address = qloop.do(window.start_proxy, sim.base_url)
+    assert address.startswith("http://127.0.0.1:") and address.endswith("/v1")
+    return window.traffic
+
+
+def test_the_status_line_says_where_to_point_the_app(traffic: Any, sim: Any) -> None:
+    panel = traffic.panel
+    assert panel.address.text() == f"proxy: {traffic.base_url} -> {sim.base_url.rstrip('/')}"
+    panel.copy_address()
+    from PySide6.QtGui import QGuiApplication
+
+    assert QGuiApplication.clipboard().text() == traffic.base_url
+
+
+def test_an_sdk_stream_fills_the_list_live_and_renders_in_the_route_views(
+    window: Any, traffic: Any, qloop: Loop
+) -> None:
+    panel = traffic.panel
+    run = _sdk(qloop, traffic.base_url, pace="20")  # about 20 ms a token: seconds of streaming
+    # Live: the row is there, streaming, and its text grows while the SDK still reads.
+    qloop.wait_until(lambda: bool(panel.model.entries) and bool(panel.shown_text()), 20)
+    assert run.is_alive()
+    entry = panel.model.entries[0]
+    assert entry.status == "streaming"
+    assert panel.shown is entry
+    _finish(qloop, run)
+    qloop.wait_until(lambda: entry.status == "complete", 10)
+    qloop.sleep(0.1)
+    cells = panel.model.row_cells(entry)
+    assert cells[1:6] == ("POST", "chat", "sim-chat", "200", "complete")
+    assert cells[6].endswith(" ms") and cells[7].endswith(" ms")
+    assert entry.session.state.text == run.text
+    assert set(_words(panel.shown_text())) == set(_words(run.text))
+    # The inspector follows the exchange: its request and every event.
+    inspector = window.inspector
+    assert window.current_run.session is entry.session
+    assert inspector.model.rowCount() == len(entry.session.decoder.items) > 3
+    assert "/v1/chat/completions" in inspector.request_view.toPlainText()
+
+
+def test_open_in_panel_copies_the_request_into_the_chat_editor(
+    window: Any, traffic: Any, qloop: Loop
+) -> None:
+    run = _sdk(qloop, traffic.base_url)
+    _finish(qloop, run)
+    panel = traffic.panel
+    qloop.wait_until(
+        lambda: bool(panel.model.entries) and panel.model.entries[0].status != "streaming"
+    )
+    qloop.do(traffic.open_in_panel, panel.model.entries[0])
+    chat = window.panels["chat"]
+    assert window.tabs.currentWidget() is chat
+    body = chat.editor.body()
+    assert body["messages"] == MESSAGES
+    assert body["model"] == "sim-chat" and body["temperature"] == 0.3 and body["stream"] is True
+
+
+def test_two_exchanges_compared(traffic: Any, qloop: Loop) -> None:
+    first = _sdk(qloop, traffic.base_url, seed=1)
+    _finish(qloop, first)
+    second = _sdk(qloop, traffic.base_url, seed=2)
+    _finish(qloop, second)
+    panel = traffic.panel
+    qloop.wait_until(
+        lambda: (
+            len(panel.model.entries) == 2
+            and all(e.status == "complete" for e in panel.model.entries)
+        )
+    )
+    panel.table.selectAll()
+    assert panel.compare_button.isEnabled()
+    panel.compare_button.click()
+    dialog = traffic.compare_dialog
+    assert dialog is not None
+    older, newer = panel.model.entries[1], panel.model.entries[0]
+    assert f"#{older.ex.id}" in dialog.html.split("<b>B</b>")[0]
+    page = dialog.view.toPlainText()
+    for word in _words(first.text)[:3] + _words(second.text)[:3]:
+        assert word.strip(".,;:!?") in page
+    assert "Events" in page and newer.ex.id != older.ex.id
+
+
+def test_a_filter_keeps_the_matching_exchanges(traffic: Any, qloop: Loop) -> None:
+    run = _sdk(qloop, traffic.base_url)
+    _finish(qloop, run)
+    panel = traffic.panel
+    qloop.wait_until(lambda: bool(panel.model.entries))
+    panel.filter_text.setText("sim-chat")
+    assert panel.filter.rowCount() == 1
+    panel.filter_text.setText("no-such-model")
+    assert panel.filter.rowCount() == 0
+    panel.filter_text.clear()
+    panel.filter_route.setCurrentIndex(panel.filter_route.findData("images"))
+    assert panel.filter.rowCount() == 0
+    panel.filter_route.setCurrentIndex(panel.filter_route.findData("chat"))
+    assert panel.filter.rowCount() == 1
+
+
+def test_the_key_never_shows_in_a_widget_a_dump_or_a_file(
+    window: Any, traffic: Any, qloop: Loop, tmp_path: Path
+) -> None:
+    from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QTextEdit
+
+    run = _sdk(qloop, traffic.base_url)
+    _finish(qloop, run)
+    panel = traffic.panel
+    qloop.wait_until(
+        lambda: bool(panel.model.entries) and panel.model.entries[0].status != "streaming"
+    )
+    entry = panel.model.entries[0]
+    files = traffic.files(entry)
+    assert files.save_capture(str(tmp_path / "exchange.capture.jsonl")) is not None
+    assert files.bundle(str(tmp_path / "bundle.zip")) is not None
+    code = files.export("python")
+    assert code is not None and "Tell me about rivers." in code
+    assert SECRET not in code
+    qloop.do(traffic.open_in_panel, entry)
+    (tmp_path / "dump.json").write_text(str(window.panels["chat"].dump_state()))
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "bundle.zip") as bundle:
+        for name in bundle.namelist():
+            assert SECRET.encode() not in bundle.read(name), name
+    texts = []
+    for widget in window.findChildren(QLabel) + window.findChildren(QLineEdit):
+        texts.append(widget.text())
+    for widget in window.findChildren(QPlainTextEdit) + window.findChildren(QTextEdit):
+        texts.append(widget.toPlainText())
+    model = window.inspector.model
+    for row in range(model.rowCount()):
+        for col in range(model.columnCount()):
+            texts.append(str(model.index(row, col).data() or ""))
+    assert any("Authorization" in t or "authorization" in t for t in texts)  # it was looked at
+    assert not [t for t in texts if SECRET in t]
