@@ -104,6 +104,15 @@ def test_an_sdk_stream_fills_the_list_live_and_renders_in_the_route_views(
     assert window.current_run.session is entry.session
     assert inspector.model.rowCount() == len(entry.session.decoder.items) > 3
     assert "/v1/chat/completions" in inspector.request_view.toPlainText()
+    # The timing dock follows it too (it subscribes to the current run).
+    timing = window.docks.timing_view
+    assert timing._session is entry.session
+    # A route tab takes the focus back; a click on the exchange brings it here again.
+    window.show_panel("messages")
+    assert window.current_run.session is window.panels["messages"].session
+    index = panel.table.model().index(0, 0)
+    panel.table.clicked.emit(index)
+    assert window.current_run.session is entry.session
 
 
 def test_open_in_panel_copies_the_request_into_the_chat_editor(
@@ -203,3 +212,47 @@ def test_the_key_never_shows_in_a_widget_a_dump_or_a_file(
             texts.append(str(model.index(row, col).data() or ""))
     assert any("Authorization" in t or "authorization" in t for t in texts)  # it was looked at
     assert not [t for t in texts if SECRET in t]
+
+
+def test_a_drain_does_at_most_a_frame_of_work(qapp: Any) -> None:
+    """A burst from the proxy thread is replayed over several frames, never in one long one."""
+    from playground.proxy.exchange import Exchange
+    from playground.ui.traffic.feed import TrafficFeed
+
+    feed = TrafficFeed()
+    feed._timer.stop()
+    ex = Exchange(
+        id=1, method="POST", path="/v1/chat/completions", route="chat", url="", request_headers=[]
+    )
+    listener = feed.listener
+    listener.on_start(ex)
+    listener.on_request(ex)
+    ex.http_status = 200
+    ex.response_headers = [("content-type", "text/event-stream")]
+    listener.on_response(ex)
+    delta = (
+        b'data: {"id":"c","object":"chat.completion.chunk",'
+        b'"choices":[{"index":0,"delta":{"content":"x"}}]}\n\n'
+    )
+    for i in range(200_000):
+        listener.on_chunk(ex, i / 1e6, delta)
+    import time
+
+    t0 = time.perf_counter()
+    feed.drain()
+    assert time.perf_counter() - t0 < 0.05
+    assert not feed.queue.empty()  # the rest waits for the next frames
+    entry = feed.entries[1]
+    assert entry.session is not None and 0 < len(entry.session.run.chunks) < 200_000
+    feed.stop()
+
+
+def test_proxy_options_are_checked() -> None:
+    from playground.ui.app import UsageError, parse_args
+
+    args = parse_args(["--proxy", "http://127.0.0.1:8000/v1", "--proxy-port", "8123"])
+    assert (args.proxy, args.proxy_port) == ("http://127.0.0.1:8000/v1", 8123)
+    with pytest.raises(UsageError, match="--proxy"):
+        parse_args(["--proxy", "127.0.0.1:8000"])
+    with pytest.raises(UsageError, match="--proxy-port"):
+        parse_args(["--proxy", "http://x/v1", "--proxy-port", "70000"])

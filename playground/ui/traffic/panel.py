@@ -104,6 +104,8 @@ class TrafficPanel(QWidget):
         for column, width in enumerate((64, 52, 78, 110, 44, 80, 60, 66, 62, 56)):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        # A click on the row already shown brings the inspector back to it (after a tab change).
+        self.table.clicked.connect(lambda _i: self.shown and self.selected.emit(self.shown))
 
         self.output = QStackedWidget()
         self.empty = QLabel(EMPTY)
