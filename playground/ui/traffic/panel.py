@@ -251,8 +251,10 @@ class TrafficPanel(QWidget):
         session.updated.connect(self._updated)
         session.finished.connect(self._finished)
         views = self.views_for(session.route)
-        for view in views.values():
+        for role, view in views.items():
             view.reset()
+            if role in route_views(session.route).on_content:
+                view.setVisible(False)  # type: ignore[attr-defined]
         state = session.state
         if state is not None:
             self._draw(state, final=not session.is_running)
@@ -280,11 +282,14 @@ class TrafficPanel(QWidget):
             return
         if session.run.status is not None and session.run.status >= 400:
             return  # an error body is the inspector's to show, not the answer's
-        for view in self.views_for(session.route).values():
+        on_content = route_views(session.route).on_content
+        for role, view in self.views_for(session.route).items():
             try:
                 view.finish(state) if final else view.refresh(state)
             except Exception:  # a widget bug must not stop the list
                 pass
+            if role in on_content:  # thinking, tool calls: shown once something came for them
+                view.setVisible(view.has_content())  # type: ignore[attr-defined]
 
     def _updated(self) -> None:
         session = self._bound
