@@ -13,6 +13,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
 
 def _sdk(base_url: str, route: str, prompt: str, pace: str) -> None:
@@ -39,17 +40,16 @@ def _sdk(base_url: str, route: str, prompt: str, pace: str) -> None:
         pass
 
 
-async def _shoot(window: object, out: Path) -> None:
+async def _shoot(w: Any, out: Path) -> None:
     from PySide6.QtCore import Qt
 
     from playground.sim.server import SimServer
 
     sim = SimServer("127.0.0.1", 0).start()
-    w: object = window
     try:
-        address = w.start_proxy(sim.base_url)  # type: ignore[attr-defined]
-        dock = w.traffic  # type: ignore[attr-defined]
-        w.resizeDocks([dock], [int(w.height() * 0.52)], Qt.Orientation.Vertical)  # type: ignore[attr-defined]
+        address = w.start_proxy(sim.base_url)
+        dock = w.traffic
+        w.resizeDocks([dock], [int(w.height() * 0.52)], Qt.Orientation.Vertical)
         jobs = [
             ("chat", "Why do rivers meander?", "instant"),
             ("models", "", "instant"),
@@ -67,7 +67,7 @@ async def _shoot(window: object, out: Path) -> None:
         panel.select(panel.model.entries[0])
         await asyncio.sleep(0.3)
         out.parent.mkdir(parents=True, exist_ok=True)
-        w.grab().save(str(out))  # type: ignore[attr-defined]
+        w.grab().save(str(out))
         thread.join()
     finally:
         sim.stop()
