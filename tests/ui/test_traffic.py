@@ -256,3 +256,40 @@ def test_proxy_options_are_checked() -> None:
         parse_args(["--proxy", "127.0.0.1:8000"])
     with pytest.raises(UsageError, match="--proxy-port"):
         parse_args(["--proxy", "http://x/v1", "--proxy-port", "70000"])
+
+
+def test_the_oldest_exchanges_go_past_the_limit(qapp: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from playground.proxy.exchange import Exchange
+    from playground.ui.traffic import feed as feed_module
+    from playground.ui.traffic.panel import TrafficPanel
+
+    monkeypatch.setattr(feed_module, "KEPT", 2)
+    feed = feed_module.TrafficFeed()
+    feed._timer.stop()
+    panel = TrafficPanel(feed)
+    for n in (1, 2, 3):
+        ex = Exchange(
+            id=n,
+            method="POST",
+            path="/v1/chat/completions",
+            route="chat",
+            url="",
+            request_headers=[],
+        )
+        feed.listener.on_start(ex)
+        feed.listener.on_request(ex)
+    while not feed.queue.empty():  # the first session's imports may take a frame's budget
+        feed.drain()
+    assert list(feed.entries) == [2, 3]
+    assert [e.ex.id for e in panel.model.entries] == [3, 2]
+    feed.stop()
+
+
+def test_the_proxy_dialog_gives_its_values(qapp: Any, tmp_path: Path) -> None:
+    from playground.ui.traffic.dialog import ProxyDialog
+
+    dialog = ProxyDialog("http://127.0.0.1:8000/v1")
+    dialog.port.setValue(9000)
+    assert dialog.values() == ("http://127.0.0.1:8000/v1", 9000, None)
+    dialog.save.setText(str(tmp_path))
+    assert dialog.values()[2] == tmp_path

@@ -141,8 +141,13 @@ class TrafficFeed(QObject):
         self.entries[ex.id] = entry
         self.added.emit(entry)
         while len(self.entries) > KEPT:
-            oldest = next(iter(self.entries))
-            self.removed.emit(self.entries.pop(oldest))
+            gone = self.entries.pop(next(iter(self.entries)))
+            if gone.session is not None:
+                gone.session.stop()
+                # Owned by Python from here: freed with its last reference (the inspector may
+                # still follow it), never deleted under a view that holds it.
+                gone.session.setParent(None)
+            self.removed.emit(gone)
         return entry
 
     def _replay(self, entry: TrafficEntry, step: str, args: tuple[Any, ...]) -> None:

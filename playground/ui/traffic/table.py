@@ -42,7 +42,11 @@ def _size(n: int) -> str:
 
 
 def cells(entry: TrafficEntry) -> tuple[str, ...]:
-    """What the row shows, column by column."""
+    """What the row shows, column by column.
+
+    The byte count, HTTP status and end time are read from the proxy's own record (plain
+    attributes its thread sets; a read may be a frame ahead of the replayed session).
+    """
     ex = entry.ex
     session = entry.session
     run = session.run if session is not None else None
