@@ -104,6 +104,14 @@ def test_an_sdk_stream_fills_the_list_live_and_renders_in_the_route_views(
     assert window.current_run.session is entry.session
     assert inspector.model.rowCount() == len(entry.session.decoder.items) > 3
     assert "/v1/chat/completions" in inspector.request_view.toPlainText()
+    # Linked views: a part of the answer selects the event that carried it in the inspector.
+    answer = panel.views_for("chat")["answer"]
+    item = next(i.index for i in entry.session.decoder.items if i.index > 2)
+    answer.itemActivated.emit(item)
+    assert inspector.selected_item() == item
+    assert not answer.pane(0).text.extraSelections()
+    inspector.itemSelected.emit(item)  # ...and a row chosen there is marked in the answer
+    assert answer.pane(0).text.extraSelections()
     # The timing dock follows it too (it subscribes to the current run).
     timing = window.docks.timing_view
     assert timing._session is entry.session

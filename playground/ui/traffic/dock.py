@@ -56,6 +56,10 @@ class TrafficDock(QDockWidget):
         self.panel.saveRequested.connect(lambda e: self.files(e).save_capture())
         self.panel.exportRequested.connect(lambda e, f: self.files(e).export(f))
         self.panel.compareRequested.connect(self.compare)
+        # Linked views, as a panel's: the inspector's row and the widgets' parts, both ways,
+        # while the inspector follows the exchange shown here.
+        self.panel.itemActivated.connect(self._widget_activated)
+        window.inspector.itemSelected.connect(self._row_selected)
         window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self)
 
     @property
@@ -94,6 +98,20 @@ class TrafficDock(QDockWidget):
     def _selected(self, entry: TrafficEntry | None) -> None:
         if entry is not None and entry.session is not None:
             self.window_.current_run.follow(entry.session)
+
+    def _following(self) -> bool:
+        shown = self.panel.shown
+        session = shown.session if shown is not None else None
+        return session is not None and self.window_.current_run.session is session
+
+    def _widget_activated(self, item: int) -> None:
+        if not self._following() and self.panel.shown is not None:
+            self._selected(self.panel.shown)
+        self.window_.selection.widget_activated(item)
+
+    def _row_selected(self, item: int) -> None:
+        if self._following():
+            self.panel.highlight_item(item)
 
     def files(self, entry: TrafficEntry) -> ExchangeFiles:
         self.last_files = ExchangeFiles(self.window_, entry)

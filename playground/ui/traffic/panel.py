@@ -51,6 +51,7 @@ class TrafficPanel(QWidget):
     saveRequested = Signal(object)
     exportRequested = Signal(object, str)  # entry, format
     compareRequested = Signal(object, object)  # two entries
+    itemActivated = Signal(int)  # an output widget asked to show this timeline item
 
     def __init__(self, feed: TrafficFeed, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -271,6 +272,9 @@ class TrafficPanel(QWidget):
                 widget = make()
                 views[role] = widget  # type: ignore[assignment]
                 splitter.addWidget(widget)
+                signal = getattr(widget, "itemActivated", None)
+                if signal is not None:  # a click in the answer names the event that carried it
+                    signal.connect(self.itemActivated)
             self._views[route] = views
             self._pages[route] = self.output.addWidget(splitter)
         self.output.setCurrentIndex(self._pages[route])
@@ -300,6 +304,17 @@ class TrafficPanel(QWidget):
         session = self._bound
         if session is not None and session.state is not None:
             self._draw(session.state, final=True)
+
+    def highlight_item(self, item: int) -> None:
+        """Show in the shown exchange's widgets which part timeline item ``item`` made."""
+        session = self._bound
+        if session is None:
+            return
+        for view in self._views.get(session.route, {}).values():
+            try:
+                view.highlight_item(item)
+            except Exception:  # a highlight is a convenience
+                pass
 
     def shown_text(self) -> str:
         """The selected exchange's text as its answer view shows it (tests, dumps)."""
