@@ -58,6 +58,8 @@ _DEFAULTS: dict[str, Any] = {
     "timeout": 120.0,
     "quit_after": None,
     "size": "1560x920",
+    "proxy": None,
+    "proxy_port": 0,
 }
 
 
@@ -97,6 +99,12 @@ def _parser() -> argparse.ArgumentParser:
         help="close the window after S seconds (demos, tests)",
     )
     p.add_argument("--size", help="window size WxH (headless screenshots)")
+    p.add_argument(
+        "--proxy",
+        metavar="URL",
+        help="record another app's traffic: a proxy on 127.0.0.1 in front of URL (Traffic panel)",
+    )
+    p.add_argument("--proxy-port", type=int, metavar="N", help="the proxy's port (default: free)")
     p.set_defaults(**_DEFAULTS)
     return p
 
@@ -134,6 +142,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         args.size = (w, h)
     except ValueError:
         raise UsageError(f"--size {args.size!r}: expected WxH, e.g. 1560x920") from None
+    if args.proxy and not args.proxy.startswith(("http://", "https://")):
+        raise UsageError(f"--proxy {args.proxy!r}: expected an http:// or https:// URL")
+    if not 0 <= args.proxy_port <= 65535:
+        raise UsageError("--proxy-port must be 0 (any free port) to 65535")
     if args.provider:
         from playground.transport.providers import PROVIDERS
 
@@ -273,6 +285,14 @@ def _open_window(args: argparse.Namespace) -> MainWindow:
     if warning:
         window.statusBar().showMessage(warning, 15000)
     window.show()
+    if args.proxy:
+        try:
+            address = window.start_proxy(args.proxy, args.proxy_port)
+        except OSError as exc:  # the port is taken: the window opens and says so
+            window.statusBar().showMessage(f"The proxy did not start: {exc}", 15000)
+        else:
+            # Where to point the app, also where a terminal user looks (as `playground proxy`).
+            print(f"proxy: {address} -> {args.proxy}", flush=True)
     return window
 
 

@@ -144,6 +144,7 @@ class StreamSession(QObject):
         self._secrets: tuple[str, ...] = ()
         self._flush_armed = False
         self._counted = False  # this session's run counts in streams_running()
+        self._external = False  # the current run is fed from outside (start_external)
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(FRAME_MS)
@@ -156,6 +157,8 @@ class StreamSession(QObject):
     # ---- public API --------------------------------------------------------------------------
     @property
     def is_running(self) -> bool:
+        if self._external:
+            return not self._final_emitted
         return self._task is not None and not self._task.done()
 
     @property
@@ -250,6 +253,15 @@ class StreamSession(QObject):
         )
         return control
 
+    def start_external(self, route: str, request: object = None) -> RunSink:
+        """Begin a run whose bytes come from outside (a proxied exchange): the caller calls the
+        returned RunSink on this, the Qt, thread in a reader's order (on_request ... on_end)."""
+        sink = self._begin(route, request)
+        self._secrets = ()
+        self._recorders = []
+        self._external = True
+        return sink
+
     def stop(self) -> None:
         """The user stopped it: cancel the task (its finally closes the connection); say so now."""
         if self._task is not None and not self._task.done():
@@ -293,6 +305,7 @@ class StreamSession(QObject):
         if old is not None and not old.done():
             old.cancel()  # its callbacks are ignored from here: the generation moves on
         self._generation += 1
+        self._external = False
         self.decoder = _make_decoder(route, request)
         self.run = RunRecord(route=route, started_at=time.time())
         self.replay_control = None

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from playground.protocol.sse import SSEItem
     from playground.ui.current_run import CurrentRun
     from playground.ui.inspector.inspector import Inspector
-    from playground.ui.panels.route_panel import RoutePanel
+    from playground.ui.session import StreamSession
     from playground.ui.window.shell import MainWindow
 
 __all__ = ["INSPECTOR_MS", "InspectorFeed"]
@@ -26,6 +26,7 @@ class InspectorFeed(QObject):
     def __init__(self, window: MainWindow, inspector: Inspector, current: CurrentRun) -> None:
         super().__init__(window)
         self.window = window
+        self.current = current
         self.inspector = inspector
         self._pending: list[SSEItem] = []  # timeline items not yet handed to the inspector
         self._last = 0.0
@@ -41,51 +42,52 @@ class InspectorFeed(QObject):
         current.finished.connect(self.finished)
 
     def follow(self, _session: object = None) -> None:
-        panel = self.window.followed
-        if panel is None:
+        # The session in focus: a panel's, or a proxied exchange's (the Traffic panel).
+        session = self.current.session
+        if session is None:
             return
         self.inspector.reset()
         self._request_shown = self._response_shown = False
         self._rows = 0
         self._pending = []
-        decoder = panel.session.decoder
+        decoder = session.decoder
         if decoder is not None:
             self.inspector.attach(decoder)
-            self.show_run(panel)
+            self.show_run(session)
             if decoder.items:
                 self.inspector.append(list(decoder.items))
             self._rows = len(decoder.items)
 
-    def show_run(self, panel: RoutePanel) -> None:
-        run = panel.session.run
+    def show_run(self, session: StreamSession) -> None:
+        run = session.run
         if not self._request_shown and run.method:
             self.inspector.set_request(run.method, run.url, run.headers, run.body)
             self._request_shown = True
         if not self._response_shown and run.status is not None:
-            body = panel.session.error_body() if run.status >= 400 else None
+            body = session.error_body() if run.status >= 400 else None
             if body is not None and len(body) > _BODY_SHOWN:
                 # A huge error page (an HTML proxy page, say) must not freeze the text view.
                 more = len(body) - _BODY_SHOWN
                 body = body[:_BODY_SHOWN] + f"\n… ({more:,} more bytes)".encode()
             self.inspector.set_response(run.status, run.response_headers, body)
-            self._response_shown = run.status < 400 or not panel.session.is_running
+            self._response_shown = run.status < 400 or not session.is_running
 
     def started(self) -> None:
-        panel = self.window.followed
-        if panel is not None and panel.session.decoder is not None:
+        session = self.current.session
+        if session is not None and session.decoder is not None:
             self.inspector.reset()
             self._request_shown = self._response_shown = False
             self._rows = 0
             self._pending = []
-            self.inspector.attach(panel.session.decoder)
+            self.inspector.attach(session.decoder)
 
     def updated(self) -> None:
-        panel = self.window.followed
-        if panel is None:
+        session = self.current.session
+        if session is None:
             return
-        self.show_run(panel)
+        self.show_run(session)
         # Rows already shown when the inspector switched to this panel mid-stream are skipped.
-        items = [i for i in panel.session.new_items() if i.index >= self._rows]
+        items = [i for i in session.new_items() if i.index >= self._rows]
         if items:
             self._rows = items[-1].index + 1
             self._pending.extend(items)
@@ -106,9 +108,9 @@ class InspectorFeed(QObject):
         self.inspector.append(items)
 
     def finished(self, _status: str = "") -> None:
-        panel = self.window.followed
-        if panel is not None:
-            self.show_run(panel)
+        session = self.current.session
+        if session is not None:
+            self.show_run(session)
             # Picks up findings added at the end (no terminator...). The selection is left
             # alone: jumping to a finding would open a possibly huge event (a 10 MB line).
             self.flush()

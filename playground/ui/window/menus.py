@@ -83,6 +83,10 @@ class Menus:
             action = self._action(f"as {title}", lambda _c=False, f=fmt: files.export(f))
             self.export_menu.addAction(action)
         self.bundle_action = self._action("&Bug-report bundle…", lambda: files.bundle())
+        self.proxy_action = self._action("&Proxy…", self._proxy)
+        self.proxy_action.setToolTip(
+            "Record another app's requests: a local proxy in front of a gateway (Traffic panel)"
+        )
         self.settings_action = self._action("&Settings…", window.open_settings, shortcut="Ctrl+,")
         self.quit_action = self._action(
             "&Quit", window.close, shortcut=QKeySequence.StandardKey.Quit
@@ -91,10 +95,27 @@ class Menus:
         menu.addAction(self.save_action)
         menu.addMenu(self.export_menu)
         menu.addAction(self.bundle_action)
+        menu.addAction(self.proxy_action)
         menu.addSeparator()
         menu.addAction(self.settings_action)
         menu.addSeparator()
         menu.addAction(self.quit_action)
+
+    def _proxy(self) -> None:
+        """File ▸ Proxy…: ask for the upstream, port and save folder, then start it."""
+        from playground.ui.traffic.dialog import ProxyDialog
+
+        window = self.window
+        dialog = ProxyDialog(window.traffic.upstream if window.traffic else "", window)
+        if not dialog.exec():
+            return
+        upstream, port, save = dialog.values()
+        try:
+            address = window.start_proxy(upstream, port, save)
+        except Exception as exc:  # a port in use, a bad folder: one line, the window goes on
+            window.statusBar().showMessage(f"The proxy did not start: {exc}", 10000)
+            return
+        window.statusBar().showMessage(f"proxy: {address} -> {upstream}", 10000)
 
     def _run(self) -> None:
         window, menu = self.window, self.run_menu

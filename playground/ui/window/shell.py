@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from playground.sim.server import SimServer
     from playground.ui.inspector.inspector import Inspector
     from playground.ui.selection import ItemView
+    from playground.ui.traffic.dock import TrafficDock
     from playground.ui.window.compare import CompareLauncher
     from playground.ui.window.docks import Docks
     from playground.ui.window.replay_bar import ReplayBar
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self._docks: Docks | None = None
         self._replay: ReplayBar | None = None
         self._compare: CompareLauncher | None = None
+        self.traffic: TrafficDock | None = None  # the proxy and its Traffic panel, once started
         self.setWindowTitle("Playground")
         self.setAcceptDrops(True)
         self.resize(1560, 920)
@@ -204,6 +206,14 @@ class MainWindow(QMainWindow):
 
             self._replay = ReplayBar(self)
         return self._replay
+
+    def start_proxy(self, upstream: str, port: int = 0, save: Path | None = None) -> str:
+        """Run the recording proxy in front of ``upstream`` and show its Traffic panel."""
+        if self.traffic is None:
+            from playground.ui.traffic.dock import TrafficDock
+
+            self.traffic = TrafficDock(self)
+        return self.traffic.start(upstream, port, save)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -434,6 +444,9 @@ class MainWindow(QMainWindow):
         """Wait for every stream to close, then stop the simulator (no pending tasks at exit)."""
         await lazy.gather_quietly(*(p.session.aclose() for p in self.panels.built().values()))
         await self.provider_bar.aclose()
+        server = self.traffic.shutdown() if self.traffic is not None else None
+        if server is not None:
+            await lazy.in_thread(server.stop)
         if self.simulator is not None:
             simulator, self.simulator = self.simulator, None
             await lazy.in_thread(simulator.stop)
