@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .column_fit import ColumnFit
 from .detail_pane import DetailPane
 
 if TYPE_CHECKING:
@@ -135,6 +136,8 @@ class Inspector(QWidget):
             self.tabs.addTab(QWidget(), title)
         self.tabs.currentChanged.connect(self._tab_opened)
 
+        self.column_state: bytes | None = None  # a header state to restore (set by the window)
+        self.columns = ColumnFit(self.view, COL_SUMMARY)
         if defer_model:
             self.view.setModel(_headers(self))
             self._setup_columns()
@@ -248,6 +251,9 @@ class Inspector(QWidget):
         if header.visualIndex(COL_FINDINGS) > header.visualIndex(COL_SUMMARY):
             header.moveSection(header.visualIndex(COL_FINDINGS), header.visualIndex(COL_SUMMARY))
         header.setStretchLastSection(True)
+        if self.column_state:  # the widths remembered from the last start (the window's QSettings)
+            header.restoreState(self.column_state)
+        self.columns.take_widths()
 
     # -- the contract --------------------------------------------------------------------------
 

@@ -144,6 +144,11 @@ class AnswerView(QWidget):
         else:
             self.marker.hide()
 
+    def set_placeholder(self, text: str) -> None:
+        """What an empty pane says (until the next reset brings the idle hint back)."""
+        for pane in self.panes.values():
+            pane.text.setPlaceholderText(text)
+
     def highlight_item(self, item: int) -> None:
         shown = False
         for pane in self.panes.values():

@@ -30,6 +30,7 @@ class MusicView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
         self.status_label = QLabel(self)
+        self.status_label.setWordWrap(True)  # a narrow window wraps it rather than widening
         row.addWidget(self.status_label, 1)
         self.progress = QProgressBar(self)
         self.progress.setRange(0, 100)
