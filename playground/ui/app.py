@@ -143,7 +143,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     if args.dump_during is not None:
         ms, sep, target = str(args.dump_during).partition(":")
         if not sep or not target or not ms.strip().isdigit():
-            raise UsageError(f"--dump-during {args.dump_during!r}: expected MS:FILE, e.g. 500:d.json")
+            raise UsageError(
+                f"--dump-during {args.dump_during!r}: expected MS:FILE, e.g. 500:dump.json"
+            )
         args.dump_during = (int(ms), target)
     if args.provider:
         from playground.transport.providers import PROVIDERS

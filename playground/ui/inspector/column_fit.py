@@ -64,7 +64,7 @@ class ColumnFit(QObject):
         finally:
             self._fitting = False
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize:
             self.fit()
         return False

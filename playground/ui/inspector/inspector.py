@@ -136,7 +136,7 @@ class Inspector(QWidget):
             self.tabs.addTab(QWidget(), title)
         self.tabs.currentChanged.connect(self._tab_opened)
 
-        self.column_state: bytes | None = None  # a header state to restore (set by the window)
+        self.column_widths: dict[int, int] = {}  # widths to restore (set by the window)
         self.columns = ColumnFit(self.view, COL_SUMMARY)
         if defer_model:
             self.view.setModel(_headers(self))
@@ -251,8 +251,9 @@ class Inspector(QWidget):
         if header.visualIndex(COL_FINDINGS) > header.visualIndex(COL_SUMMARY):
             header.moveSection(header.visualIndex(COL_FINDINGS), header.visualIndex(COL_SUMMARY))
         header.setStretchLastSection(True)
-        if self.column_state:  # the widths remembered from the last start (the window's QSettings)
-            header.restoreState(self.column_state)
+        for col, width in self.column_widths.items():  # remembered from the last start
+            if 0 <= col < header.count() and width > 0:
+                view.setColumnWidth(col, width)
         self.columns.take_widths()
 
     # -- the contract --------------------------------------------------------------------------

@@ -110,7 +110,9 @@ class RoutePanel(QWidget):
         for pace in PACES:
             self.pace.addItem(pace, pace)
         for combo in (self.fault, self.pace):  # they give way (elided) in a narrow window
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
             combo.setMinimumContentsLength(5)
         self.pace.setToolTip("How fast the simulator streams (X-Sim-Pace)")
         row.addWidget(self.pace)
@@ -414,6 +416,14 @@ class RoutePanel(QWidget):
         state = self.session.state
         error = state.error if state is not None else None
         got_output = any(view.has_content() for view in self.views.values())
+        answer_view = self.views.get("answer")
+        if (
+            answer_view is not None
+            and status != "complete"
+            and hasattr(answer_view, "set_placeholder")
+        ):
+            # Its idle hint ("Type a prompt and press Send") would read as if nothing was run.
+            answer_view.set_placeholder(f"No answer text arrived: the run ended {status}.")
         if run.status is not None and run.status >= 400:
             from playground.runs.outcome import retry_seconds
 
@@ -463,9 +473,6 @@ class RoutePanel(QWidget):
             self.banner.clear()
         # The answer view marks itself incomplete; the other routes' widgets get this note.
         answer = self.views.get("answer")
-        if answer is not None and status != "complete" and hasattr(answer, "set_placeholder"):
-            # Its idle hint ("Type a prompt and press Send") would read as if nothing was run.
-            answer.set_placeholder(f"No answer text arrived: the run ended {status}.")
         marks_itself = answer is not None and answer.has_content()
         if (
             status in ("failed", "truncated", "cancelled", "incomplete")

@@ -161,15 +161,14 @@ class StatusLine(QWidget):
         warned = status == "complete" and warnings > 0
         color = status_color("incomplete" if warned else status)
         style = f"color: {color}; font-weight: 600;"
-        if (status, warnings, note, style) == (self._status, self._warnings, self._note, self._style):
+        now = (self._status, self._warnings, self._note, self._style)
+        if (status, warnings, note, style) == now:
             return
         self._status, self._warnings, self._note, self._style = status, warnings, note, style
         text = f"● {self.status_text()}"
         self.status.setText(text)
         self.status.setStyleSheet(style)
-        self.status.setMinimumWidth(
-            max(self._status_min, self._bold.horizontalAdvance(text) + 4)
-        )
+        self.status.setMinimumWidth(max(self._status_min, self._bold.horizontalAdvance(text) + 4))
         self.status.setCursor(
             Qt.CursorShape.PointingHandCursor if warned else Qt.CursorShape.ArrowCursor
         )
@@ -217,19 +216,19 @@ class StatusLine(QWidget):
         )
 
     # ---- fitting the row ------------------------------------------------------------------------
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+    def minimumSizeHint(self) -> QSize:
         margins = self.layout().contentsMargins()
         height = self.status.sizeHint().height() + margins.top() + margins.bottom()
         return QSize(self._status_min + margins.left() + margins.right(), height)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+    def sizeHint(self) -> QSize:
         # Room for every figure, constant: a changing hint would lay the panel out anew.
         spacing = self.layout().spacing()
         figures = sum(label.width() + spacing for label in self._importance[:-1])
         hint = self.minimumSizeHint()
         return QSize(hint.width() + figures + spacing + 160, hint.height())
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit()
 
@@ -260,7 +259,7 @@ class StatusLine(QWidget):
             if label.isVisibleTo(self) != want:
                 label.setVisible(want)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.status:
             kind = event.type()
             if kind == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):

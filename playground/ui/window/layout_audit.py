@@ -71,4 +71,3 @@ def audit_layout(window: QWidget) -> dict[str, Any]:
         "min_height": hint.height(),
         "overlaps": overlaps(window),
     }
-

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QByteArray, QSize
 
 from playground.protocol.requests import ROUTE_NAMES
 
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["remember", "restore_geometry", "restore_panel", "restore_window"]
 
 _GEOMETRY = "window/geometry"
+_SIZE = "window/size"
 _SPLITTER = "window/splitter"
 _PANEL = "window/panel"
 _COLUMNS = "inspector/columns"
@@ -32,13 +35,23 @@ def restore_geometry(window: MainWindow) -> bool:
     saved = _bytes(window, _GEOMETRY)
     if saved is None or not window.restoreGeometry(saved):
         return False
-    screen = window.screen()
-    if screen is not None:  # a screen smaller than last time's: the window fits it again
-        room = screen.availableGeometry().size()
-        size = window.size().boundedTo(room).expandedTo(window.minimumSizeHint())
+    # The size is kept apart too: restoreGeometry shrinks a window to its screen as the
+    # platform reports it, and the size is what matters here (bounded by the screen below).
+    size = window.settings.value(_SIZE)
+    if isinstance(size, QSize) and size.isValid() and not window.isMaximized():
+        room = screen_room(window)
+        if room is not None:  # a screen smaller than last time's: the window fits it again
+            size = size.boundedTo(room)
+        size = size.expandedTo(window.minimumSizeHint())
         if size != window.size():
             window.resize(size)
     return True
+
+
+def screen_room(window: MainWindow) -> QSize | None:
+    """The available size of the window's screen (None: no screen known)."""
+    screen = window.screen()
+    return screen.availableGeometry().size() if screen is not None else None
 
 
 def restore_window(window: MainWindow) -> None:
@@ -46,9 +59,11 @@ def restore_window(window: MainWindow) -> None:
     split = _bytes(window, _SPLITTER)
     if split is not None and window.splitter.restoreState(split):
         window.splitter_restored = True
-    columns = _bytes(window, _COLUMNS)
-    if columns is not None:
-        window.inspector.column_state = columns.data()
+    columns = window.settings.value(_COLUMNS)
+    if isinstance(columns, str):
+        with contextlib.suppress(ValueError, TypeError, AttributeError):
+            loaded = json.loads(columns)
+            window.inspector.column_widths = {int(k): int(v) for k, v in loaded.items()}
     route = window.settings.value(_PANEL)
     if isinstance(route, str) and route in ROUTE_NAMES:
         window.tabs.setCurrentIndex(ROUTE_NAMES.index(route))
@@ -70,10 +85,12 @@ def remember(window: MainWindow) -> None:
     """Write the layout to the window's settings (the window is closing)."""
     settings = window.settings
     settings.setValue(_GEOMETRY, window.saveGeometry())
+    settings.setValue(_SIZE, window.normalGeometry().size())
     settings.setValue(_SPLITTER, window.splitter.saveState())
     settings.setValue(_PANEL, window.current_panel().route)
     if window.inspector.model_built:
-        settings.setValue(_COLUMNS, window.inspector.view.horizontalHeader().saveState())
+        # The widths wanted (dragged or default), not those a narrow inspector shrank them to.
+        settings.setValue(_COLUMNS, json.dumps(window.inspector.columns.wanted))
     for route, panel in window.panels.built().items():
         for name, splitter in _splitters(panel):
             settings.setValue(f"panel/{route}/{name}", splitter.saveState())

@@ -360,7 +360,7 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()
 
     def _show_findings(self, panel: RoutePanel) -> None:
-        """"complete · N warnings" was clicked: the inspector goes to the first finding."""
+        """ "complete · N warnings" was clicked: the inspector goes to the first finding."""
         if panel is not self.followed:
             self.tabs.setCurrentWidget(panel)
         self.inspector.highlight_findings()

@@ -54,7 +54,7 @@ class TabFit(QObject):
             if bar.tabToolTip(i) != self.titles[i]:
                 bar.setTabToolTip(i, self.titles[i])
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.tabs and event.type() == QEvent.Type.Resize:
             self.apply()
         return False

@@ -1,0 +1,84 @@
+"""The status line tells the truth: warnings in amber, silence counted live, no idle hint after."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.gui
+
+
+def test_complete_with_warnings_reads_amber_and_a_click_shows_them(
+    window: Any, qloop: Any, send_and_wait: Any, qtbot: Any
+) -> None:
+    from PySide6.QtCore import Qt
+
+    from playground.ui.panels.status_line import status_color
+
+    panel = window.show_panel("chat")
+    panel.set_fault("bad-json")
+    assert send_and_wait(panel) == "complete"
+    findings = [f for f in panel.session.state.findings if f.severity != "info"]
+    assert findings  # the half-cut JSON line is a finding
+    n = len(findings)
+    words = f"complete · {n} warning{'s' if n != 1 else ''}"
+    line = panel.status_line
+    assert line.status.text() == f"● {words}"
+    assert line.text().startswith(f"{words} · HTTP 200 · ")
+    assert status_color("incomplete") in line.status.styleSheet()  # amber, not green
+    assert panel.dump_state()["status_line"] == line.text()
+    qtbot.mouseClick(line.status, Qt.MouseButton.LeftButton)
+    qloop.sleep(0.05)
+    selected = window.inspector.selected_item()
+    assert selected is not None
+    with_findings = {f.item for f in findings if f.item is not None}
+    assert selected in with_findings
+
+
+def test_a_clean_run_reads_plain_complete(window: Any, send_and_wait: Any) -> None:
+    panel = window.show_panel("chat")
+    assert send_and_wait(panel) == "complete"
+    assert panel.status_line.status_text() == "complete"
+
+
+def test_silence_is_counted_live_then_the_stall_banner_comes(window: Any, qloop: Any) -> None:
+    panel = window.show_panel("chat")
+    panel.session.stall_seconds = 3.5
+    panel.set_fault("stall")
+    # The picker's stall lasts past the setting: choosing it shows the banner.
+    assert float(panel.sim_headers()["X-Sim-Stall-Seconds"]) > panel.session.stall_seconds
+    seen: list[str] = []
+
+    async def run() -> None:
+        panel.send()
+        while panel.session.is_running:
+            seen.append(panel.status_line.status_text())
+            if panel.banner.kind == "stall":
+                break
+            await asyncio.sleep(0.05)
+
+    qloop.run(run(), 20)
+    counts = [s for s in seen if "no bytes for" in s]
+    assert counts and counts[0].startswith("streaming · no bytes for 2 s"), seen[-5:]
+    assert any("no bytes for 3 s" in s for s in counts)
+    assert panel.banner.kind == "stall" and panel.banner.isVisible()
+    assert "Stop" in [b.text() for b in panel.banner.findChildren(type(panel.stop_button))]
+    qloop.do(panel.stop)
+    qloop.run(panel.session.wait(), 10)
+
+
+def test_after_a_failure_no_idle_hint_follows_the_output(
+    window: Any, qloop: Any, send_and_wait: Any
+) -> None:
+    panel = window.show_panel("chat")
+    panel.set_fault("midstream-error")
+    assert send_and_wait(panel) == "failed"
+    assert panel.status_line.status_text() == "failed"
+    pane = panel.views["answer"].pane(0)
+    assert "Type a prompt" not in pane.text.placeholderText()
+    assert "Type a prompt" not in window.statusBar().currentMessage()
+    panel.set_fault("http-500")
+    assert send_and_wait(panel) == "failed"
+    assert "Type a prompt" not in panel.views["answer"].pane(0).text.placeholderText()
