@@ -275,3 +275,18 @@ def test_attach_starts_a_new_timeline(qtbot: QtBot) -> None:
     assert inspector.filter.rowCount() == 2 and not inspector.filter.active
     names = [inspector.type_combo.itemText(i) for i in range(inspector.type_combo.count())]
     assert names == ["All types", "chunk"]
+
+
+def test_hex_lines_keep_their_ascii_column_in_a_narrow_inspector(qtbot: QtBot) -> None:
+    inspector = _inspector(qtbot)
+    inspector.resize(420, 600)  # narrower than a hex line (78 characters)
+    _run(inspector, capture_bytes("chat/openai-gpt4o-text-include-usage"))
+    inspector.view.selectRow(2)
+    detail = inspector.detail
+    detail.hex_toggle.setChecked(True)
+    qtbot.wait(20)
+    document = detail.raw.document()
+    first = document.firstBlock()
+    assert first.layout().lineCount() == 1  # offset, hex and ASCII on one visual line
+    detail.hex_toggle.setChecked(False)
+    assert detail.raw.lineWrapMode() == detail.raw.LineWrapMode.WidgetWidth

@@ -79,3 +79,19 @@ def test_history_dock_never_widens_the_window(window: Any, qloop: Any, width: in
     assert window.size().toTuple() == (width, 700)  # it was widened to 1333 and stayed so
     assert audit_layout(window)["overlaps"] == []
     assert _squeezed(window) == []
+
+
+def test_collapsed_thinking_takes_one_line(window: Any, qloop: Any, send_and_wait: Any) -> None:
+    window.resize(1280, 720)
+    panel = window.show_panel("chat")
+    assert send_and_wait(panel) == "complete"
+    thinking = panel.views["thinking"]
+    assert thinking.isVisible()
+    thinking.set_expanded(False)
+    qloop.sleep(0.05)
+    line = thinking.toggle.sizeHint().height()
+    assert thinking.height() <= line + 6
+    assert panel.views["answer"].height() > 300  # the answer took the room
+    thinking.set_expanded(True)
+    qloop.sleep(0.05)
+    assert thinking.height() > line + 40

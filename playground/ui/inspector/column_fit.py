@@ -15,8 +15,9 @@ class ColumnFit(QObject):
     """Keeps every column of ``view`` inside its viewport (no horizontal scrolling).
 
     The widths the user chose (or the defaults) are the wanted ones; when they do not fit
-    beside ``MIN_SUMMARY`` of summary, the fixed columns shrink in proportion down to
-    ``MIN_COLUMN`` and elide their text; the summary, stretched last, takes what is left.
+    beside a third of the room for the summary, the widest columns give way first (Type, whose
+    names elide well, before Size or Time), down to ``MIN_COLUMN``, their text elided; the
+    summary, stretched last, takes what is left.
     At 1280x720 the inspector lost its Size, Findings and Summary columns off its right edge.
     """
 
@@ -50,13 +51,12 @@ class ColumnFit(QObject):
         room = self.view.viewport().width()
         if not self.wanted or room <= 0:
             return
-        total = sum(self.wanted.values())
         summary = max(MIN_SUMMARY, room // 3)  # the summary is what a reader scans: a third
-        scale = min(1.0, max(0.0, room - summary) / total) if total else 1.0
+        cap = _cap(list(self.wanted.values()), room - summary)
         self._fitting = True
         try:
             for col, width in self.wanted.items():
-                size = width if scale >= 1.0 else max(MIN_COLUMN, int(width * scale))
+                size = max(MIN_COLUMN, min(width, cap))
                 if header.sectionSize(col) != size:
                     header.resizeSection(col, size)
             if header.sectionResizeMode(self.summary) != QHeaderView.ResizeMode.Stretch:
@@ -68,3 +68,17 @@ class ColumnFit(QObject):
         if event.type() == QEvent.Type.Resize:
             self.fit()
         return False
+
+
+def _cap(widths: list[int], room: int) -> int:
+    """The largest width L with sum(min(w, L)) <= room: the widest columns are cut to L."""
+    if sum(widths) <= room:
+        return max(widths, default=0)
+    left = room
+    ordered = sorted(widths)
+    for i, width in enumerate(ordered):
+        share = left // (len(ordered) - i)  # what each column from here on may have
+        if width > share:
+            return max(MIN_COLUMN, share)
+        left -= width
+    return MIN_COLUMN
