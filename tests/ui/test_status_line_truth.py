@@ -82,3 +82,40 @@ def test_after_a_failure_no_idle_hint_follows_the_output(
     panel.set_fault("http-500")
     assert send_and_wait(panel) == "failed"
     assert "Type a prompt" not in panel.views["answer"].pane(0).text.placeholderText()
+
+
+def test_a_narrow_line_hides_the_least_important_figures_first(qtbot: Any) -> None:
+    from playground.ui.panels.status_line import StatusLine
+    from playground.ui.window.layout_audit import overlaps
+
+    line = StatusLine()
+    qtbot.addWidget(line)
+    line.set_status("complete", warnings=2)
+    line.set_figures(
+        http_status=200,
+        ttfb=0.012,
+        ttft=0.130,
+        tokens_per_s=220.5,
+        elapsed=0.93,
+        usage={"prompt_tokens": 9, "completion_tokens": 181},
+    )
+    full = "complete · 2 warnings · HTTP 200 · TTFB 12 ms · TTFT 130 ms · 220.5 tok/s · 0.93 s"
+    assert line.text() == full + " · 9 in · 181 out"
+    line.show()
+    shown_at = {}
+    for width in (900, 420, 330, 250, line.minimumSizeHint().width()):
+        line.resize(width, line.minimumSizeHint().height())
+        qtbot.wait(5)
+        assert overlaps(line) == [], width
+        shown_at[width] = [
+            name
+            for name in ("http", "elapsed", "rate", "ttft", "ttfb", "usage")
+            if getattr(line, name).isVisible()
+        ]
+        assert line.text() == full + " · 9 in · 181 out"  # the tooltip's text stays whole
+    assert shown_at[900] == ["http", "elapsed", "rate", "ttft", "ttfb", "usage"]
+    importance = ["http", "elapsed", "rate", "ttft", "ttfb", "usage"]
+    for shown in shown_at.values():
+        assert shown == importance[: len(shown)]  # a prefix: what goes, goes least first
+    assert shown_at[line.minimumSizeHint().width()] == []
+    assert line.status.isVisible()

@@ -78,7 +78,7 @@ class StatusLine(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QHBoxLayout(self)
+        layout = self._row = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.setSpacing(10)
         # The row's minimum is the status word alone (minimumSizeHint); the figures that do not
@@ -217,13 +217,13 @@ class StatusLine(QWidget):
 
     # ---- fitting the row ------------------------------------------------------------------------
     def minimumSizeHint(self) -> QSize:
-        margins = self.layout().contentsMargins()
+        margins = self._row.contentsMargins()
         height = self.status.sizeHint().height() + margins.top() + margins.bottom()
         return QSize(self._status_min + margins.left() + margins.right(), height)
 
     def sizeHint(self) -> QSize:
         # Room for every figure, constant: a changing hint would lay the panel out anew.
-        spacing = self.layout().spacing()
+        spacing = self._row.spacing()
         figures = sum(label.width() + spacing for label in self._importance[:-1])
         hint = self.minimumSizeHint()
         return QSize(hint.width() + figures + spacing + 160, hint.height())
@@ -235,12 +235,13 @@ class StatusLine(QWidget):
     def _fit(self) -> None:
         """Show the figures that fit, in order of importance; hide the rest (they are in the
         tooltip). Runs on a resize or when a figure appears, not with every new value."""
-        layout = self.layout()
-        margins = layout.contentsMargins()
-        spacing = layout.spacing()
+        margins = self._row.contentsMargins()
+        spacing = self._row.spacing()
         room = self.width() - margins.left() - margins.right() - self.status.minimumWidth()
+        full = True  # every figure so far fits: a less important one after a hidden one would
+        # read as if the hidden one were not there
         for label in self._importance:
-            if not self._texts[label]:
+            if not self._texts[label] or not full:
                 want = False
             elif label is self.usage:
                 # Last and elastic: it takes the rest, its text elided to it ("9 in · 1…").
@@ -253,7 +254,7 @@ class StatusLine(QWidget):
                         label.setText(shown)
             else:
                 need = spacing + label.width()
-                want = need <= room
+                want = full = need <= room
                 if want:
                     room -= need
             if label.isVisibleTo(self) != want:

@@ -31,7 +31,7 @@ class ThinkingView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QVBoxLayout(self)
+        layout = self._layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         self.toggle = QToolButton(self)
@@ -67,7 +67,7 @@ class ThinkingView(QWidget):
         self.text.setVisible(expanded)
         # Collapsed, it takes its title line (and the signature note) and no more: in the
         # output splitter it kept its 130 px, a blank band above the answer.
-        self.setMaximumHeight(16777215 if expanded else self.layout().minimumSize().height())
+        self.setMaximumHeight(16777215 if expanded else self._layout.minimumSize().height())
         if self.toggle.isChecked() != expanded:
             self.toggle.setChecked(expanded)
 

@@ -76,7 +76,7 @@ def restore_panel(window: MainWindow, panel: RoutePanel) -> None:
         panel.splitter.restoreState(saved)
     # The output widgets are built later (idle time, or the first run): they take it then.
     output = _bytes(window, f"panel/{panel.route}/output")
-    panel.output_state = output.data() if output is not None else None
+    panel.output_state = bytes(output.data()) if output is not None else None
     if output is not None and panel.output is not None:
         panel.output.restoreState(output)
 
