@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QHeaderView, QTableView
+from PySide6.QtWidgets import QTableView
 
 __all__ = ["MIN_COLUMN", "MIN_SUMMARY", "ColumnFit"]
 
@@ -15,16 +15,21 @@ class ColumnFit(QObject):
     """Keeps every column of ``view`` inside its viewport (no horizontal scrolling).
 
     The widths the user chose (or the defaults) are the wanted ones; when they do not fit
-    beside a third of the room for the summary, the widest columns give way first (Type, whose
+    beside a quarter of the room for the summary, the widest columns give way first (Type, whose
     names elide well, before Size or Time), down to ``MIN_COLUMN``, their text elided; the
-    summary, stretched last, takes what is left.
+    summary, last, takes what is left.
     At 1280x720 the inspector lost its Size, Findings and Summary columns off its right edge.
     """
 
-    def __init__(self, view: QTableView, summary: int) -> None:
+    def __init__(
+        self, view: QTableView, summary: int, floors: dict[int, int] | None = None
+    ) -> None:
+        """``floors``: the width under which a column would no longer say anything (a time's
+        digits, a size's unit); it is not cut below that."""
         super().__init__(view)
         self.view = view
         self.summary = summary
+        self.floors = floors or {}
         self.wanted: dict[int, int] = {}
         self._fitting = False
         view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -51,16 +56,24 @@ class ColumnFit(QObject):
         room = self.view.viewport().width()
         if not self.wanted or room <= 0:
             return
-        summary = max(MIN_SUMMARY, room // 3)  # the summary is what a reader scans: a third
-        cap = _cap(list(self.wanted.values()), room - summary)
+        summary = max(MIN_SUMMARY, room // 4)  # the summary is what a reader scans
+        floors = {col: min(w, self.floors.get(col, MIN_COLUMN)) for col, w in self.wanted.items()}
+        cap = _cap(self.wanted, floors, room - summary)
         self._fitting = True
         try:
+            used = 0
             for col, width in self.wanted.items():
-                size = max(MIN_COLUMN, min(width, cap))
+                size = max(floors[col], min(width, cap))
+                used += size
                 if header.sectionSize(col) != size:
                     header.resizeSection(col, size)
-            if header.sectionResizeMode(self.summary) != QHeaderView.ResizeMode.Stretch:
-                header.setSectionResizeMode(self.summary, QHeaderView.ResizeMode.Stretch)
+            # The summary takes exactly what is left. (A stretched section stayed at 100 px in a
+            # narrow table, past its right edge: it is sized here, on every viewport resize.)
+            if header.stretchLastSection():
+                header.setStretchLastSection(False)
+            rest = max(MIN_COLUMN, room - used)
+            if header.sectionSize(self.summary) != rest:
+                header.resizeSection(self.summary, rest)
         finally:
             self._fitting = False
 
@@ -70,15 +83,20 @@ class ColumnFit(QObject):
         return False
 
 
-def _cap(widths: list[int], room: int) -> int:
-    """The largest width L with sum(min(w, L)) <= room: the widest columns are cut to L."""
-    if sum(widths) <= room:
-        return max(widths, default=0)
-    left = room
-    ordered = sorted(widths)
-    for i, width in enumerate(ordered):
-        share = left // (len(ordered) - i)  # what each column from here on may have
-        if width > share:
-            return max(MIN_COLUMN, share)
-        left -= width
-    return MIN_COLUMN
+def _cap(wanted: dict[int, int], floors: dict[int, int], room: int) -> int:
+    """The largest L with sum(clamp(L, floor, wanted)) <= room: the widest columns are cut to
+    L first, none below its floor (when even the floors do not fit, they are what is left)."""
+
+    def total(cap: int) -> int:
+        return sum(max(floors[col], min(width, cap)) for col, width in wanted.items())
+
+    low, high = 0, max(wanted.values(), default=0)
+    if total(high) <= room:
+        return high
+    while low < high:  # the largest cap that fits
+        mid = (low + high + 1) // 2
+        if total(mid) <= room:
+            low = mid
+        else:
+            high = mid - 1
+    return low

@@ -137,7 +137,9 @@ class Inspector(QWidget):
         self.tabs.currentChanged.connect(self._tab_opened)
 
         self.column_widths: dict[int, int] = {}  # widths to restore (set by the window)
-        self.columns = ColumnFit(self.view, COL_SUMMARY)
+        digits = self.view.fontMetrics().horizontalAdvance("00000.0") + 12
+        floors = {COL_INDEX: 36, COL_TIME: digits, COL_SIZE: digits, COL_FINDINGS: 30}
+        self.columns = ColumnFit(self.view, COL_SUMMARY, floors)
         if defer_model:
             self.view.setModel(_headers(self))
             self._setup_columns()
