@@ -243,7 +243,7 @@ class Inspector(QWidget):
         header.setHighlightSections(False)
         # Fixed starting widths (never ResizeToContents: that measures every row); the user may
         # drag them, and the summary takes what is left.
-        widths = {COL_INDEX: 52, COL_TIME: 72, COL_TYPE: 160, COL_SIZE: 68, COL_FINDINGS: 52}
+        widths = {COL_INDEX: 52, COL_TIME: 72, COL_TYPE: 160, COL_SIZE: 68, COL_FINDINGS: 64}
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for col, width in widths.items():
             view.setColumnWidth(col, width)
