@@ -29,6 +29,8 @@ def test_complete_with_warnings_reads_amber_and_a_click_shows_them(
     assert line.text().startswith(f"{words} · HTTP 200 · ")
     assert status_color("incomplete") in line.status.styleSheet()  # amber, not green
     assert panel.dump_state()["status_line"] == line.text()
+    lost = panel.views["answer"].lost  # the lost text is said, with the words it follows
+    assert lost.isVisible() and "could not be read (bad JSON)" in lost.text()
     qtbot.mouseClick(line.status, Qt.MouseButton.LeftButton)
     qloop.sleep(0.05)
     selected = window.inspector.selected_item()
@@ -119,3 +121,20 @@ def test_a_narrow_line_hides_the_least_important_figures_first(qtbot: Any) -> No
         assert shown == importance[: len(shown)]  # a prefix: what goes, goes least first
     assert shown_at[line.minimumSizeHint().width()] == []
     assert line.status.isVisible()
+
+
+def test_gap_offsets_point_where_the_next_readable_text_begins() -> None:
+    from playground.protocol.state import Finding, TextBuffer
+    from playground.ui.widgets.lost_text import gap_offsets
+
+    text = TextBuffer()
+    text.append("Hello ", 3)
+    text.append("big ", 4)
+    text.append("world", 6)  # item 5 was the unreadable one
+    bad = Finding("error", "invalid_json", "data is not JSON", 5)
+    other = Finding("warning", "unknown_event", "unknown", 4)
+    gaps = gap_offsets(text, [other, bad, bad])
+    assert [offset for offset, _note in gaps] == [len("Hello big ")]
+    assert "#5" in gaps[0][1]
+    late = Finding("error", "invalid_json", "data is not JSON", 9)
+    assert gap_offsets(text, [late])[0][0] == len("Hello big world")
