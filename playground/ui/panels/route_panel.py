@@ -397,18 +397,9 @@ class RoutePanel(QWidget):
         )
 
     def _on_stalled(self, seconds: float) -> None:
-        if seconds <= 0:
-            if self.banner.kind == "stall":
-                self.banner.clear()
-            return
-        if self.banner.kind in ("", "stall"):
-            self.banner.show_message(
-                "warning",
-                f"No bytes for {seconds:.0f} s: the server may have stalled. "
-                "The stream is still open.",
-                stop=True,
-            )
-            self.banner.kind = "stall"
+        from playground.ui.panels.status_feed import show_stall
+
+        show_stall(self, seconds)
 
     def _show_outcome(self, status: str) -> None:
         """Say what happened in one sentence; keep partial output, marked incomplete."""

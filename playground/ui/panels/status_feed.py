@@ -1,4 +1,4 @@
-"""What a panel's status line says for its session: status word, warnings, silence, figures."""
+"""What a panel says of its session's progress: the status line, and the stall banner."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from playground.ui.panels.status_line import SILENCE_SHOWN_AFTER
 if TYPE_CHECKING:
     from playground.ui.panels.route_panel import RoutePanel
 
-__all__ = ["update_status", "warning_count"]
+__all__ = ["show_stall", "update_status", "warning_count"]
 
 
 def warning_count(panel: RoutePanel) -> int:
@@ -59,3 +59,19 @@ def update_status(panel: RoutePanel) -> None:
         elapsed=end,
         usage=state.usage,
     )
+
+
+def show_stall(panel: RoutePanel, seconds: float) -> None:
+    """The watchdog's word: ``seconds`` of silence at the stall setting (0: bytes came again)."""
+    banner = panel.banner
+    if seconds <= 0:
+        if banner.kind == "stall":
+            banner.clear()
+        return
+    if banner.kind in ("", "stall"):
+        banner.show_message(
+            "warning",
+            f"No bytes for {seconds:.0f} s: the server may have stalled. The stream is still open.",
+            stop=True,
+        )
+        banner.kind = "stall"
