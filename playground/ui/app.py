@@ -51,13 +51,14 @@ _DEFAULTS: dict[str, Any] = {
     "pace": None,
     "screenshot": None,
     "dump_state": None,
+    "dump_during": None,
     "exit_when_done": False,
     "save_capture": None,
     "replay": None,
     "speed": 0.0,
     "timeout": 120.0,
     "quit_after": None,
-    "size": "1560x920",
+    "size": None,
     "proxy": None,
     "proxy_port": 0,
 }
@@ -87,6 +88,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--pace", help="simulator pace: realtime, fast, instant or N (ms per token)")
     p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the whole window")
     p.add_argument("--dump-state", metavar="JSON", help="write what the panel shows as JSON")
+    p.add_argument(
+        "--dump-during",
+        metavar="MS:FILE",
+        help="also write the dump MS milliseconds after the first token, while it streams",
+    )
     p.add_argument("--exit-when-done", action="store_true", help="exit once the stream has ended")
     p.add_argument("--save-capture", metavar="FILE", help="write the run's capture file")
     p.add_argument("--replay", metavar="FILE", help="replay a capture instead of sending")
@@ -98,7 +104,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="S",
         help="close the window after S seconds (demos, tests)",
     )
-    p.add_argument("--size", help="window size WxH (headless screenshots)")
+    p.add_argument("--size", help="window size WxH; the screenshot is exactly W×H pixels")
     p.add_argument(
         "--proxy",
         metavar="URL",
@@ -135,8 +141,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
             raise UsageError(f"{value}: no such file")
     if args.route is None and args.replay is None and (args.prompt or args.fault):
         raise UsageError("--prompt and --fault need --route")
+    args.size_given = args.size is not None
     try:
-        w, h = (int(x) for x in args.size.lower().split("x"))
+        w, h = (int(x) for x in (args.size or "1560x920").lower().split("x"))
         if w < 200 or h < 150:
             raise ValueError
         args.size = (w, h)
@@ -146,6 +153,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         raise UsageError(f"--proxy {args.proxy!r}: expected an http:// or https:// URL")
     if not 0 <= args.proxy_port <= 65535:
         raise UsageError("--proxy-port must be 0 (any free port) to 65535")
+    if args.dump_during is not None:
+        ms, sep, target = str(args.dump_during).partition(":")
+        if not sep or not target or not ms.strip().isdigit():
+            raise UsageError(
+                f"--dump-during {args.dump_during!r}: expected MS:FILE, e.g. 500:dump.json"
+            )
+        args.dump_during = (int(ms), target)
     if args.provider:
         from playground.transport.providers import PROVIDERS
 
@@ -272,8 +286,8 @@ def _open_window(args: argparse.Namespace) -> MainWindow:
     from playground.ui.window.shell import MainWindow
 
     settings, warning = _settings()
-    headless = bool(args.route or args.replay) and (
-        args.exit_when_done or args.dump_state or args.screenshot
+    headless = bool(args.route or args.replay) and bool(
+        args.exit_when_done or args.dump_state or args.screenshot or args.dump_during
     )
     if headless or args.provider:
         # A scripted run reads the remembered provider and models but never changes them.
@@ -281,7 +295,11 @@ def _open_window(args: argparse.Namespace) -> MainWindow:
     if args.provider:
         settings.setValue("provider", args.provider)
     window = MainWindow(settings, interactive=not headless)
-    window.resize(*args.size)
+    from playground.ui.window.remembered import restore_geometry
+
+    # An interactive start comes back as it was left; a size asked for (or a headless run) wins.
+    if args.size_given or headless or not restore_geometry(window):
+        window.resize(*args.size)
     if warning:
         window.statusBar().showMessage(warning, 15000)
     window.show()
@@ -381,6 +399,9 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
             # stderr too, not only in the dump's error (a run without --dump-state was silent).
             reason = panel.banner.text or "the panel did not send the request"
             print(f"playground: nothing was sent: {reason}", file=sys.stderr)
+    during = (
+        asyncio.ensure_future(_dump_during(panel, *args.dump_during)) if args.dump_during else None
+    )
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(args.timeout):
             await panel.session.wait()
@@ -392,16 +413,47 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
     # qasync would step other tasks inside this one.)
     await asyncio.sleep(0.15)
     await _settle_widgets(panel)
+    if during is not None and not during.done():
+        during.cancel()  # no first token came: there is no "during" to dump
     if args.screenshot:
+        if window.size().toTuple() != tuple(args.size):
+            window.resize(*args.size)  # a dock or the platform changed it: lay it out again
+            await asyncio.sleep(0.1)
         Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
-        window.grab().save(args.screenshot)
+        _screenshot(window, args.size).save(args.screenshot)
     if args.dump_state:
-        state = panel.dump_state()
-        Path(args.dump_state).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.dump_state).write_text(
-            json.dumps(state, indent=2, ensure_ascii=False, default=str)
-        )
+        _write_dump(panel, args.dump_state)
     return 0
+
+
+def _write_dump(panel: Any, path: str) -> None:
+    state = panel.dump_state()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(state, indent=2, ensure_ascii=False, default=str))
+
+
+async def _dump_during(panel: Any, ms: int, path: str) -> None:
+    """--dump-during: the dump ``ms`` after the first token, while the stream still runs."""
+    import asyncio
+
+    while panel.session.run.t_first_token is None:
+        await asyncio.sleep(0.005)
+    await asyncio.sleep(ms / 1000)
+    _write_dump(panel, path)
+
+
+def _screenshot(window: MainWindow, size: tuple[int, int]) -> Any:
+    """The window grabbed at exactly ``size`` (--size), whatever the platform did to it."""
+    from PySide6.QtCore import QSize
+
+    pixmap = window.grab()
+    if pixmap.size() != QSize(*size):  # smaller than the window's minimum: drawn, then scaled
+        from PySide6.QtCore import Qt
+
+        pixmap = pixmap.scaled(
+            *size, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation
+        )
+    return pixmap
 
 
 async def _settle_widgets(panel: Any) -> None:

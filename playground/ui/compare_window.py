@@ -297,6 +297,9 @@ class CompareWindow(QMainWindow):
         diff_layout.setContentsMargins(0, 0, 0, 0)
         diff_layout.addLayout(pick)
         diff_layout.addWidget(self.diff_tabs)
+        # Nothing to compare before a first run: empty diffs and a table of dashes said nothing.
+        diff_box.hide()
+        self.diff_box = diff_box
 
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(scroll)
@@ -412,6 +415,7 @@ class CompareWindow(QMainWindow):
             if spec is not None:
                 self._running.add(id(column))
                 column.session.start(spec)
+                self.diff_box.show()
         self._refill_pickers()
         if problems:
             self.error.setText(" · ".join(problems))

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -141,6 +142,7 @@ class HistoryView(QWidget):
         self.tree.customContextMenuRequested.connect(self._context_menu)
         self.empty = QLabel("No runs yet. Every run you send is kept here.")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
         self.status = QLabel("")
         self.status.setWordWrap(True)
 
@@ -165,17 +167,20 @@ class HistoryView(QWidget):
         self.delete_button = QPushButton("Delete")
         self.delete_button.clicked.connect(self.delete)
 
-        buttons = QHBoxLayout()
-        for w in (
-            self.reopen_button,
-            self.replay_button,
-            self.save_button,
-            self.export_button,
-            self.bundle_button,
+        # Two rows of three: in one row the six buttons made the dock 500 px wide at least,
+        # and opening it widened a 1024 px window past the screen.
+        buttons = QGridLayout()
+        for i, w in enumerate(
+            (
+                self.reopen_button,
+                self.replay_button,
+                self.save_button,
+                self.export_button,
+                self.bundle_button,
+                self.delete_button,
+            )
         ):
-            buttons.addWidget(w)
-        buttons.addStretch(1)
-        buttons.addWidget(self.delete_button)
+            buttons.addWidget(w, i // 3, i % 3)
         head = QHBoxLayout()
         self.title = QLabel("<b>History</b>")
         head.addWidget(self.title)

@@ -162,6 +162,13 @@ class StreamSession(QObject):
         return self._task is not None and not self._task.done()
 
     @property
+    def silent_seconds(self) -> float:
+        """Seconds since the last byte (or the start) of the running stream; 0 when idle."""
+        if not self.is_running:
+            return 0.0
+        return time.perf_counter() - self._last_byte_clock
+
+    @property
     def state(self) -> StreamState | None:
         return self.decoder.state if self.decoder is not None else None
 

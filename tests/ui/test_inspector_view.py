@@ -275,3 +275,39 @@ def test_attach_starts_a_new_timeline(qtbot: QtBot) -> None:
     assert inspector.filter.rowCount() == 2 and not inspector.filter.active
     names = [inspector.type_combo.itemText(i) for i in range(inspector.type_combo.count())]
     assert names == ["All types", "chunk"]
+
+
+def test_hex_lines_keep_their_ascii_column_in_a_narrow_inspector(qtbot: QtBot) -> None:
+    inspector = _inspector(qtbot)
+    inspector.resize(420, 600)  # narrower than a hex line (78 characters)
+    _run(inspector, capture_bytes("chat/openai-gpt4o-text-include-usage"))
+    inspector.view.selectRow(2)
+    detail = inspector.detail
+    detail.hex_toggle.setChecked(True)
+    qtbot.wait(20)
+    document = detail.raw.document()
+    first = document.firstBlock()
+    assert first.layout().lineCount() == 1  # offset, hex and ASCII on one visual line
+    detail.hex_toggle.setChecked(False)
+    assert detail.raw.lineWrapMode() == detail.raw.LineWrapMode.WidgetWidth
+
+
+@pytest.mark.parametrize("width", [330, 480, 900])
+def test_columns_shrink_and_elide_rather_than_vanish(qtbot: QtBot, width: int) -> None:
+    from playground.ui.inspector.column_fit import MIN_COLUMN, MIN_SUMMARY
+
+    inspector = _inspector(qtbot)
+    _run(inspector, capture_bytes("chat/openai-gpt4o-text-include-usage"))
+    inspector.resize(width, 600)
+    qtbot.wait(100)
+    view = inspector.view
+    header = view.horizontalHeader()
+    room = view.viewport().width()
+    sizes = [header.sectionSize(c) for c in range(header.count())]
+    assert all(size >= MIN_COLUMN for size in sizes), sizes  # every column still there
+    assert sum(sizes) <= room + 1  # nothing past the right edge: no column out of sight
+    summary = header.sectionSize(4)
+    assert summary >= MIN_SUMMARY - 1
+    if width == 900:  # room enough: the chosen widths, the summary stretching
+        assert sizes[2] == inspector.columns.wanted[2]
+        assert summary > 200

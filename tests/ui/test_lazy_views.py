@@ -101,7 +101,10 @@ def test_no_arguments_means_the_parsers_defaults() -> None:
     from playground.ui import app
 
     assert vars(app._parser().parse_args([])) == app._DEFAULTS
-    assert app.parse_args([]) == app.parse_args(["--size", "1560x920"])
+    bare, sized = vars(app.parse_args([])), vars(app.parse_args(["--size", "1560x920"]))
+    # The same but for whether a size was asked for: without one the remembered geometry wins.
+    assert bare.pop("size_given") is False and sized.pop("size_given") is True
+    assert bare == sized
     assert app.parse_args([]).size == (1560, 920)
 
 

@@ -315,3 +315,17 @@ def test_audio_highlight_marks_the_item_span(qtbot: QtBot) -> None:
     view.highlight_item(99)
     assert view.waveform.marked is None
     view.waveform.grab()  # paints with the mark without error
+
+
+def test_music_shows_the_phase_last_reported_not_the_posted_one(qtbot: QtBot) -> None:
+    view = MusicView()
+    qtbot.addWidget(view)
+    state = StreamState(route="music")
+    state.job = {"id": "job_1", "status": "queued", "progress": 0}  # as the POST answered
+    state.job_status, state.progress = "rendering", 0.4  # as the job's events say now
+    view.refresh(state)
+    assert view.status_label.text().startswith("Job: rendering")
+    assert view.progress.value() == 40
+    view.set_job("rendering", 0.7)  # a poll, newer
+    view.refresh(state)
+    assert view.progress.value() == 70

@@ -145,3 +145,28 @@ def test_the_pretty_printer_knows_when_json_cannot_be_whole_yet() -> None:
     ):
         pretty.feed(piece)
         assert pretty.open is still_open, piece
+
+
+def test_cards_size_to_their_arguments_up_to_a_limit_and_stack(qtbot: QtBot) -> None:
+    from playground.ui.widgets.tool_calls_view import ARGS_MAX_LINES
+
+    view = ToolCallsView()
+    qtbot.addWidget(view)
+    view.resize(500, 600)
+    view.show()
+    state = StreamState()
+    _call(state, ['{"city": "Paris"}'])
+    _call(state, [json.dumps({f"k{i}": i for i in range(40)})], name="many")
+    _call(state, ['{"q": "rivers"}'], name="search")
+    view.refresh(state)
+    qtbot.wait(20)
+    small, big, third = view.cards
+    line = small.args.fontMetrics().lineSpacing()
+    assert small.args.height() < 8 * line  # three lines of JSON, not a fixed 220 px box
+    assert big.args.height() > small.args.height()
+    assert big.args.height() < (ARGS_MAX_LINES + 4) * line  # capped: it scrolls beyond
+    assert big.args.verticalScrollBar().maximum() > 0
+    # Stacked top to bottom, none over another, all three in the first 600 px.
+    assert small.geometry().bottom() < big.geometry().top()
+    assert big.geometry().bottom() < third.geometry().top()
+    assert third.geometry().bottom() < 600

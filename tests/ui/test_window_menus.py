@@ -315,6 +315,7 @@ def test_compare_two_routes_side_by_side(window: Any, qloop: Any, sim: Any) -> N
         sim_headers={"X-Sim-Pace": "fast"},
     )
     compare.show()
+    assert not compare.diff_box.isVisible()  # nothing to compare before the first run
     compare.prompt.setPlainText("Tell me about rivers.")
     finished: list[bool] = []
     compare.allFinished.connect(lambda: finished.append(True))
@@ -333,6 +334,7 @@ def test_compare_two_routes_side_by_side(window: Any, qloop: Any, sim: Any) -> N
     events = compare.events_diff.toPlainText()
     assert "chunk" in events and "message_start" in events
     assert "output tokens (reported)" in compare.usage_table.toPlainText()
+    assert compare.diff_box.isVisible()
     compare.close()
 
 

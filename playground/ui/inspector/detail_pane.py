@@ -298,7 +298,14 @@ class DetailPane(QWidget):
         if not raw and isinstance(item, SSEEvent) and item.event == "audio":
             self.raw.setPlainText(f"(raw audio body chunk of {item.end - item.start:,} bytes)")
             return
-        if self.hex_toggle.isChecked():
+        # A hex line is a unit (offset, 16 bytes, their ASCII): wrapped at the widget's width
+        # its ASCII column fell onto the next line. It scrolls sideways instead; raw text wraps.
+        hexed = self.hex_toggle.isChecked()
+        mode = QPlainTextEdit.LineWrapMode
+        wrap = mode.NoWrap if hexed else mode.WidgetWidth
+        if self.raw.lineWrapMode() != wrap:
+            self.raw.setLineWrapMode(wrap)
+        if hexed:
             self.raw.setPlainText(hex_dump(raw, item.start))
         else:
             self.raw.setPlainText(escape_raw(raw))

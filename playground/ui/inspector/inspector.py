@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .column_fit import ColumnFit
 from .detail_pane import DetailPane
 
 if TYPE_CHECKING:
@@ -135,6 +136,10 @@ class Inspector(QWidget):
             self.tabs.addTab(QWidget(), title)
         self.tabs.currentChanged.connect(self._tab_opened)
 
+        self.column_widths: dict[int, int] = {}  # widths to restore (set by the window)
+        digits = self.view.fontMetrics().horizontalAdvance("00000.0") + 12
+        floors = {COL_INDEX: 36, COL_TIME: digits, COL_SIZE: digits, COL_FINDINGS: 30}
+        self.columns = ColumnFit(self.view, COL_SUMMARY, floors)
         if defer_model:
             self.view.setModel(_headers(self))
             self._setup_columns()
@@ -238,7 +243,7 @@ class Inspector(QWidget):
         header.setHighlightSections(False)
         # Fixed starting widths (never ResizeToContents: that measures every row); the user may
         # drag them, and the summary takes what is left.
-        widths = {COL_INDEX: 52, COL_TIME: 72, COL_TYPE: 160, COL_SIZE: 68, COL_FINDINGS: 52}
+        widths = {COL_INDEX: 52, COL_TIME: 72, COL_TYPE: 160, COL_SIZE: 68, COL_FINDINGS: 64}
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for col, width in widths.items():
             view.setColumnWidth(col, width)
@@ -248,6 +253,10 @@ class Inspector(QWidget):
         if header.visualIndex(COL_FINDINGS) > header.visualIndex(COL_SUMMARY):
             header.moveSection(header.visualIndex(COL_FINDINGS), header.visualIndex(COL_SUMMARY))
         header.setStretchLastSection(True)
+        for col, width in self.column_widths.items():  # remembered from the last start
+            if 0 <= col < header.count() and width > 0:
+                view.setColumnWidth(col, width)
+        self.columns.take_widths()
 
     # -- the contract --------------------------------------------------------------------------
 

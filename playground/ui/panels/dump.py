@@ -14,6 +14,13 @@ __all__ = ["dump_panel"]
 
 def dump_panel(panel: RoutePanel) -> dict[str, Any]:
     """What ``panel``'s widgets show: the headless contract's JSON (``--dump-state``)."""
+    from playground.ui.window.layout_audit import audit_layout
+
+    shown = {"status_line": panel.status_line.text(), "layout": audit_layout(panel.window())}
+    return _dump(panel) | shown
+
+
+def _dump(panel: RoutePanel) -> dict[str, Any]:
     session = panel.session
     state = session.state
     run = session.run

@@ -97,8 +97,13 @@ class RequestEditor(QWidget):
         self.tabs = QTabWidget()
         outer.addWidget(self.tabs)
         form_page = QWidget()
-        self.form = QFormLayout(form_page)
+        page = QVBoxLayout(form_page)
+        self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        page.addLayout(self.form)
+        # The fields sit together at the top: a tall column spread the four fields of Images,
+        # Speech or Music down its whole height, a field's label far from the next.
+        page.addStretch(1)
         self.tabs.addTab(form_page, "Request")
         # The JSON body view is built when its tab opens or someone reads it; until then its text
         # is kept here (issue 7: the first frame shows the Request tab).

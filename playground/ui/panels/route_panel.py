@@ -90,6 +90,11 @@ class RoutePanel(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.editor)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        # The form is never cut at its side: the column keeps room for the editor's minimum
+        # (a horizontal scroll bar hid half of every field at 1024 px).
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        bar = scroll.verticalScrollBar().sizeHint().width()
+        scroll.setMinimumWidth(self.editor.minimumSizeHint().width() + bar)
         left_layout.addWidget(scroll, 1)
         row = QHBoxLayout()
         self.fault_label = QLabel("Fault")
@@ -104,8 +109,18 @@ class RoutePanel(QWidget):
         self.pace = QComboBox()
         for pace in PACES:
             self.pace.addItem(pace, pace)
+        for combo in (self.fault, self.pace):  # they give way (elided) in a narrow window
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(5)
         self.pace.setToolTip("How fast the simulator streams (X-Sim-Pace)")
         row.addWidget(self.pace)
+        left_layout.addLayout(row)
+        # Stop and Send get a row of their own: beside the pickers they set the panel's minimum
+        # width past what a 1024 px window has for it next to the inspector.
+        row = QHBoxLayout()
+        row.addStretch(1)
         self.stop_button = QPushButton("Stop")
         self.stop_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaStop))
         self.stop_button.setToolTip("Stop the stream and close the connection (Esc)")
@@ -135,6 +150,7 @@ class RoutePanel(QWidget):
         self._widgets: dict[str, QWidget] | None = None
         self._views: dict[str, OutputView] = {}
         self.output: QSplitter | None = None  # the output widgets' splitter, once built
+        self.output_state: bytes | None = None  # its remembered positions (set by the window)
         right_layout.addWidget(self.stack, 1)
         self.incomplete_note = QLabel()
         self.incomplete_note.setStyleSheet("color: #e0a040; font-style: italic;")
@@ -159,7 +175,7 @@ class RoutePanel(QWidget):
         self._tick = QTimer(self)
         self._tick.setInterval(100)
         self._tick.timeout.connect(self._update_status)
-        self._clock0 = 0.0
+        self.clock0 = 0.0
         if not defer_output:
             self.ensure_output()
 
@@ -212,6 +228,8 @@ class RoutePanel(QWidget):
             output.setStretchFactor(roles.index(layout.stretch), 3)
         if layout.sizes:
             output.setSizes([layout.sizes.get(r, 200) for r in roles])
+        if self.output_state:  # the positions remembered from the last start
+            output.restoreState(self.output_state)
         self.output = output
         self.stack.addWidget(output)
         self._refresh_visibility()
@@ -234,6 +252,10 @@ class RoutePanel(QWidget):
         fault = self.current_fault()
         if fault:
             headers["X-Sim-Fault"] = fault
+        if fault == "stall" and self.session.stall_seconds > 0:
+            # The simulator's own pause (3 s) is shorter than the stall setting (10 s): choosing
+            # "stall" would show no banner. It pauses past the setting instead, so it does.
+            headers["X-Sim-Stall-Seconds"] = f"{self.session.stall_seconds + 2:g}"
         return headers
 
     def set_pace(self, pace: str) -> None:
@@ -321,7 +343,7 @@ class RoutePanel(QWidget):
         self.status_line.set_status("connecting")
         self.send_button.setText("Send")
         self.stop_button.setEnabled(True)
-        self._clock0 = time.perf_counter()
+        self.clock0 = time.perf_counter()
         self._tick.start()
         self._refresh_visibility()
 
@@ -375,18 +397,9 @@ class RoutePanel(QWidget):
         )
 
     def _on_stalled(self, seconds: float) -> None:
-        if seconds <= 0:
-            if self.banner.kind == "stall":
-                self.banner.clear()
-            return
-        if self.banner.kind in ("", "stall"):
-            self.banner.show_message(
-                "warning",
-                f"No bytes for {seconds:.0f} s: the server may have stalled. "
-                "The stream is still open.",
-                stop=True,
-            )
-            self.banner.kind = "stall"
+        from playground.ui.panels.status_feed import show_stall
+
+        show_stall(self, seconds)
 
     def _show_outcome(self, status: str) -> None:
         """Say what happened in one sentence; keep partial output, marked incomplete."""
@@ -394,6 +407,14 @@ class RoutePanel(QWidget):
         state = self.session.state
         error = state.error if state is not None else None
         got_output = any(view.has_content() for view in self.views.values())
+        answer_view = self.views.get("answer")
+        if (
+            answer_view is not None
+            and status != "complete"
+            and hasattr(answer_view, "set_placeholder")
+        ):
+            # Its idle hint ("Type a prompt and press Send") would read as if nothing was run.
+            answer_view.set_placeholder(f"No answer text arrived: the run ended {status}.")
         if run.status is not None and run.status >= 400:
             from playground.runs.outcome import retry_seconds
 
@@ -463,34 +484,9 @@ class RoutePanel(QWidget):
                 widget.setVisible(running_or_ran and self._views[role].has_content())
 
     def _update_status(self) -> None:
-        session = self.session
-        run = session.run
-        state = session.state
-        if state is None:
-            return
-        from playground.runs.outcome import tokens_per_second  # loaded by then: the run has begun
+        from playground.ui.panels.status_feed import update_status
 
-        running = session.is_running and state.status == "streaming"
-        if running:
-            status = "streaming" if run.t_first_byte is not None else "connecting"
-        else:
-            status = state.status
-        self.status_line.set_status(status)
-        end = (
-            run.t_end
-            if run.t_end is not None
-            else (time.perf_counter() - self._clock0 if running else run.t_last_byte)
-        )
-        self.status_line.set_figures(
-            http_status=run.status,
-            ttfb=run.t_first_byte,
-            ttft=run.t_first_token,
-            tokens_per_s=tokens_per_second(state, run.t_first_token, run.t_last_byte)
-            if self.layout_of.text_rates  # tokens per second mean little for audio or images
-            else None,
-            elapsed=end,
-            usage=state.usage,
-        )
+        update_status(self)
 
     # ---- headless dump ---
     def dump_state(self) -> dict[str, Any]:

@@ -1,15 +1,18 @@
-"""The panel's status line: live status, HTTP status, TTFB, TTFT, tokens/s, elapsed and usage."""
+"""The panel's status line: status (warnings, silence), HTTP, TTFB, TTFT, tok/s, elapsed, usage."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QMouseEvent, QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QSizePolicy, QToolTip, QWidget
 
 from playground.ui.theme import is_dark
 
-__all__ = ["StatusLine", "format_usage", "status_color"]
+__all__ = ["SILENCE_SHOWN_AFTER", "StatusLine", "format_usage", "status_color"]
+
+SILENCE_SHOWN_AFTER = 2.0  # seconds without a byte before the line counts the silence
 
 _COLORS_DARK = {
     "idle": "#9aa0a6",
@@ -64,13 +67,23 @@ def _ms(seconds: float | None) -> str:
 
 
 class StatusLine(QWidget):
-    """A single row of small labels; updated once per frame by the panel."""
+    """A single row of small labels; updated once per frame by the panel.
+
+    When the row is narrower than its figures, the least important ones step aside (HTTP and
+    elapsed stay longest, usage goes first); the tooltip then carries the full text. No figure
+    is ever squeezed under its width, so nothing is drawn over anything else.
+    """
+
+    warningsClicked = Signal()  # the user clicked "complete · N warnings"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QHBoxLayout(self)
+        layout = self._row = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
-        layout.setSpacing(12)
+        layout.setSpacing(10)
+        # The row's minimum is the status word alone (minimumSizeHint); the figures that do not
+        # fit are hidden by _fit, so the layout must not raise the minimum to all of them.
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
         self.status = QLabel("idle")
         self.http = QLabel("")
         self.ttfb = QLabel("")
@@ -78,9 +91,12 @@ class StatusLine(QWidget):
         self.rate = QLabel("")
         self.elapsed = QLabel("")
         self.usage = QLabel("")
-        for label in (self.status, self.http, self.ttfb, self.ttft, self.rate, self.elapsed):
+        self._order = (self.status, self.http, self.ttfb, self.ttft, self.rate, self.elapsed)
+        for label in self._order:
             layout.addWidget(label)
         layout.addWidget(self.usage, 1)
+        # Which figures give way first when the row is short: least important first.
+        self._importance = (self.http, self.elapsed, self.rate, self.ttft, self.ttfb, self.usage)
         # Usage may be long: it gives way (clipped, full text in the tooltip) rather than pushing.
         self.usage.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.usage.setMinimumWidth(40)
@@ -99,19 +115,22 @@ class StatusLine(QWidget):
         ):
             label.setFixedWidth(metrics.horizontalAdvance(widest) + 2)
             label.setVisible(False)  # shown with its first value (see _put)
+        self.usage.setVisible(False)
         # The status word keeps room for its longest value, so it never clips and never moves.
         bold = QFont(self.status.font())
         bold.setWeight(QFont.Weight.DemiBold)
-        metrics = QFontMetrics(bold)
-        status_width = max(metrics.horizontalAdvance(f"● {name}") for name in _COLORS_LIGHT)
-        self.status.setMinimumWidth(status_width + 4)
-        self._status = self._style = ""
+        self._bold = QFontMetrics(bold)
+        status_width = max(self._bold.horizontalAdvance(f"● {name}") for name in _COLORS_LIGHT)
+        self._status_min = status_width + 4
+        self.status.setMinimumWidth(self._status_min)
+        self._status = self._style = self._note = ""
+        self._warnings = 0
         self._texts: dict[QLabel, str] = dict.fromkeys(
-            (self.http, self.ttfb, self.ttft, self.rate, self.elapsed), ""
+            (self.http, self.ttfb, self.ttft, self.rate, self.elapsed, self.usage), ""
         )
         self._usage_tip = ""
         self.set_status("idle")
-        self.status.setToolTip("Status of the last run")
+        self.status.installEventFilter(self)
         self.ttfb.setToolTip("Time to first byte of the body, since the request was sent")
         self.ttft.setToolTip("Time to first token (text or thinking), since the request was sent")
         self.elapsed.setToolTip("Elapsed time since the request was sent")
@@ -120,15 +139,40 @@ class StatusLine(QWidget):
             "Tokens per second since the first token (usage when reported, else deltas)"
         )
 
-    def set_status(self, status: str) -> None:
+    # ---- what it says ---------------------------------------------------------------------------
+    def status_text(self) -> str:
+        """The status word with its warnings or silence, as shown (without the dot)."""
+        text = self._status
+        if self._status == "complete" and self._warnings:
+            text += f" · {self._warnings} warning{'s' if self._warnings != 1 else ''}"
+        if self._note:
+            text += f" · {self._note}"
+        return text
+
+    def text(self) -> str:
+        """The whole line, every figure included (the tooltip and the headless dump)."""
+        figures = [self._texts[label] for label in self._texts if self._texts[label]]
+        return " · ".join([self.status_text(), *figures])
+
+    def set_status(self, status: str, *, warnings: int = 0, note: str = "") -> None:
+        """``warnings``: findings of a completed stream; ``note``: e.g. "no bytes for 3 s"."""
         # Once per frame while streaming: a style sheet set again (even the same one) re-polishes
         # the label and lays the row out anew, so only a change is applied (issue 7).
-        style = f"color: {status_color(status)}; font-weight: 600;"
-        if status == self._status and style == self._style:
+        warned = status == "complete" and warnings > 0
+        color = status_color("incomplete" if warned else status)
+        style = f"color: {color}; font-weight: 600;"
+        now = (self._status, self._warnings, self._note, self._style)
+        if (status, warnings, note, style) == now:
             return
-        self._status, self._style = status, style
-        self.status.setText(f"● {status}")
+        self._status, self._warnings, self._note, self._style = status, warnings, note, style
+        text = f"● {self.status_text()}"
+        self.status.setText(text)
         self.status.setStyleSheet(style)
+        self.status.setMinimumWidth(max(self._status_min, self._bold.horizontalAdvance(text) + 4))
+        self.status.setCursor(
+            Qt.CursorShape.PointingHandCursor if warned else Qt.CursorShape.ArrowCursor
+        )
+        self._fit()
 
     def set_figures(
         self,
@@ -140,30 +184,104 @@ class StatusLine(QWidget):
         elapsed: float | None,
         usage: dict[str, Any] | None,
     ) -> None:
-        self._put(self.http, f"HTTP {http_status}" if http_status is not None else "")
-        self._put(self.ttfb, f"TTFB {_ms(ttfb)}" if ttfb is not None else "")
-        self._put(self.ttft, f"TTFT {_ms(ttft)}" if ttft is not None else "")
-        self._put(self.rate, f"{tokens_per_s:.1f} tok/s" if tokens_per_s else "")
-        self._put(self.elapsed, f"{elapsed:.2f} s" if elapsed is not None else "")
+        changed = self._put(self.http, f"HTTP {http_status}" if http_status is not None else "")
+        changed |= self._put(self.ttfb, f"TTFB {_ms(ttfb)}" if ttfb is not None else "")
+        changed |= self._put(self.ttft, f"TTFT {_ms(ttft)}" if ttft is not None else "")
+        changed |= self._put(self.rate, f"{tokens_per_s:.1f} tok/s" if tokens_per_s else "")
+        changed |= self._put(self.elapsed, f"{elapsed:.2f} s" if elapsed is not None else "")
         text = format_usage(usage)
-        self.usage.setText(text)  # QLabel.setText returns early on the same text
+        changed |= self._put(self.usage, text)
         tip = f"Usage as the server reported it: {text}" if text else ""
         if tip != self._usage_tip:
             self._usage_tip = tip
             self.usage.setToolTip(tip)
+        if changed:
+            self._fit()
 
-    def _put(self, label: QLabel, text: str) -> None:
+    def _put(self, label: QLabel, text: str) -> bool:
+        """Show ``text``; True when the figure appeared or went (the row must be fitted again)."""
         old = self._texts.get(label)
-        if text != old:  # no call into Qt for a figure that did not change
-            self._texts[label] = text
-            label.setText(text)
-            if bool(text) != bool(old):
-                # A figure the route does not have (tok/s for images) leaves no gap. This changes
-                # the row's size once per figure and run, early, not with every new value.
-                label.setVisible(bool(text))
+        if text == old:  # no call into Qt for a figure that did not change
+            return False
+        self._texts[label] = text
+        label.setText(text)
+        # A figure the route does not have (tok/s for images) leaves no gap. This changes the
+        # row's size once per figure and run, early, not with every new value.
+        return bool(text) != bool(old)
 
     def clear(self) -> None:
         self.set_status("idle")
         self.set_figures(
             http_status=None, ttfb=None, ttft=None, tokens_per_s=None, elapsed=None, usage=None
         )
+
+    # ---- fitting the row ------------------------------------------------------------------------
+    def minimumSizeHint(self) -> QSize:
+        margins = self._row.contentsMargins()
+        height = self.status.sizeHint().height() + margins.top() + margins.bottom()
+        return QSize(self._status_min + margins.left() + margins.right(), height)
+
+    def sizeHint(self) -> QSize:
+        # Room for every figure, constant: a changing hint would lay the panel out anew.
+        spacing = self._row.spacing()
+        figures = sum(label.width() + spacing for label in self._importance[:-1])
+        hint = self.minimumSizeHint()
+        return QSize(hint.width() + figures + spacing + 160, hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Show the figures that fit, in order of importance; hide the rest (they are in the
+        tooltip). Runs on a resize or when a figure appears, not with every new value."""
+        margins = self._row.contentsMargins()
+        spacing = self._row.spacing()
+        room = self.width() - margins.left() - margins.right() - self.status.minimumWidth()
+        full = True  # every figure so far fits: a less important one after a hidden one would
+        # read as if the hidden one were not there
+        for label in self._importance:
+            if not self._texts[label] or not full:
+                want = False
+            elif label is self.usage:
+                # Last and elastic: it takes the rest, its text elided to it ("9 in · 1…").
+                want = room - spacing >= 40
+                if want:
+                    metrics = label.fontMetrics()
+                    full = self._texts[label]
+                    shown = metrics.elidedText(full, Qt.TextElideMode.ElideRight, room - spacing)
+                    if label.text() != shown:
+                        label.setText(shown)
+            else:
+                need = spacing + label.width()
+                want = full = need <= room
+                if want:
+                    room -= need
+            if label.isVisibleTo(self) != want:
+                label.setVisible(want)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.status:
+            kind = event.type()
+            if kind == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+                tip = f"Status of the last run: {self.text()}"
+                if self._status == "complete" and self._warnings:
+                    tip += "\nClick to see the warnings in the inspector."
+                QToolTip.showText(event.globalPos(), tip, self.status)
+                return True
+            if (
+                kind == QEvent.Type.MouseButtonRelease
+                and isinstance(event, QMouseEvent)
+                and event.button() == Qt.MouseButton.LeftButton
+                and self._status == "complete"
+                and self._warnings
+            ):
+                self.warningsClicked.emit()
+                return True
+        return super().eventFilter(watched, event)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            QToolTip.showText(event.globalPos(), self.text(), self)  # a hidden figure's full text
+            return True
+        return super().event(event)

@@ -96,6 +96,15 @@ class AnswerView(QWidget):
         )
         self.marker.hide()
         layout.addWidget(self.marker)
+        # Text lost to an unreadable event (bad JSON) is never silent: said here, with the words
+        # it follows, and marked in place where the text widget can (its ``mark_gap``).
+        self.lost = QLabel(self)
+        self.lost.setObjectName("lostMarker")
+        self.lost.setWordWrap(True)
+        self.lost.setStyleSheet(self.marker.styleSheet().replace("incompleteMarker", "lostMarker"))
+        self.lost.hide()
+        layout.addWidget(self.lost)
+        self._findings_seen = 0
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.tabs.tabBar().hide()
@@ -111,6 +120,8 @@ class AnswerView(QWidget):
             pane.deleteLater()
         self.panes = {}
         self.marker.hide()
+        self.lost.hide()
+        self._findings_seen = 0
         self._choices: dict[int, ChoiceState] | None = None
         self._pane(0)
         self.tabs.tabBar().hide()
@@ -123,6 +134,9 @@ class AnswerView(QWidget):
         for index in sorted(state.choices):
             choice = state.choices[index]
             self._pane(index).sync(choice)
+        if len(state.findings) != self._findings_seen:  # rare: not every frame
+            self._findings_seen = len(state.findings)
+            self._mark_lost(state)
         if len(self.panes) > 1:
             self.tabs.tabBar().show()
             for index, pane in self.panes.items():
@@ -145,6 +159,36 @@ class AnswerView(QWidget):
             self.marker.show()
         else:
             self.marker.hide()
+
+    def _mark_lost(self, state: StreamState) -> None:
+        from .lost_text import gap_offsets
+
+        choice = state.choices.get(0)
+        if choice is None:
+            return
+        gaps = gap_offsets(choice.text, state.findings)
+        if not gaps:
+            return
+        text = self._pane(0).text
+        mark = getattr(text, "mark_gap", None)  # the text widget's in-place mark, if it has one
+        if callable(mark):
+            for offset, note in gaps:
+                mark(offset, note)
+        value = choice.text.value
+        offset = gaps[0][0]
+        before = value[max(0, offset - 40) : offset].replace("\n", " ").strip()
+        where = f" after “…{before}”" if before else " at the start"
+        more = f" ({len(gaps)} events in all)" if len(gaps) > 1 else ""
+        self.lost.setText(
+            f"⚠ An event could not be read (bad JSON){where}: text may be missing{more}."
+        )
+        self.lost.setToolTip("\n".join(note for _o, note in gaps))
+        self.lost.show()
+
+    def set_placeholder(self, text: str) -> None:
+        """What an empty pane says (until the next reset brings the idle hint back)."""
+        for pane in self.panes.values():
+            pane.text.setPlaceholderText(text)
 
     def highlight_item(self, item: int) -> None:
         shown = False

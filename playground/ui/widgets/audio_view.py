@@ -43,6 +43,9 @@ class AudioView(QWidget):
         self.stop_button.clicked.connect(self.stop)
         row.addWidget(self.stop_button)
         self.duration_label = QLabel(self)
+        # Its idle sentence is long: it wraps rather than set the panel's minimum width (a
+        # 1024 px window must hold the panel and the inspector side by side).
+        self.duration_label.setWordWrap(True)
         row.addWidget(self.duration_label, 1)
         self.save_button = QPushButton("Save as WAV…", self)
         self.save_button.clicked.connect(self._save_clicked)

@@ -30,6 +30,7 @@ class MusicView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
         self.status_label = QLabel(self)
+        self.status_label.setWordWrap(True)  # a narrow window wraps it rather than widening
         row.addWidget(self.status_label, 1)
         self.progress = QProgressBar(self)
         self.progress.setRange(0, 100)
@@ -47,6 +48,7 @@ class MusicView(QWidget):
         self.audio.reset()
         self._job_status = None
         self._job_progress = None
+        self._reported: tuple[Any, ...] = ()
         self.progress.setValue(0)
         self.status_label.setText("No job yet — describe a song and press Send.")
 
@@ -59,14 +61,19 @@ class MusicView(QWidget):
         self._show()
 
     def refresh(self, state: StreamState) -> None:
+        # What the stream reported, taken when it changes only: a poll's newer word (set_job)
+        # is not undone every frame. The job's phase as last reported (music.job.* events) wins
+        # over the job dict, which is the one the POST answered: "queued" while it rendered.
         job: Any = getattr(state, "job", None)
-        if isinstance(job, dict):
-            status = job.get("status")
-            progress = job.get("progress")
-            if isinstance(status, str):
-                self._job_status = status
-            if isinstance(progress, int | float):
-                self._job_progress = progress / 100 if progress > 1 else float(progress)
+        posted = (job.get("status"), job.get("progress")) if isinstance(job, dict) else (None, None)
+        reported = (*posted, getattr(state, "job_status", None), getattr(state, "progress", None))
+        if reported != self._reported:
+            self._reported = reported
+            for status, progress in (posted, reported[2:]):
+                if isinstance(status, str) and status:
+                    self._job_status = status
+                if isinstance(progress, int | float):
+                    self._job_progress = progress / 100 if progress > 1 else float(progress)
         self.audio.refresh(state)
         if self._job_status is None and state.audio is not None:
             self._job_status = "rendering"

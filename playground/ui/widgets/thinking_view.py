@@ -31,7 +31,7 @@ class ThinkingView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QVBoxLayout(self)
+        layout = self._layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         self.toggle = QToolButton(self)
@@ -65,6 +65,9 @@ class ThinkingView(QWidget):
     def set_expanded(self, expanded: bool) -> None:
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
         self.text.setVisible(expanded)
+        # Collapsed, it takes its title line (and the signature note) and no more: in the
+        # output splitter it kept its 130 px, a blank band above the answer.
+        self.setMaximumHeight(16777215 if expanded else self._layout.minimumSize().height())
         if self.toggle.isChecked() != expanded:
             self.toggle.setChecked(expanded)
 
@@ -87,6 +90,8 @@ class ThinkingView(QWidget):
             self._signatures = len(state.signatures)
             self.note.setText(self.signature_note(state.signatures))
             self.note.show()
+            if not self.expanded:  # the note is a line more
+                self.set_expanded(False)
 
     def finish(self, state: StreamState) -> None:
         self.refresh(state)

@@ -29,6 +29,9 @@ __all__ = ["ToolCallCard", "ToolCallsView"]
 _BADGE = "border-radius: 3px; padding: 1px 5px; font-size: 11px;"
 
 
+ARGS_MAX_LINES = 12  # a card's arguments box grows with them up to this many lines
+
+
 class _ArgsText(QPlainTextEdit):
     clicked = Signal(int)  # document position
 
@@ -71,7 +74,8 @@ class ToolCallCard(QFrame):
         self.args.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.args.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.args.setPlaceholderText("(no arguments yet)")
-        self.args.setMaximumHeight(220)
+        self._lines = -1
+        self._fit_height()
         self.args.clicked.connect(self._clicked)
         layout.addWidget(self.args)
         self._pretty = JsonPrettyStream()
@@ -83,6 +87,23 @@ class ToolCallCard(QFrame):
         self._out_text: list[str] = []
         self._head = ("", "", False)
         self._valid = False
+
+    def _fit_height(self) -> None:
+        """The arguments box as tall as its lines, up to ARGS_MAX_LINES (then it scrolls).
+
+        At a fixed 220 px a one-line call took a third of the panel and three calls needed
+        scrolling; sized to their content, several stack readably. Lines never wrap (NoWrap),
+        so the block count is the line count; checked only when it changes.
+        """
+        lines = max(1, self.args.document().blockCount())
+        if lines == self._lines:
+            return
+        self._lines = lines
+        shown = min(lines, ARGS_MAX_LINES)
+        args = self.args
+        margin = int(args.document().documentMargin() * 2) + args.frameWidth() * 2
+        bar = args.horizontalScrollBar().sizeHint().height()  # a long line scrolls sideways
+        args.setFixedHeight(shown * args.fontMetrics().lineSpacing() + margin + bar)
 
     @property
     def valid_json(self) -> bool:
@@ -131,6 +152,7 @@ class ToolCallCard(QFrame):
             cursor = QTextCursor(self.args.document())
             cursor.movePosition(QTextCursor.MoveOperation.End)
             cursor.insertText(chunk)
+            self._fit_height()
         # Parse once per refresh, not per token (the raw string stays the truth, DESIGN.md), and
         # not at all while the pretty-printer knows a string or bracket is still open.
         valid = False if self._pretty.open else call.valid_json

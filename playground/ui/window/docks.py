@@ -93,9 +93,28 @@ class Docks:
     # ---- history -----------------------------------------------------------------------------
     def show_history(self, on: bool) -> None:
         if self.history_dock.isVisible() != on:
+            if on:
+                self._make_room(self.history_dock)
             self.history_dock.setVisible(on)
             if on:
                 self.history_dock.raise_()
+
+    def _make_room(self, dock: QDockWidget) -> None:
+        """A side dock that would push the window wider than it is goes below instead.
+
+        A dock beside the panels adds its minimum width to the window's: opening History
+        widened a 1024 px window past the screen, and it stayed so.
+        """
+        window = self.window
+        if window.dockWidgetArea(dock) not in (
+            Qt.DockWidgetArea.LeftDockWidgetArea,
+            Qt.DockWidgetArea.RightDockWidgetArea,
+        ):
+            return
+        central = window.centralWidget()
+        beside = central.minimumSizeHint().width() if central is not None else 0
+        if beside + dock.minimumSizeHint().width() + 8 > window.width():
+            window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
 
     def _history_visibility(self, visible: bool) -> None:
         set_checked_quietly(self.window.menus.history_action, visible)

@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self.simulator: SimServer | None = None
         self._start_simulator = start_simulator
         self._closing = False
+        self._remembered = False
         self._deferring = False
         # What the first frame does not show is set up right after it, or the moment something
         # asks for it (the history, the docks, the replay bar): startup time.
@@ -100,6 +101,9 @@ class MainWindow(QMainWindow):
                 page, self.style().standardIcon(route_views(route).icon), tab_title(route)
             )
         self._idle_started = False
+        from playground.ui.window.tab_fit import TabFit
+
+        self.tab_fit = TabFit(self.tabs, [tab_title(route) for route in ROUTE_NAMES])
 
         from playground.ui.inspector.inspector import Inspector
 
@@ -112,7 +116,11 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([900, 660])
         self._sized = False
+        self.splitter_restored = False
         self.setCentralWidget(self.splitter)
+        from playground.ui.window.remembered import restore_window
+
+        restore_window(self)  # before the current tab is followed: the last panel comes back
         from playground.ui.current_run import CurrentRun
         from playground.ui.selection import SelectionHub
 
@@ -239,6 +247,9 @@ class MainWindow(QMainWindow):
         # The history opens when the first run starts, if nothing opened it before.
         panel.session.recorder_factory = self.requests.recorder_for(panel)
         self._wire_panel(panel)
+        from playground.ui.window.remembered import restore_panel
+
+        restore_panel(self, panel)
         provider = self.provider_bar.provider()
         panel.set_on_simulator(provider.builtin)
         panel.editor.set_model(self.provider_bar.model_for(route))
@@ -255,6 +266,7 @@ class MainWindow(QMainWindow):
             )
             self.tabs.setTabEnabled(index, enabled)
             self.tabs.setCurrentIndex(current)
+            self.tab_fit.apply()  # the new tab has its full title: icons only if narrow
         finally:
             self.tabs.blockSignals(blocked)
         self._pages[route] = panel
@@ -349,6 +361,19 @@ class MainWindow(QMainWindow):
     def _wire_panel(self, panel: RoutePanel) -> None:
         self.current_run.watch(panel.session)
         panel.itemActivated.connect(lambda item, p=panel: self._widget_activated(p, item))
+        panel.status_line.warningsClicked.connect(lambda p=panel: self._show_findings(p))
+        panel.session.started.connect(self._clear_ready)
+
+    def _clear_ready(self) -> None:
+        # "Ready … Type a prompt" under a run's output (a failure's, say) would read as idle.
+        if self.statusBar().currentMessage().startswith("Ready"):
+            self.statusBar().clearMessage()
+
+    def _show_findings(self, panel: RoutePanel) -> None:
+        """ "complete · N warnings" was clicked: the inspector goes to the first finding."""
+        if panel is not self.followed:
+            self.tabs.setCurrentWidget(panel)
+        self.inspector.highlight_findings()
 
     def _panel_views(self, build: bool) -> list[ItemView]:
         """The current panel's output widgets (``build``: build them first if deferred)."""
@@ -422,13 +447,22 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        if not self._sized:  # the first show knows the real width: give the inspector ~42 %
+        if not self._sized and not self.splitter_restored:
+            # The first show knows the real width: give the inspector ~42 %.
             self._sized = True
             total = max(self.splitter.width(), 800)
-            self.splitter.setSizes([int(total * 0.58), total - int(total * 0.58)])
+            # On a laptop-sized window the panel's two columns need the room more (~36 %).
+            share = 0.42 if total >= 1400 else 0.36
+            inspector = int(total * share)
+            self.splitter.setSizes([total - inspector, inspector])
 
     # ---- closing ---
     def closeEvent(self, event: QCloseEvent) -> None:
+        from playground.ui.window.remembered import remember
+
+        if not self._closing or not self._remembered:
+            self._remembered = True
+            remember(self)
         if not self._closing:
             self.stop_all()
             self.closed.emit()

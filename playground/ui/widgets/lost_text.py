@@ -1,0 +1,37 @@
+"""Where an answer lost text: the offsets of events that could not be read (bad JSON)."""
+
+from __future__ import annotations
+
+import bisect
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playground.protocol.state import Finding, TextBuffer
+
+__all__ = ["LOST_CODES", "gap_offsets"]
+
+# Findings whose event carried content that never reached the text: the data line was cut or
+# malformed, so whatever it held is missing at that place (PROTOCOL.md §0: never silent).
+LOST_CODES = frozenset({"invalid_json"})
+
+
+def gap_offsets(text: TextBuffer, findings: list[Finding]) -> list[tuple[int, str]]:
+    """``(text offset, note)`` for each unreadable event: the offset where the next readable
+    piece of ``text`` begins after it (its end if none came). Sorted, one per event.
+
+    The text widget shows a small mark there (its ``mark_gap(offset, note)``): the answer reads
+    on as if nothing were missing otherwise.
+    """
+    items, starts = text.origins.items, text.origins.starts
+    gaps: list[tuple[int, str]] = []
+    seen: set[int] = set()
+    for finding in findings:
+        item = finding.item
+        if finding.code not in LOST_CODES or item is None or item in seen:
+            continue
+        seen.add(item)
+        at = bisect.bisect_right(items, item)  # items grow with the offsets (arrival order)
+        offset = starts[at] if at < len(starts) else len(text)
+        gaps.append((offset, f"Event #{item} could not be read: {finding.message}"))
+    gaps.sort()
+    return gaps
