@@ -29,6 +29,7 @@ __all__ = [
     "FORMAT",
     "Capture",
     "CaptureError",
+    "capture_route",
     "chunk_record",
     "encode_line",
     "end_record",
@@ -274,3 +275,15 @@ def read_capture(source: str | os.PathLike[str] | bytes, *, strict: bool = False
             continue
         _read_lenient(capture, number, obj)
     return capture
+
+
+def capture_route(capture: Capture) -> str | None:
+    """The route of a raw capture, from its first decisive events (the decoder's recognition)."""
+    from playground.protocol.stream import StreamDecoder  # the decoder loads with a stream
+
+    decoder = StreamDecoder("auto")
+    for t, data in capture.chunks[:50]:
+        decoder.feed(data, t)
+        if decoder.route != "auto":
+            return decoder.route
+    return None

@@ -162,7 +162,7 @@ class ProviderBar(QWidget):
         if self.provider().builtin:
             self.base_url_edit.setText(url)
 
-    # ---- persistence (QSettings: provider, model, base URL — never a key; issue 4/5) ---
+    # ---- persistence (QSettings: provider, model, base URL — never a key) -----------
     def _restore(self) -> None:
         provider_id = str(self.settings.value("provider", "simulator") or "simulator")
         try:

@@ -53,7 +53,7 @@ def _headers(parent: QObject) -> QStandardItemModel:
     """The timeline's column titles and no rows: the table until its model is built.
 
     A C++ model: the header asks for its titles a few hundred times before the first frame,
-    and a Python model would answer each through PySide (issue 7: startup).
+    and a Python model would answer each through PySide (startup).
     """
     model = QStandardItemModel(0, len(COLUMNS), parent)
     model.setHorizontalHeaderLabels(list(COLUMNS))
@@ -67,7 +67,7 @@ class Inspector(QWidget):
 
     def __init__(self, parent: QWidget | None = None, *, defer_model: bool = False) -> None:
         """``defer_model``: the timeline model is built by ``ensure_model()`` or on first use
-        (the window's first frame shows the empty table without it; issue 7: startup)."""
+        (the window's first frame shows the empty table without it; startup)."""
         super().__init__(parent)
         self._decoder: StreamDecoder | None = None
         self._selecting = False
@@ -130,7 +130,7 @@ class Inspector(QWidget):
         self.tabs.addTab(events, "Events")
 
         # The Request and Response views are built when their tab opens or a run fills them; an
-        # empty page stands in until then (issue 7: the first frame shows the Events tab).
+        # empty page stands in until then (the first frame shows the Events tab).
         self._exchange: dict[int, ExchangeView] = {}
         for title in _EXCHANGE_TITLES.values():
             self.tabs.addTab(QWidget(), title)
@@ -231,7 +231,7 @@ class Inspector(QWidget):
         view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         vertical = view.verticalHeader()
         vertical.hide()
-        # Fixed row height: a million rows never get measured one by one (issue 7).
+        # Fixed row height: a million rows never get measured one by one.
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(view.fontMetrics().height() + 6)
         bar = view.verticalScrollBar()

@@ -106,7 +106,7 @@ class RequestEditor(QWidget):
         page.addStretch(1)
         self.tabs.addTab(form_page, "Request")
         # The JSON body view is built when its tab opens or someone reads it; until then its text
-        # is kept here (issue 7: the first frame shows the Request tab).
+        # is kept here (the first frame shows the Request tab).
         self._raw: QPlainTextEdit | None = None
         self._raw_error: QLabel | None = None
         self._raw_text = ""

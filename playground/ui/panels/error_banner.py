@@ -21,7 +21,7 @@ _KIND_COLORS = {  # (dark background, light background)
 
 
 class ErrorBanner(QFrame):
-    """Hidden until something needs saying; never a modal dialog (issue 5: no traceback dialogs)."""
+    """Hidden until something needs saying; never a modal dialog (no traceback dialogs)."""
 
     retryRequested = Signal()
     stopRequested = Signal()
@@ -39,7 +39,7 @@ class ErrorBanner(QFrame):
 
     def _build(self) -> None:
         """The icon, sentence, countdown and buttons, made with the first message (a panel
-        usually has none; issue 7: the first frame shows no banner)."""
+        usually has none; the first frame shows no banner)."""
         if self._built:
             return
         self._built = True

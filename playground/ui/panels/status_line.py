@@ -102,7 +102,7 @@ class StatusLine(QWidget):
         self.usage.setMinimumWidth(40)
         # The figures change every frame while streaming, and a label's minimum width follows
         # its text: the row would force the panel wider whenever a figure grows, and the answer
-        # beside it would lay its whole document out again at the new width (issue 7: 100 ms
+        # beside it would lay its whole document out again at the new width (100 ms
         # with a long answer). Each figure keeps a fixed width instead, room for its widest
         # usual value, so the row never changes size and no figure is cut.
         metrics = QFontMetrics(self.http.font())
@@ -157,7 +157,7 @@ class StatusLine(QWidget):
     def set_status(self, status: str, *, warnings: int = 0, note: str = "") -> None:
         """``warnings``: findings of a completed stream; ``note``: e.g. "no bytes for 3 s"."""
         # Once per frame while streaming: a style sheet set again (even the same one) re-polishes
-        # the label and lays the row out anew, so only a change is applied (issue 7).
+        # the label and lays the row out anew, so only a change is applied.
         warned = status == "complete" and warnings > 0
         color = status_color("incomplete" if warned else status)
         style = f"color: {color}; font-weight: 600;"

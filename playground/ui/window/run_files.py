@@ -30,6 +30,28 @@ class RunFiles:
         self.last_message = message
         self.window.statusBar().showMessage(message, ms)
 
+    def open_capture(self, path: str) -> None:
+        """Open a capture or raw `curl -N` output into the right panel and replay it instantly."""
+        from playground.protocol.capture import capture_route, read_capture
+
+        try:
+            capture = read_capture(path)
+        except Exception as exc:
+            message = f"Cannot open {Path(path).name}: {exc}"
+            self.window.statusBar().showMessage(message, 10000)
+            if self.window.interactive:
+                from PySide6.QtWidgets import QMessageBox
+
+                QMessageBox.warning(self.window, "Cannot open the capture", message)
+            return
+        route = capture.route if capture.route in self.window.panels else None
+        if route is None:
+            route = capture_route(capture) or self.window.current_panel().route
+        panel = self.window.show_panel(route)
+        self.window.show_request_of(panel, capture)
+        panel.session.start_replay(capture, 0.0)
+        self.window.statusBar().showMessage(f"Opened {Path(path).name}", 6000)
+
     def status(self) -> str | None:
         state = self.session().state
         return state.status if state is not None else None

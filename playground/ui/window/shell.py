@@ -397,25 +397,7 @@ class MainWindow(QMainWindow):
     # ---- captures ---
     def open_capture(self, path: str) -> None:
         """Open a capture or raw `curl -N` output into the right panel and replay it instantly."""
-        from playground.protocol.capture import read_capture
-
-        try:
-            capture = read_capture(path)
-        except Exception as exc:
-            message = f"Cannot open {Path(path).name}: {exc}"
-            self.statusBar().showMessage(message, 10000)
-            if self.interactive:
-                from PySide6.QtWidgets import QMessageBox
-
-                QMessageBox.warning(self, "Cannot open the capture", message)
-            return
-        route = capture.route if capture.route in self.panels else None
-        if route is None:
-            route = _guess_route(capture) or self.current_panel().route
-        panel = self.show_panel(route)
-        self.show_request_of(panel, capture)
-        panel.session.start_replay(capture, 0.0)
-        self.statusBar().showMessage(f"Opened {Path(path).name}", 6000)
+        self.run_files.open_capture(path)
 
     def show_request_of(self, panel: RoutePanel, capture: Capture) -> None:
         """Put a capture's request body into ``panel``'s editor (a JSON body it can show)."""
@@ -494,15 +476,3 @@ def _open_history() -> RunHistory | None:
         return RunHistory()
     except Exception:  # an unwritable data folder must not keep the window from opening
         return None
-
-
-def _guess_route(capture: Capture) -> str | None:
-    """The route of a raw capture, from its events (the decoder's own recognition)."""
-    from playground.protocol.stream import StreamDecoder
-
-    decoder = StreamDecoder("auto")
-    for t, data in capture.chunks[:50]:
-        decoder.feed(data, t)
-        if decoder.route != "auto":
-            return decoder.route
-    return None
