@@ -7,30 +7,15 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
+from timing_helpers import stalled_timing
 
-from playground.protocol.sse import SSEItem, SSEParser
-from playground.protocol.state import StreamState
-from playground.protocol.timing import Timing, compute_timing
 from playground.ui.compare_diff import (
     text_diff_html,
 )
 from playground.ui.timing_chart import ArrivalChart
 from playground.ui.timing_view import TimingView
 
-
-def _timing() -> Timing:
-    """Five text events at 0.1 s steps, a 2 s stall, then the terminator."""
-    parser = SSEParser()
-    items: list[SSEItem] = []
-    times = [0.1, 0.2, 0.3, 0.4, 0.5, 2.5]
-    for i, t in enumerate(times[:-1]):
-        items.extend(parser.feed(f'data: {{"n": {i}}}\n\n'.encode(), t))
-    items.extend(parser.feed(b"data: [DONE]\n\n", times[-1]))
-    state = StreamState()
-    for i in range(5):
-        state.choice(0).text.append(f"w{i} ", i)
-    state.usage = {"prompt_tokens": 3, "completion_tokens": 5, "total_tokens": 8}
-    return compute_timing((items, state), t_headers=0.05, t_first_byte=0.1, t_end=2.5)
+_timing = stalled_timing
 
 
 @pytest.mark.parametrize("dark", [False, True])
