@@ -13,12 +13,14 @@ import copy
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QSplitter
 
 from playground.protocol.conversation import (
     Conversation,
+    Image,
+    Text,
     Turn,
     assistant_turn,
     conversation_keys,
@@ -27,12 +29,19 @@ from playground.protocol.conversation import (
     thread,
     tool_turn,
 )
+from playground.protocol.requests import RequestParams, build_body
 from playground.ui.conversation.thread_view import ThreadView
 
 if TYPE_CHECKING:
     from playground.ui.panels.route_panel import RoutePanel
 
 __all__ = ["ConversationThread"]
+
+
+def _form_keys(route: str) -> set[str]:
+    """The keys of a body the form builds that are not its conversation."""
+    built = build_body(route, RequestParams(model="", system="s", prompt="p"))
+    return set(parse_body(built, route).params)
 
 
 def _has_content(turn: Turn) -> bool:
@@ -52,6 +61,7 @@ class ConversationThread(QObject):
         self.live: int | None = None  # the index of the answer the live views show
         self.requests: list[dict[str, Any]] = []  # every request sent, as the dump shows it
         self.auto_results: dict[str, str] = {}  # tool name -> canned result (--tool-result)
+        self.attachments: list[Image] = []  # images for the next user turn (--attach)
         self._sent_run = False
         self.view = ThreadView()
         self.view.deleteRequested.connect(self.delete)
@@ -84,14 +94,16 @@ class ConversationThread(QObject):
 
     def merge(self, body: dict[str, Any]) -> dict[str, Any]:
         """``body`` (the editor's: system and prompt) with the thread before the prompt."""
-        if not self.turns:
+        if not self.turns and not self.attachments:
             return body
         try:
             pasted = parse_body(body, self.route)
         except Exception:
             return body
-        new = tuple(t for t in pasted.conversation.turns if _has_content(t))
-        whole = Conversation(tuple(self.turns) + new, pasted.conversation.system)
+        new = [t for t in pasted.conversation.turns if _has_content(t)]
+        if self.attachments and new and new[-1].role == "user":
+            new[-1] = Turn("user", new[-1].parts + tuple(self.attachments))
+        whole = Conversation(tuple(self.turns + new), pasted.conversation.system)
         return pasted.params | conversation_keys(self.route, whole)
 
     def absorb(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -102,12 +114,16 @@ class ConversationThread(QObject):
         except Exception:
             return body
         turns = list(pasted.conversation.turns)
-        last = turns.pop() if turns and turns[-1].role == "user" else Turn.of("user", "")
+        last = Turn.of("user", "")
+        if turns and turns[-1].role == "user" and all(isinstance(p, Text) for p in turns[-1].parts):
+            last = turns.pop()  # plain text: the prompt box can hold it
         self.turns = turns
         self.live = None
         self._show()
-        keys = conversation_keys(self.route, Conversation((last,), pasted.conversation.system))
-        return pasted.params | keys
+        # The system and that turn as the form itself writes them, so the form reads them back.
+        system = pasted.conversation.system
+        built = build_body(self.route, RequestParams(model="", system=system, prompt=last.text))
+        return pasted.params | {k: v for k, v in built.items() if k not in _form_keys(self.route)}
 
     # ---- the run ----------------------------------------------------------------------------
     def sent(self, body: dict[str, Any]) -> None:
@@ -117,6 +133,7 @@ class ConversationThread(QObject):
         except Exception:
             return
         self.turns = list(pasted.conversation.turns)
+        self.attachments = []  # they are on the turn just sent
         self.live = None
         self._sent_run = True
         prompt = getattr(self.panel.editor, "prompt", None)
@@ -148,15 +165,7 @@ class ConversationThread(QObject):
             return
         self.turns.append(turn)
         self.live = len(self.turns) - 1
-        self._show()
-        self.panel.editor.rebuild()
-        calls = self.conversation().open_calls
-        if calls and all(c.name in self.auto_results for c in calls):
-            # Answered at once, as Send results would (after this slot: a new run starts).
-            QTimer.singleShot(0, lambda: self.send_results(self._canned()))
-
-    def _canned(self) -> list[tuple[str, str]]:
-        return [(c.id, self.auto_results[c.name]) for c in self.conversation().open_calls]
+        self.refresh()
 
     # ---- what the user does -------------------------------------------------------------------
     def send_results(self, results: list[tuple[str, str]]) -> None:
@@ -165,8 +174,7 @@ class ConversationThread(QObject):
             return
         self.turns.append(tool_turn(results))
         self.live = None
-        self._show()
-        self.panel.editor.rebuild()
+        self.refresh()
         self.panel.send()
 
     def delete(self, index: int) -> None:
@@ -178,13 +186,16 @@ class ConversationThread(QObject):
                 self.live = None
             elif index < self.live:
                 self.live -= 1
-        self._show()
-        self.panel.editor.rebuild()
+        self.refresh()
 
     def clear(self) -> None:
         """New conversation: no turns (the system and the prompt boxes stay as they are)."""
         self.turns = []
         self.live = None
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the thread again, and the JSON body with it (the turns changed)."""
         self._show()
         self.panel.editor.rebuild()
 
