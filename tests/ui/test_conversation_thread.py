@@ -167,3 +167,66 @@ def test_a_two_round_tool_loop_with_parallel_calls(route: str, qloop: Any, sim: 
     roles = [t.role for t in panel.conversation.turns]
     assert roles == ["user", "assistant", "tool", "assistant"] * 2
     assert len(panel.conversation.requests) == 4
+
+
+def _sdk_sends(base_url: str, route: str, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The official SDK's streamed text for ``body`` and the body it put on the wire."""
+    import anthropic
+    import openai
+
+    sent: list[dict[str, Any]] = []
+    text: list[str] = []
+    sdk: Any = anthropic if route == "messages" else openai
+    hooks = {"request": [lambda request: sent.append(json.loads(request.content))]}
+    headers = {"X-Sim-Pace": "instant"}
+    with sdk.DefaultHttpxClient(event_hooks=hooks, timeout=30) as http:
+        if route == "messages":
+            with anthropic.Anthropic(
+                base_url=base_url.removesuffix("/v1"),
+                api_key="sk-sim",
+                max_retries=0,
+                http_client=http,
+                default_headers=headers,
+            ) as ant:
+                for event in ant.messages.create(**body):
+                    if event.type == "content_block_delta" and event.delta.type == "text_delta":
+                        text.append(event.delta.text)
+        else:
+            with openai.OpenAI(
+                base_url=base_url,
+                api_key="sk-sim",
+                max_retries=0,
+                http_client=http,
+                default_headers=headers,
+            ) as oai:
+                if route == "chat":
+                    for chunk in oai.chat.completions.create(**body):
+                        text += [c.delta.content or "" for c in chunk.choices]
+                else:
+                    for event in oai.responses.create(**body):
+                        if event.type == "response.output_text.delta":
+                            text.append(event.delta)
+    assert len(sent) == 1
+    return "".join(text), sent[0]
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_the_official_sdks_accept_the_bodies_the_panel_sent(
+    route: str, qloop: Any, sim: Any
+) -> None:
+    panel = _panel(route, sim)
+    panel.editor.use_tools.setChecked(True)
+    panel.editor.tools.setPlainText(json.dumps([SAMPLE_TOOL, TIME_TOOL]))
+    _say(qloop, panel, ASK_TOOLS)
+    for editor_ in panel.conversation.view.result_editors:
+        editor_.edit.setPlainText('{"ok": true}')
+    _then_wait(qloop, panel, panel.conversation.view.send_results_button.click)
+    _say(qloop, panel, "And tomorrow?")
+    texts = []
+    for request in panel.conversation.requests:
+        text, sent = _sdk_sends(sim.base_url, route, request["body"])
+        assert sent == request["body"]
+        texts.append(text)
+    assert len(texts) == 3
+    # The results' body gets the answer that uses them, as the panel's own run did.
+    assert texts[1].startswith('The tool answered: get_weather: {"ok": true}; get_time:')
