@@ -82,7 +82,9 @@ class ConversationThread(QObject):
             layout.removeWidget(panel.stack)
             split.addWidget(self.view)
             split.addWidget(panel.stack)
+            split.setStretchFactor(0, 2)
             split.setStretchFactor(1, 3)
+            split.setSizes([280, 420])  # room for a few turns above the answer
             layout.insertWidget(index, split, 1)  # type: ignore[attr-defined]
             self.splitter = split
         shortcut = QShortcut(QKeySequence("Ctrl+N"), panel)
