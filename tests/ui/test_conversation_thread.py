@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from PySide6.QtGui import QKeySequence, QShortcut
 
 from playground.protocol.requests import SAMPLE_TOOL
 from playground.transport.providers import provider_by_id
@@ -130,8 +131,12 @@ def test_a_deleted_turn_is_not_sent(route: str, qloop: Any, sim: Any) -> None:
     # The follow-up names the turn still there, not the deleted one.
     assert _text(panel).startswith('Following up on "Then tell me about Rome".')
     assert FIRST not in _strings(panel.conversation.requests[-1]["body"]).splitlines()
-    # New conversation clears the thread.
-    panel.conversation.view.new_button.click()
+    # New conversation (Ctrl+N) clears the thread.
+    # (Offscreen no window becomes active, so the key is not dispatched: the shortcut's own
+    # action stands for it.)
+    shortcuts = [s for s in panel.findChildren(QShortcut) if s.key() == QKeySequence("Ctrl+N")]
+    assert len(shortcuts) == 1
+    shortcuts[0].activated.emit()
     assert panel.conversation.turns == [] and panel.conversation.view.isHidden()
     assert "Rome" not in _body(panel)
 
@@ -152,7 +157,9 @@ def test_a_two_round_tool_loop_with_parallel_calls(route: str, qloop: Any, sim: 
         assert not view.results_box.isHidden()
         for editor_ in view.result_editors:
             editor_.edit.setPlainText(json.dumps({"round": round_, "tool": editor_.call.name}))
-        assert _then_wait(qloop, panel, view.send_results_button.click) == "complete"
+        # Round one by the button; round two by Send (Ctrl+Enter), which sends the results.
+        press = view.send_results_button.click if round_ == 0 else panel.send
+        assert _then_wait(qloop, panel, press) == "complete"
         used = (
             f'The tool answered: get_weather: {{"round": {round_}, "tool": "get_weather"}}; '
             f'get_time: {{"round": {round_}, "tool": "get_time"}}'

@@ -87,6 +87,8 @@ class ConversationThread(QObject):
             split.setSizes([280, 420])  # room for a few turns above the answer
             layout.insertWidget(index, split, 1)  # type: ignore[attr-defined]
             self.splitter = split
+        # Each conversational panel has one; only the shown panel's is live (Qt matches
+        # shortcuts of visible widgets only), so the three never clash.
         shortcut = QShortcut(QKeySequence("Ctrl+N"), panel)
         shortcut.activated.connect(self.clear)
 
@@ -178,6 +180,13 @@ class ConversationThread(QObject):
         self.live = None
         self.refresh()
         self.panel.send()
+
+    def answer_open_calls(self) -> bool:
+        """Send the result editors' answers if calls are open (True), else nothing (False)."""
+        if not self.view.result_editors or not self.conversation().open_calls:
+            return False
+        self.send_results(self.view.results())
+        return True
 
     def delete(self, index: int) -> None:
         if not 0 <= index < len(self.turns):

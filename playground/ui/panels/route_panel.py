@@ -276,6 +276,8 @@ class RoutePanel(QWidget):
 
     def send(self) -> None:
         """Build the request from the editor and start it (a run still going is cancelled)."""
+        if self.conversation is not None and self.conversation.answer_open_calls():
+            return  # open tool calls: Send (Ctrl+Enter) sends their results
         self.editor.flush()
         if self.spec_factory is None:
             self.banner.show_message("error", "No provider is configured.")
