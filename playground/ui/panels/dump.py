@@ -13,13 +13,17 @@ __all__ = ["dump_panel"]
 
 
 def dump_panel(panel: RoutePanel) -> dict[str, Any]:
-    """What ``panel``'s widgets show: the headless contract's JSON (``--dump-state``)."""
+    """What ``panel``'s widgets show: the headless contract's JSON (``--dump-state``); on a
+    conversational panel also its ``thread`` and ``requests`` (ui/conversation/thread.py)."""
+    talk = panel.conversation.dump() if panel.conversation is not None else {}
+    return _widgets_dump(panel) | talk
+
+
+def _widgets_dump(panel: RoutePanel) -> dict[str, Any]:
     session = panel.session
     state = session.state
     run = session.run
     decoder = session.decoder
-    # The conversation's thread and the requests this run sent (ui/conversation/thread.py).
-    talk = panel.conversation.dump() if panel.conversation is not None else {}
     if state is None or decoder is None:
         # Nothing was sent; a banner (a missing file, no base URL) says why.
         said = panel.banner.text if panel.banner.kind == "error" else ""
@@ -36,7 +40,7 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
             "usage": None,
             "error": {"status": None, "message": said, "type": "not_sent"} if said else None,
             "answer_html": "",
-        } | talk
+        }
     error: dict[str, Any] | None = None
     if state.error is not None:
         error = {
@@ -51,23 +55,19 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
     answer = panel.widgets.get("answer")
     # The state's one projection (protocol/projection.py; its route is the decoded one, which a
     # replayed raw stream may give on another route's panel), and what only the window knows.
-    return (
-        state_json(state)
-        | {
-            "http_status": run.status,
-            "audio_seconds": round(audio.seconds, 3) if audio is not None else 0.0,
-            "audio_bytes": len(audio.data) if audio is not None else 0,
-            "timeline_rows": len(decoder.items),
-            "error": error,
-            "timing": {
-                "headers": run.t_headers,
-                "first_byte": run.t_first_byte,
-                "first_token": run.t_first_token,
-                "end": run.t_end,
-            },
-            "banner": panel.banner.text if panel.banner.isVisible() or panel.banner.text else "",
-            # The answer view's rich text (live Markdown), as QTextDocument.toHtml() gives it.
-            "answer_html": answer.html() if answer is not None else "",  # type: ignore[attr-defined]
-        }
-        | talk
-    )
+    return state_json(state) | {
+        "http_status": run.status,
+        "audio_seconds": round(audio.seconds, 3) if audio is not None else 0.0,
+        "audio_bytes": len(audio.data) if audio is not None else 0,
+        "timeline_rows": len(decoder.items),
+        "error": error,
+        "timing": {
+            "headers": run.t_headers,
+            "first_byte": run.t_first_byte,
+            "first_token": run.t_first_token,
+            "end": run.t_end,
+        },
+        "banner": panel.banner.text if panel.banner.isVisible() or panel.banner.text else "",
+        # The answer view's rich text (live Markdown), as QTextDocument.toHtml() gives it.
+        "answer_html": answer.html() if answer is not None else "",  # type: ignore[attr-defined]
+    }
