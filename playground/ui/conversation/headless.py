@@ -8,7 +8,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from playground.protocol.conversation import Conversation, Image, Turn, conversation_file
+from playground.protocol.conversation.bodies import conversation_file
+from playground.protocol.conversation.model import Conversation, Image, Turn
 
 if TYPE_CHECKING:
     from playground.ui.panels.route_panel import RoutePanel

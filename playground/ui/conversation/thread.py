@@ -17,18 +17,11 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QSplitter
 
-from playground.protocol.conversation import (
-    Conversation,
-    Image,
-    Text,
-    Turn,
-    assistant_turn,
-    conversation_keys,
-    parse_body,
-    redact_base64,
-    thread,
-    tool_turn,
-)
+# Every conversational panel is built before the first frame: what only a finished run needs
+# (assistant_turn, tool_turn) is imported then (startup time).
+from playground.protocol.conversation.bodies import conversation_keys, parse_body
+from playground.protocol.conversation.dump import redact_base64, thread
+from playground.protocol.conversation.model import Conversation, Image, Text, Turn
 from playground.protocol.requests import RequestParams, build_body
 from playground.ui.conversation.thread_view import ThreadView
 
@@ -163,6 +156,8 @@ class ConversationThread(QObject):
             return
         if (run.status is not None and run.status >= 400) or status == "failed":
             return
+        from playground.protocol.conversation.answer import assistant_turn
+
         payloads = [decoder.payload(i) for i in range(len(decoder.items))]
         turn = assistant_turn(state, payloads)
         if not turn.parts:
@@ -176,6 +171,8 @@ class ConversationThread(QObject):
         """Answer the open calls (one result each, together) and send the thread on."""
         if not results or self.panel.session.is_running:
             return
+        from playground.protocol.conversation.answer import tool_turn
+
         self.turns.append(tool_turn(results))
         self.live = None
         self.refresh()
