@@ -14,6 +14,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from playground.assets import icon_svg
 from playground.protocol.routes import ROUTE_NAMES
+from playground.ui.conversation.headless import DEFAULTS as HEADLESS_DEFAULTS
+from playground.ui.conversation.headless import add_arguments as add_conversation_arguments
+from playground.ui.conversation.headless import check_arguments as check_conversation_arguments
+from playground.ui.conversation.headless import converse
+from playground.ui.conversation.headless import prepare as prepare_conversation
 
 if TYPE_CHECKING:
     import asyncio
@@ -61,7 +66,7 @@ _DEFAULTS: dict[str, Any] = {
     "size": None,
     "proxy": None,
     "proxy_port": 0,
-}
+} | HEADLESS_DEFAULTS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -77,7 +82,10 @@ def _parser() -> argparse.ArgumentParser:
         "--route", choices=ROUTES, help="send on this route's panel as soon as the window opens"
     )
     p.add_argument(
-        "--prompt", help="the prompt (speech: the text; transcription: an audio file path)"
+        "--prompt",
+        action="append",
+        help="the prompt (speech: the text; transcription: an audio file path); on chat, "
+        "responses and messages repeatable: each a user turn sent after the previous answer",
     )
     p.add_argument("--model", help="the model name")
     p.add_argument("--provider", help="a provider profile id (default: the remembered one)")
@@ -111,6 +119,7 @@ def _parser() -> argparse.ArgumentParser:
         help="record another app's traffic: a proxy on 127.0.0.1 in front of URL (Traffic panel)",
     )
     p.add_argument("--proxy-port", type=int, metavar="N", help="the proxy's port (default: free)")
+    add_conversation_arguments(p)
     p.set_defaults(**_DEFAULTS)
     return p
 
@@ -133,6 +142,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
             raise UsageError(f"--body is not valid JSON: {exc}") from None
         if not isinstance(args.body, dict):
             raise UsageError("--body must be a JSON object")
+    try:
+        check_conversation_arguments(args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     if args.speed < 0:
         raise UsageError("--speed must be 0 (instant) or more")
     for name in ("file", "replay"):
@@ -385,6 +398,7 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
                     panel.editor.set_file(args.prompt)
             else:
                 panel.editor.set_prompt(args.prompt)
+        prepare_conversation(panel, args)
         if args.body:
             panel.editor.set_body({**panel.editor.body(), **args.body})
         if args.fault:
@@ -405,6 +419,8 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(args.timeout):
             await panel.session.wait()
+            if not args.replay:  # the tool results and the further --prompt turns
+                await converse(panel, args)
     if panel.session.is_running:
         panel.stop()
         await panel.session.wait()

@@ -10,7 +10,7 @@ JSON of the timeline's events, in order) rebuilds the turn from them when it is 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playground.protocol.conversation.common import dict_items, join_text, string
 from playground.protocol.conversation.model import (
@@ -23,7 +23,9 @@ from playground.protocol.conversation.model import (
     ToolResult,
     Turn,
 )
-from playground.protocol.state import StreamState
+
+if TYPE_CHECKING:  # a type only: the thread's panels load this before any stream (startup time)
+    from playground.protocol.state import StreamState
 
 __all__ = ["assistant_turn", "tool_turn"]
 

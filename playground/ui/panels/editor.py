@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +93,10 @@ class RequestEditor(QWidget):
         self._extra: dict[str, Any] = {}
         self._messages: list[dict[str, Any]] = []
         self._syncing = False
+        # A conversational panel's thread (ui/conversation/thread.py): ``merge_thread`` puts its
+        # turns into the body the form builds, ``absorb_thread`` takes them from a typed body.
+        self.merge_thread: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        self.absorb_thread: Callable[[dict[str, Any]], dict[str, Any]] | None = None
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.tabs = QTabWidget()
@@ -408,7 +413,15 @@ class RequestEditor(QWidget):
             value = None
         if isinstance(value, dict):
             return value
-        return build_body(self.route, self.params())
+        return self._built()
+
+    def _built(self) -> dict[str, Any]:
+        body = build_body(self.route, self.params())
+        return self.merge_thread(body) if self.merge_thread is not None else body
+
+    def rebuild(self) -> None:
+        """Show the body again from the form (the thread changed)."""
+        self._form_to_raw()
 
     def _set_params(self, p: RequestParams) -> None:
         """Show ``p`` in the form without echoing back into the raw view."""
@@ -479,7 +492,7 @@ class RequestEditor(QWidget):
 
     def _form_to_raw(self) -> None:
         try:
-            body = build_body(self.route, self.params())
+            body = self._built()
         except Exception as exc:  # a bad tools JSON and the like: say so, keep the last body
             self.raw_error.setText(f"Cannot build the body: {exc}")
             return
@@ -507,6 +520,8 @@ class RequestEditor(QWidget):
             return
         if self._raw_error is not None:
             self._raw_error.clear()
+        if self.absorb_thread is not None:
+            value = self.absorb_thread(value)
         self._syncing = True
         try:
             blockers = [QSignalBlocker(w) for w in self.findChildren(QWidget) if w is not self._raw]

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.requests import route_spec
+from playground.protocol.routes import route_of
 from playground.sim.fault_names import FAULTS
 from playground.ui.panels.editor import RequestEditor
 from playground.ui.panels.error_banner import ErrorBanner
@@ -31,6 +32,7 @@ from playground.ui.session import StreamSession
 
 if TYPE_CHECKING:
     from playground.transport.spec import RequestSpec
+    from playground.ui.conversation.thread import ConversationThread
     from playground.ui.output_view import OutputView
 
 __all__ = ["SIM_FAULTS", "RoutePanel", "SpecFactory"]
@@ -176,6 +178,11 @@ class RoutePanel(QWidget):
         self._tick.setInterval(100)
         self._tick.timeout.connect(self._update_status)
         self.clock0 = 0.0
+        self.conversation: ConversationThread | None = None
+        if route_of(route).conversational:
+            from playground.ui.conversation.thread import ConversationThread
+
+            self.conversation = ConversationThread(self)
         if not defer_output:
             self.ensure_output()
 
@@ -291,6 +298,8 @@ class RoutePanel(QWidget):
 
     def send(self) -> None:
         """Build the request from the editor and start it (a run still going is cancelled)."""
+        if self.conversation is not None and self.conversation.answer_open_calls():
+            return  # open tool calls: Send (Ctrl+Enter) sends their results
         self.editor.flush()
         if self.spec_factory is None:
             self.banner.show_message("error", "No provider is configured.")
@@ -309,14 +318,17 @@ class RoutePanel(QWidget):
                 "warning", "Pick an audio file to transcribe (or drop one on the panel)."
             )
             return
+        body = self.editor.body()
         try:
-            spec = self.spec_factory(self.route, self.editor.body(), files, self.sim_headers())
+            spec = self.spec_factory(self.route, body, files, self.sim_headers())
         except Exception as exc:  # a missing base URL and the like: one sentence, no traceback
             self.banner.show_message("error", str(exc) or type(exc).__name__)
             return
         if spec is None:
             return
         self._last_spec = spec
+        if self.conversation is not None:
+            self.conversation.sent(body)  # what is sent is the thread now; the prompt box empties
         self.session.start(spec, allow_insecure_key=spec.allow_insecure_key)
 
     def retry(self) -> None:

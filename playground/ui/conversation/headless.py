@@ -1,0 +1,165 @@
+"""The headless conversation options: several ``--prompt`` turns, ``--conversation FILE``,
+``--tool-result NAME=JSON`` and ``--attach FILE``, checked, put on a panel, and run in turn."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from playground.protocol.conversation.bodies import conversation_file
+from playground.protocol.conversation.model import Conversation, Image, Turn
+
+if TYPE_CHECKING:
+    from playground.ui.panels.route_panel import RoutePanel
+
+__all__ = ["DEFAULTS", "add_arguments", "check_arguments", "converse", "prepare"]
+
+DEFAULTS: dict[str, Any] = {"conversation": None, "tool_result": None, "attach": None}
+# The image formats every route takes (PNG, JPEG, WebP, GIF), by their files' first bytes.
+_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--conversation",
+        metavar="FILE",
+        help='earlier turns: {"system"?, "messages": [...]} in chat completions\' shape',
+    )
+    p.add_argument(
+        "--tool-result",
+        metavar="NAME=JSON",
+        action="append",
+        help="answer every call of tool NAME with JSON and go on (repeatable)",
+    )
+    p.add_argument(
+        "--attach",
+        metavar="FILE",
+        action="append",
+        help="an image (PNG, JPEG, WebP, GIF) on the last user turn (repeatable)",
+    )
+
+
+def image_mime(data: bytes) -> str | None:
+    for magic, mime in _MAGIC:
+        if data.startswith(magic):
+            return mime
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """Read and check the options in place; ValueError (one sentence) for anything wrong.
+
+    ``--prompt`` may be repeated: ``args.prompts`` holds them all, ``args.prompt`` the first."""
+    prompts = (
+        args.prompt
+        if isinstance(args.prompt, list)
+        else []
+        if args.prompt is None
+        else [args.prompt]
+    )
+    args.prompts = prompts
+    args.prompt = prompts[0] if prompts else None
+    if args.conversation is not None and not isinstance(args.conversation, Conversation):
+        try:
+            data = json.loads(Path(args.conversation).read_text(encoding="utf-8"))
+            args.conversation = conversation_file(data)
+        except OSError as exc:
+            raise ValueError(f"--conversation {args.conversation}: {exc.strerror}") from None
+        except ValueError as exc:
+            raise ValueError(f"--conversation {args.conversation}: {exc}") from None
+    results: dict[str, str] = {}
+    for item in args.tool_result or []:
+        name, sep, text = str(item).partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--tool-result {item!r}: expected NAME=JSON")
+        try:
+            json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"--tool-result {name}: not valid JSON ({exc})") from None
+        results[name.strip()] = text
+    args.tool_results = results
+    images: list[Image] = []
+    for path in args.attach or []:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise ValueError(f"--attach {path}: {exc.strerror}") from None
+        mime = image_mime(data)
+        if mime is None:
+            raise ValueError(f"--attach {path}: not a PNG, JPEG, WebP or GIF image")
+        images.append(Image(mime, data))
+    args.images = images
+    if (prompts[1:] or args.conversation or results or images) and args.route not in (
+        "chat",
+        "responses",
+        "messages",
+    ):
+        raise ValueError(
+            "several --prompt, --conversation, --tool-result and --attach need --route chat, "
+            "responses or messages"
+        )
+
+
+def prepare(panel: RoutePanel, args: argparse.Namespace) -> None:
+    """Put the file's turns, the canned tool results and the images on ``panel``."""
+    thread = panel.conversation
+    if thread is None:
+        return
+    thread.auto_results = dict(args.tool_results)
+    conversation: Conversation | None = args.conversation
+    if conversation is not None:
+        if conversation.system is not None:
+            panel.editor.system.setPlainText(conversation.system)
+        thread.turns = list(conversation.turns)
+        if not args.prompts:
+            panel.editor.set_prompt("")  # the file's own last turn is the one sent
+    if args.images and len(args.prompts) <= 1:
+        attach_now(panel, args.images)
+    thread.refresh()
+
+
+def attach_now(panel: RoutePanel, images: list[Image]) -> None:
+    """The images on the user turn sent next: the prompt's, else the thread's last user turn."""
+    thread = panel.conversation
+    assert thread is not None
+    if panel.editor.prompt.toPlainText().strip():
+        thread.attachments = list(images)
+        return
+    for i in range(len(thread.turns) - 1, -1, -1):
+        if thread.turns[i].role == "user":
+            turn = thread.turns[i]
+            thread.turns[i] = Turn("user", turn.parts + tuple(images))
+            return
+
+
+async def converse(panel: RoutePanel, args: argparse.Namespace) -> None:
+    """After the first run: answer its tool calls, then send each further ``--prompt``."""
+    thread = panel.conversation
+    if thread is None:
+        return
+    prompts = list(args.prompts[1:])
+    while True:
+        status = await panel.session.wait()
+        if status not in ("complete", "incomplete"):
+            return
+        calls = thread.conversation().open_calls
+        if calls and all(c.name in thread.auto_results for c in calls):
+            thread.send_results([(c.id, thread.auto_results[c.name]) for c in calls])
+            continue
+        if calls or not prompts:
+            return
+        panel.editor.set_prompt(prompts.pop(0))
+        if not prompts and args.images:
+            attach_now(panel, args.images)
+        panel.send()
+        if panel.session.state is None or not panel.session.is_running:
+            return

@@ -1,0 +1,233 @@
+"""ConversationThread: a conversational panel's thread, kept between runs and sent with each.
+
+The thread holds the turns before the prompt box. Send sends them with the prompt as the next
+user turn (the editor's body, merged through the route's translation); what was sent becomes the
+thread, and the answer joins it as an assistant turn when the stream ends. An answer that ends
+with tool calls gets a result editor per call; Send results appends the route's tool turn and
+sends again, for as many rounds as the model calls tools.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QSplitter
+
+# Every conversational panel is built before the first frame: what only a finished run needs
+# (assistant_turn, tool_turn) is imported then (startup time).
+from playground.protocol.conversation.bodies import conversation_keys, parse_body
+from playground.protocol.conversation.dump import redact_base64, thread
+from playground.protocol.conversation.model import Conversation, Image, Text, Turn
+from playground.protocol.requests import RequestParams, build_body
+from playground.ui.conversation.thread_view import ThreadView
+
+if TYPE_CHECKING:
+    from playground.ui.panels.route_panel import RoutePanel
+
+__all__ = ["ConversationThread"]
+
+
+def _form_keys(route: str) -> set[str]:
+    """The keys of a body the form builds that are not its conversation."""
+    built = build_body(route, RequestParams(model="", system="s", prompt="p"))
+    return set(parse_body(built, route).params)
+
+
+def _has_content(turn: Turn) -> bool:
+    return bool(turn.text.strip() or len(turn.parts) > 1 or turn.images or turn.tool_results)
+
+
+class ConversationThread(QObject):
+    """The thread of one chat, responses or messages panel, and its view above the answer."""
+
+    changed = Signal()
+
+    def __init__(self, panel: RoutePanel) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.route = panel.route
+        self.turns: list[Turn] = []
+        self.live: int | None = None  # the index of the answer the live views show
+        self.requests: list[dict[str, Any]] = []  # every request sent, as the dump shows it
+        self.auto_results: dict[str, str] = {}  # tool name -> canned result (--tool-result)
+        self.attachments: list[Image] = []  # images for the next user turn (--attach)
+        self._sent_run = False
+        self.view = ThreadView()
+        self.view.deleteRequested.connect(self.delete)
+        self.view.resultsSubmitted.connect(self.send_results)
+        self.view.newRequested.connect(self.clear)
+        self.view.hide()
+        panel.editor.merge_thread = self.merge
+        panel.editor.absorb_thread = self.absorb
+        panel.session.started.connect(self._on_started)
+        panel.session.finished.connect(self._on_finished)
+        # The thread sits above the live output, in a splitter so either can have the room.
+        right = panel.stack.parentWidget()
+        layout = right.layout() if right is not None else None
+        if layout is not None:
+            index = layout.indexOf(panel.stack)
+            split = QSplitter(Qt.Orientation.Vertical)
+            split.setChildrenCollapsible(False)
+            layout.removeWidget(panel.stack)
+            split.addWidget(self.view)
+            split.addWidget(panel.stack)
+            split.setStretchFactor(0, 2)
+            split.setStretchFactor(1, 3)
+            split.setSizes([280, 420])  # room for a few turns above the answer
+            layout.insertWidget(index, split, 1)  # type: ignore[attr-defined]
+            self.splitter = split
+        # Each conversational panel has one; only the shown panel's is live (Qt matches
+        # shortcuts of visible widgets only), so the three never clash.
+        shortcut = QShortcut(QKeySequence("Ctrl+N"), panel)
+        shortcut.activated.connect(self.clear)
+
+    # ---- the body: the thread merged in, a pasted body read back ------------------------------
+    def conversation(self, system: str | None = None) -> Conversation:
+        return Conversation(tuple(self.turns), system)
+
+    def merge(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``body`` (the editor's: system and prompt) with the thread before the prompt."""
+        if not self.turns and not self.attachments:
+            return body
+        try:
+            pasted = parse_body(body, self.route)
+        except Exception:
+            return body
+        new = [t for t in pasted.conversation.turns if _has_content(t)]
+        if self.attachments and new and new[-1].role == "user":
+            new[-1] = Turn("user", new[-1].parts + tuple(self.attachments))
+        whole = Conversation(tuple(self.turns + new), pasted.conversation.system)
+        return pasted.params | conversation_keys(self.route, whole)
+
+    def absorb(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A body typed or pasted into the JSON view: its turns before the last user turn become
+        the thread; the body given back holds only the system and that last turn (the form's)."""
+        try:
+            pasted = parse_body(body, self.route)
+        except Exception:
+            return body
+        turns = list(pasted.conversation.turns)
+        last = Turn.of("user", "")
+        if turns and turns[-1].role == "user" and all(isinstance(p, Text) for p in turns[-1].parts):
+            last = turns.pop()  # plain text: the prompt box can hold it
+        self.turns = turns
+        self.live = None
+        self._show()
+        # The system and that turn as the form itself writes them, so the form reads them back.
+        system = pasted.conversation.system
+        built = build_body(self.route, RequestParams(model="", system=system, prompt=last.text))
+        return pasted.params | {k: v for k, v in built.items() if k not in _form_keys(self.route)}
+
+    # ---- the run ----------------------------------------------------------------------------
+    def sent(self, body: dict[str, Any]) -> None:
+        """``body`` is being sent: its turns are the thread now, and the prompt box empties."""
+        try:
+            pasted = parse_body(body, self.route)
+        except Exception:
+            return
+        self.turns = list(pasted.conversation.turns)
+        self.attachments = []  # they are on the turn just sent
+        self.live = None
+        self._sent_run = True
+        prompt = getattr(self.panel.editor, "prompt", None)
+        if prompt is not None and prompt.toPlainText():
+            prompt.setPlainText("")  # the editor rebuilds its body with the thread
+        self._show()
+
+    def _on_started(self) -> None:
+        spec = self.panel._last_spec  # the spec the panel has just started
+        sent, self._sent_run = self._sent_run, False
+        if not sent or spec is None or spec.json_body is None:
+            return
+        body: Any = copy.deepcopy(spec.json_body)
+        for secret in spec.secrets():
+            if secret:
+                body = _scrub(body, secret)
+        self.requests.append({"path": urlsplit(spec.url).path, "body": redact_base64(body)})
+
+    def _on_finished(self, status: str) -> None:
+        session = self.panel.session
+        state, decoder, run = session.state, session.decoder, session.run
+        if state is None or decoder is None or run.replay:
+            return
+        if (run.status is not None and run.status >= 400) or status == "failed":
+            return
+        from playground.protocol.conversation.answer import assistant_turn
+
+        payloads = [decoder.payload(i) for i in range(len(decoder.items))]
+        turn = assistant_turn(state, payloads)
+        if not turn.parts:
+            return
+        self.turns.append(turn)
+        self.live = len(self.turns) - 1
+        self.refresh()
+
+    # ---- what the user does -------------------------------------------------------------------
+    def send_results(self, results: list[tuple[str, str]]) -> None:
+        """Answer the open calls (one result each, together) and send the thread on."""
+        if not results or self.panel.session.is_running:
+            return
+        from playground.protocol.conversation.answer import tool_turn
+
+        self.turns.append(tool_turn(results))
+        self.live = None
+        self.refresh()
+        self.panel.send()
+
+    def answer_open_calls(self) -> bool:
+        """Send the result editors' answers if calls are open (True), else nothing (False)."""
+        if not self.view.result_editors or not self.conversation().open_calls:
+            return False
+        self.send_results(self.view.results())
+        return True
+
+    def delete(self, index: int) -> None:
+        if not 0 <= index < len(self.turns):
+            return
+        del self.turns[index]
+        if self.live is not None:
+            if index == self.live:
+                self.live = None
+            elif index < self.live:
+                self.live -= 1
+        self.refresh()
+
+    def clear(self) -> None:
+        """New conversation: no turns (the system and the prompt boxes stay as they are)."""
+        self.turns = []
+        self.live = None
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the thread again, and the JSON body with it (the turns changed)."""
+        self._show()
+        self.panel.editor.rebuild()
+
+    def _show(self) -> None:
+        calls = self.conversation().open_calls
+        self.view.show_thread(
+            self.turns, live=self.live, open_calls=calls, prefill=self.auto_results
+        )
+        self.view.setVisible(bool(self.turns))
+        self.changed.emit()
+
+    def dump(self) -> dict[str, Any]:
+        """The headless dump's ``thread`` and ``requests``."""
+        system = getattr(self.panel.editor, "system", None)
+        text = system.toPlainText() if system is not None else ""
+        return {"thread": thread(self.conversation(text or None)), "requests": self.requests}
+
+
+def _scrub(value: Any, secret: str) -> Any:
+    """``value`` with ``secret`` replaced in every string (no key in a dump)."""
+    if isinstance(value, str):
+        return value.replace(secret, "<redacted>")
+    if isinstance(value, dict):
+        return {k: _scrub(v, secret) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, secret) for v in value]
+    return value

@@ -1,0 +1,205 @@
+"""ThreadView: the turns of a panel's conversation as blocks, and the open tool calls' results.
+
+It only shows what it is given (``show``) and says what the user asked for through signals; the
+thread itself lives in ``ConversationThread`` (thread.py beside this module).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from playground.protocol.conversation import ToolCall, Turn
+
+__all__ = ["ThreadView"]
+
+# Each role's accent: the block's left border (readable on the light and the dark theme).
+ACCENTS = {
+    "system": "#8a8a8a",
+    "developer": "#8a8a8a",
+    "user": "#3d7fd9",
+    "assistant": "#3aa675",
+    "tool": "#d08a2c",
+}
+PREVIEW_CHARS = 1200  # a long turn is cut in its block (the JSON body has it whole)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + " …"
+
+
+def _label(text: str, *, mono: bool = False, muted: bool = False) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if mono:
+        label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    if muted:
+        label.setStyleSheet("color: gray;")
+    return label
+
+
+class _TurnBlock(QFrame):
+    """One turn: its role, its parts (thinking, text, tool calls, results, images), Delete."""
+
+    def __init__(self, index: int, turn: Turn, live: bool, view: ThreadView) -> None:
+        super().__init__()
+        self.index = index
+        self.setObjectName("turn")
+        self.setStyleSheet(
+            f"QFrame#turn {{ border-left: 3px solid {ACCENTS.get(turn.role, 'gray')};"
+            " padding-left: 6px; }"
+        )
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 2, 2, 2)
+        layout.setSpacing(2)
+        head = QHBoxLayout()
+        title = QLabel(f"<b>{turn.role}</b>" + (" — the answer below" if live else ""))
+        head.addWidget(title, 1)
+        self.delete_button = QPushButton("Delete")
+        self.delete_button.setFlat(True)
+        self.delete_button.setToolTip("Delete this turn from the conversation")
+        self.delete_button.clicked.connect(lambda: view.deleteRequested.emit(self.index))
+        head.addWidget(self.delete_button)
+        layout.addLayout(head)
+        if live:
+            return  # the live views below show this answer in full
+        if turn.reasoning:
+            layout.addWidget(_label("Thinking: " + _cut(turn.reasoning), muted=True))
+        if turn.text:
+            layout.addWidget(_label(_cut(turn.text)))
+        for image in turn.images:
+            size = f"{len(image.data)} bytes" if image.data is not None else image.url or ""
+            layout.addWidget(_label(f"[image {image.mime}, {size}]", muted=True))
+        for call in turn.tool_calls:
+            layout.addWidget(
+                _label(f"→ {call.name}({_cut(call.arguments)})  [{call.id}]", mono=True)
+            )
+        for result in turn.tool_results:
+            layout.addWidget(_label(f"← {result.call_id}: {_cut(result.content)}", mono=True))
+
+
+class _ResultEditor(QWidget):
+    """One open call's result: the call, and a text (or JSON) editor for its answer."""
+
+    def __init__(self, call: ToolCall, text: str) -> None:
+        super().__init__()
+        self.call = call
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(_label(f"Result of {call.name}({_cut(call.arguments)})", mono=True))
+        self.edit = QPlainTextEdit(text)
+        self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.edit.setPlaceholderText('The tool\'s answer: text or JSON, e.g. {"temp_c": 18}')
+        self.edit.setFixedHeight(54)
+        self.edit.setTabChangesFocus(True)
+        layout.addWidget(self.edit)
+
+
+class ThreadView(QWidget):
+    """The thread's blocks, oldest first, then the result editors of the calls still open."""
+
+    deleteRequested = Signal(int)  # the index of the turn to delete
+    resultsSubmitted = Signal(list)  # [(call id, content)], one per open call, in call order
+    newRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        self.summary = QLabel()
+        self.summary.setStyleSheet("color: gray;")
+        head.addWidget(self.summary, 1)
+        self.new_button = QPushButton("New conversation")
+        self.new_button.setToolTip("Clear the thread and start again (Ctrl+N)")
+        self.new_button.clicked.connect(self.newRequested)
+        head.addWidget(self.new_button)
+        outer.addLayout(head)
+        self.scroller = QScrollArea()
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.body = QWidget()
+        self.blocks_layout = QVBoxLayout(self.body)
+        self.blocks_layout.setContentsMargins(0, 0, 4, 0)
+        self.blocks_layout.setSpacing(6)
+        self.blocks_layout.addStretch(1)
+        self.scroller.setWidget(self.body)
+        # The newest turn in view: the bar follows its range as blocks are added.
+        self.scroller.verticalScrollBar().rangeChanged.connect(self._to_end)
+        outer.addWidget(self.scroller, 1)
+        self.results_box = QWidget()
+        results = QVBoxLayout(self.results_box)
+        results.setContentsMargins(0, 4, 0, 0)
+        self.results_layout = QVBoxLayout()
+        results.addLayout(self.results_layout)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.send_results_button = QPushButton("Send results")
+        self.send_results_button.setToolTip(
+            "Send the tool results back and let the model go on (Ctrl+Enter)"
+        )
+        self.send_results_button.clicked.connect(self.submit_results)
+        row.addWidget(self.send_results_button)
+        results.addLayout(row)
+        outer.addWidget(self.results_box)
+        self.results_box.hide()
+        self.blocks: list[_TurnBlock] = []
+        self.result_editors: list[_ResultEditor] = []
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+
+    def show_thread(
+        self,
+        turns: Sequence[Turn],
+        *,
+        live: int | None,
+        open_calls: Sequence[ToolCall],
+        prefill: dict[str, str],
+    ) -> None:
+        """Show ``turns`` (``live``: the index of the answer the live views show in full) and
+        one result editor per open call (``prefill``: a canned result by tool name)."""
+        for block in self.blocks:
+            block.setParent(None)
+            block.deleteLater()
+        self.blocks = []
+        for i, turn in enumerate(turns):
+            block = _TurnBlock(i, turn, i == live, self)
+            self.blocks_layout.insertWidget(self.blocks_layout.count() - 1, block)
+            self.blocks.append(block)
+        for editor in self.result_editors:
+            editor.setParent(None)
+            editor.deleteLater()
+        self.result_editors = [_ResultEditor(c, prefill.get(c.name, "")) for c in open_calls]
+        for editor in self.result_editors:
+            self.results_layout.addWidget(editor)
+        self.results_box.setVisible(bool(self.result_editors))
+        count = len(turns)
+        self.summary.setText(
+            f"Conversation: {count} turn{'s' if count != 1 else ''}"
+            if count
+            else "New conversation"
+        )
+
+    def _to_end(self, _low: int, high: int) -> None:
+        self.scroller.verticalScrollBar().setValue(high)
+
+    def results(self) -> list[tuple[str, str]]:
+        return [(e.call.id, e.edit.toPlainText()) for e in self.result_editors]
+
+    def submit_results(self) -> None:
+        if self.result_editors:
+            self.resultsSubmitted.emit(self.results())
