@@ -205,3 +205,29 @@ def test_any_conversation_settles_on_a_route_after_one_trip(
     again = {"model": "m", "stream": True} | conversation_keys(route, pasted.conversation)
     assert again == body
     assert pasted.params == {"model": "m", "stream": True}
+
+
+def test_a_system_turn_between_results_and_the_next_user_turn_settles_on_messages() -> None:
+    # Found by the property above: the system turn goes to `system`, and the user turn after it
+    # still joins the results' message, so the body is a fixed point at once.
+    conversation = Conversation(
+        (
+            Turn("tool", (ToolResult("call_1", "18 °C", False),)),
+            Turn("system", (Text("Be brief."),)),
+            Turn("user", (Text("And tomorrow?"),)),
+        ),
+        None,
+    )
+    body = {"model": "m", "stream": True} | conversation_keys("messages", conversation)
+    assert body["system"] == "Be brief."
+    assert body["messages"] == [
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "call_1", "content": "18 °C"},
+                {"type": "text", "text": "And tomorrow?"},
+            ],
+        }
+    ]
+    pasted = parse_body(body, "messages")
+    assert {"model": "m", "stream": True} | conversation_keys("messages", pasted.conversation) == body

@@ -114,6 +114,12 @@ def to_messages(conversation: Conversation) -> dict[str, Any]:
             systems.append(turn.text)
         elif turn.role == "tool":
             blocks = _blocks(turn.tool_results)
+            # A system turn between the results and the next user turn goes to ``system`` (as any
+            # does): the user turn still joins the results' message, so the wire shape is the same
+            # after a round trip (Messages reads consecutive user messages as one).
+            while i < len(turns) and turns[i].role in ("system", "developer"):
+                systems.append(turns[i].text)
+                i += 1
             if i < len(turns) and turns[i].role == "user":
                 blocks += _blocks(tuple(p for p in turns[i].parts if isinstance(p, Text | Image)))
                 i += 1
