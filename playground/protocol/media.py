@@ -7,9 +7,11 @@ import binascii
 import struct
 import time
 from dataclasses import dataclass
+from typing import Final
 
 __all__ = [
     "WavInfo",
+    "audio_mime_of",
     "b64_size",
     "b64decode_lenient",
     "b64decode_prefix",
@@ -219,3 +221,20 @@ def guess_audio_format(data: bytes) -> str | None:
         # 11-bit frame sync: ADTS AAC has layer bits 00, MPEG audio (mp3) has them non-zero.
         return "aac" if (data[1] & 0x06) == 0 else "mp3"
     return None
+
+
+# An upload's Content-Type by its file name (what the transcription panel sends with the file).
+_AUDIO_MIME: Final[dict[str, str]] = {
+    ".wav": "audio/wav",
+    ".mp3": "audio/mpeg",
+    ".flac": "audio/flac",
+    ".ogg": "audio/ogg",
+    ".m4a": "audio/mp4",
+    ".webm": "audio/webm",
+}
+
+
+def audio_mime_of(name: str) -> str:
+    """The MIME type of an audio file by its suffix; ``application/octet-stream`` if unknown."""
+    dot = name.rfind(".")
+    return _AUDIO_MIME.get(name[dot:].lower() if dot >= 0 else "", "application/octet-stream")

@@ -230,4 +230,6 @@ def test_a_system_turn_between_results_and_the_next_user_turn_settles_on_message
         }
     ]
     pasted = parse_body(body, "messages")
-    assert {"model": "m", "stream": True} | conversation_keys("messages", pasted.conversation) == body
+    assert {"model": "m", "stream": True} | conversation_keys(
+        "messages", pasted.conversation
+    ) == body

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.gui
-
 
 def _run(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)

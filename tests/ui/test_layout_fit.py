@@ -9,8 +9,6 @@ import pytest
 from playground.protocol.requests import ROUTE_NAMES
 from playground.ui.window.layout_audit import audit_layout
 
-pytestmark = pytest.mark.gui
-
 SIZES = ((1024, 700), (1280, 720), (1920, 1080))
 
 

@@ -5,10 +5,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
-
-pytestmark = pytest.mark.gui
-
 
 def test_complete_with_warnings_reads_amber_and_a_click_shows_them(
     window: Any, qloop: Any, send_and_wait: Any, qtbot: Any

@@ -7,8 +7,6 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSize
 
-pytestmark = pytest.mark.gui
-
 
 def _window(settings: Any, sim: Any) -> Any:
     from playground.ui.window.shell import MainWindow

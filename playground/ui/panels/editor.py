@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSignalBlocker, QTimer, Signal
-from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,53 +30,28 @@ from PySide6.QtWidgets import (
 from playground.assets import sample_wav
 from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body, params_from_body
 from playground.protocol.routes import route_of
+from playground.ui.panels.editor_fill import show_params
+from playground.ui.panels.editor_parts import (
+    DEFAULT_PROMPTS,
+    EFFORTS,
+    IMAGE_FORMATS,
+    IMAGE_QUALITY,
+    IMAGE_SIZES,
+    SPEECH_FORMATS,
+    VOICES,
+    DropLineEdit,
+    mono_font,
+)
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
 __all__ = ["RequestEditor", "sample_audio_path"]
 
-EFFORTS = ("", "none", "minimal", "low", "medium", "high")
-VOICES = ("alloy", "ash", "ballad", "coral", "echo", "fable", "nova", "onyx", "sage", "shimmer")
-SPEECH_FORMATS = ("pcm", "wav", "mp3", "opus", "aac", "flac")
-IMAGE_SIZES = ("1024x1024", "1024x1536", "1536x1024", "512x512", "256x256", "auto")
-IMAGE_QUALITY = ("", "low", "medium", "high", "auto")
-IMAGE_FORMATS = ("png", "jpeg", "webp")
-DEFAULT_PROMPTS = {
-    "chat": "Explain server-sent events in two short paragraphs.",
-    "responses": "Write a haiku about streaming tokens.",
-    "messages": "What is the weather like in Paris today?",
-    "images": "A lighthouse on a rocky coast at sunset",
-    "speech": "Hello! This is the playground's built-in simulator speaking.",
-    "music": "A calm piano loop with soft rain",
-}
-
 
 def sample_audio_path() -> Path:
     """The short WAV shipped for the transcription panel (spoken by the simulator itself)."""
     return sample_wav()
-
-
-def _mono() -> Any:
-    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-
-
-class _DropLineEdit(QLineEdit):
-    """A path field that accepts a dropped file."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setAcceptDrops(True)
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if event.mimeData().hasUrls():
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile():
-            self.setText(urls[0].toLocalFile())
-            event.acceptProposedAction()
 
 
 class RequestEditor(QWidget):
@@ -147,7 +121,7 @@ class RequestEditor(QWidget):
     def _ensure_raw(self) -> tuple[QPlainTextEdit, QLabel]:
         if self._raw is None or self._raw_error is None:
             raw = QPlainTextEdit()
-            raw.setFont(_mono())
+            raw.setFont(mono_font())
             raw.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
             raw.setPlainText(self._raw_text)
             error = QLabel()
@@ -222,7 +196,7 @@ class RequestEditor(QWidget):
             self.use_tools = QCheckBox("Send tools")
             self.use_tools.toggled.connect(self._form_edited)
             self.tools = QPlainTextEdit(json.dumps([SAMPLE_TOOL], indent=2))
-            self.tools.setFont(_mono())
+            self.tools.setFont(mono_font())
             self.tools.setMinimumHeight(80)
             self.tools.setToolTip(
                 "A JSON list of OpenAI-style function tools (converted per route)"
@@ -280,7 +254,7 @@ class RequestEditor(QWidget):
             self.speed.valueChanged.connect(self._form_edited)
             f.addRow("Speed", self.speed)
         elif r == "transcription":
-            self.file = _DropLineEdit()
+            self.file = DropLineEdit()
             self.file.setPlaceholderText("Drop an audio file here, or Browse…")
             self.file.setText(str(sample_audio_path()))
             self.file.textChanged.connect(self._form_edited)
@@ -425,63 +399,10 @@ class RequestEditor(QWidget):
 
     def _set_params(self, p: RequestParams) -> None:
         """Show ``p`` in the form without echoing back into the raw view."""
-        r = self.route
         self._extra = dict(p.extra)
-        if route_of(r).conversational:
-            self.system.setPlainText(p.system or "")
-            turns = list(p.messages)
-            last = turns.pop() if turns and turns[-1].get("role") == "user" else None
-            self._messages = turns
-            text = p.prompt if p.prompt is not None else (last or {}).get("content", "")
-            self.prompt.setPlainText(text if isinstance(text, str) else json.dumps(text))
-            self.history_note.setVisible(bool(turns))
-            self.history_note.setText(f"+ {len(turns)} earlier turn(s) from the JSON body")
-            self.temperature.setValue(p.temperature if p.temperature is not None else -0.01)
-            self.max_tokens.setValue(p.max_tokens or 0)
-            if r == "messages":
-                self.thinking.setValue(p.thinking_budget or 0)
-            else:
-                self._select(self.effort, p.reasoning_effort or "")
-            if p.tools:
-                self.use_tools.setChecked(True)
-                self.tools.setPlainText(json.dumps(p.tools, indent=2))
-                choice = p.tool_choice
-                if isinstance(choice, dict):
-                    choice = (
-                        (choice.get("function") or {}).get("name") or choice.get("name") or "auto"
-                    )
-                self.tool_choice.setCurrentText(str(choice or "auto"))
-            elif r == "chat":
-                self.use_tools.setChecked(False)
-            if r == "chat":
-                self.include_usage.setChecked(bool(p.include_usage))
-        elif r == "images":
-            self.prompt.setPlainText(p.prompt or "")
-            self._select(self.image_size, p.size or "")
-            self._select(self.quality, p.quality or "")
-            self.partial_images.setValue(p.partial_images or 0)
-            self._select(self.output_format, p.output_format or "png")
-        elif r == "speech":
-            self.prompt.setPlainText(p.input or "")
-            self._select(self.voice, p.voice or "alloy")
-            self._select(self.speech_format, p.response_format or "pcm")
-            self.speed.setValue(p.speed or 1.0)
-        elif r == "transcription":
-            self.language.setText(p.language or "")
-        elif r == "music":
-            self.prompt.setPlainText(p.prompt or "")
-            if p.duration:
-                self.duration.setValue(p.duration)
-        if p.model:
-            self.model = p.model
-
-    @staticmethod
-    def _select(combo: QComboBox, value: str) -> None:
-        i = combo.findData(value)
-        if i < 0:
-            combo.addItem(value or "default", value)
-            i = combo.count() - 1
-        combo.setCurrentIndex(i)
+        earlier = show_params(self, p)
+        if earlier is not None:
+            self._messages = earlier
 
     # ---- sync -------------------------------------------------------------------------------
     def _form_edited(self, *_args: object) -> None:

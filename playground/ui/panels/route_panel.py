@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.protocol.media import audio_mime_of
 from playground.protocol.requests import route_spec
 from playground.protocol.routes import route_of
 from playground.sim.fault_names import FAULTS
@@ -286,14 +287,7 @@ class RoutePanel(QWidget):
         if not path:
             return None
         data = Path(path).read_bytes()
-        ctype = {
-            ".wav": "audio/wav",
-            ".mp3": "audio/mpeg",
-            ".flac": "audio/flac",
-            ".ogg": "audio/ogg",
-            ".m4a": "audio/mp4",
-            ".webm": "audio/webm",
-        }.get(Path(path).suffix.lower(), "application/octet-stream")
+        ctype = audio_mime_of(Path(path).name)
         return [("file", (Path(path).name, data, ctype))]
 
     def send(self) -> None:
@@ -396,17 +390,8 @@ class RoutePanel(QWidget):
     def _on_job(self, job: object) -> None:
         """Music: the polled job's status and progress go to the MusicView."""
         view = self.widgets.get("music")
-        if view is None or not isinstance(job, dict):
-            return
-        progress = job.get("progress")
-        status = job.get("status")
-        duration = job.get("duration_seconds")
-        if isinstance(duration, int | float) and hasattr(view, "expected_seconds"):
-            view.expected_seconds = float(duration)
-        view.set_job(  # type: ignore[attr-defined]
-            status if isinstance(status, str) else None,
-            float(progress) if isinstance(progress, int | float) else None,
-        )
+        if view is not None:
+            view.follow_job(job)  # type: ignore[attr-defined]
 
     def _on_stalled(self, seconds: float) -> None:
         from playground.ui.panels.status_feed import show_stall

@@ -261,7 +261,9 @@ class StatusLine(QWidget):
                 label.setVisible(want)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.status:
+        # Qt may call this while the Python object is torn down, its attributes already gone.
+        status = self.__dict__.get("status")
+        if status is not None and watched is status:
             kind = event.type()
             if kind == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
                 tip = f"Status of the last run: {self.text()}"

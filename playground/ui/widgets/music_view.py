@@ -52,6 +52,19 @@ class MusicView(QWidget):
         self.progress.setValue(0)
         self.status_label.setText("No job yet — describe a song and press Send.")
 
+    def follow_job(self, job: object) -> None:
+        """The polled job's JSON (status, progress, duration_seconds), whatever shape it came in."""
+        if not isinstance(job, dict):
+            return
+        progress, status = job.get("progress"), job.get("status")
+        duration = job.get("duration_seconds")
+        if isinstance(duration, int | float):
+            self.expected_seconds = float(duration)
+        self.set_job(
+            status if isinstance(status, str) else None,
+            float(progress) if isinstance(progress, int | float) else None,
+        )
+
     def set_job(self, status: str | None, progress: float | None = None) -> None:
         """The job's status word (queued / rendering / completed / failed) and progress 0–1."""
         self._job_status = status
