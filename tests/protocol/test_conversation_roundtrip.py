@@ -233,3 +233,24 @@ def test_a_system_turn_between_results_and_the_next_user_turn_settles_on_message
     assert {"model": "m", "stream": True} | conversation_keys(
         "messages", pasted.conversation
     ) == body
+
+
+def test_responses_keeps_an_assistant_text_run_whole_across_what_it_cannot_carry() -> None:
+    # Found by the property above: a thinking block between two texts (not carried on responses)
+    # and two assistant turns in a row are each one message item, the shape read back.
+    split = Turn("assistant", (Text("a"), RedactedThinking("0"), Text("b")))
+    twice = (Turn("assistant", (Text("a"),)), Turn("assistant", (Text("b"),)))
+    for turns in ((split,), twice):
+        body = {"model": "m"} | conversation_keys("responses", Conversation(turns, None))
+        assert body["input"] == [
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [
+                    {"type": "output_text", "text": "a"},
+                    {"type": "output_text", "text": "b"},
+                ],
+            }
+        ]
+        pasted = parse_body(body, "responses")
+        assert {"model": "m"} | conversation_keys("responses", pasted.conversation) == body

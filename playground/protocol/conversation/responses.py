@@ -62,6 +62,8 @@ def _assistant_items(turn: Turn) -> list[dict[str, Any]]:
         if isinstance(part, Text):
             texts.append(part)
             continue
+        if not isinstance(part, ReasoningItem | ToolCall):
+            continue  # not carried on responses (thinking blocks): dropped, the text run goes on
         flush()
         if isinstance(part, ReasoningItem):
             items.append(dict(part.item))
@@ -76,8 +78,17 @@ def _assistant_items(turn: Turn) -> list[dict[str, Any]]:
 
 
 def _items(turns: tuple[Turn, ...]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+    # Consecutive assistant (or tool) turns are one turn on this wire (``from_responses`` reads
+    # adjacent output items as one turn, as a response's are), so the shape sent is the shape
+    # read back.
+    merged: list[Turn] = []
     for turn in turns:
+        if merged and merged[-1].role == turn.role and turn.role in ("assistant", "tool"):
+            merged[-1] = Turn(turn.role, (*merged[-1].parts, *turn.parts))
+        else:
+            merged.append(turn)
+    out: list[dict[str, Any]] = []
+    for turn in merged:
         if turn.role == "assistant":
             out += _assistant_items(turn)
         elif turn.role == "tool":
