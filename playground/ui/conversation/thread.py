@@ -10,6 +10,7 @@ sends again, for as many rounds as the model calls tools.
 from __future__ import annotations
 
 import copy
+import weakref
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -48,7 +49,10 @@ class ConversationThread(QObject):
 
     def __init__(self, panel: RoutePanel) -> None:
         super().__init__(panel)
-        self.panel = panel
+        # Weak both ways from the panel's side: a cycle of Python references between a widget
+        # and its QObject child, broken by the garbage collector in the wrong order, crashes
+        # PySide (seen as a segfault collecting unparented panels).
+        self._panel = weakref.ref(panel)
         self.route = panel.route
         self.turns: list[Turn] = []
         self.live: int | None = None  # the index of the answer the live views show
@@ -61,8 +65,8 @@ class ConversationThread(QObject):
         self.view.resultsSubmitted.connect(self.send_results)
         self.view.newRequested.connect(self.clear)
         self.view.hide()
-        panel.editor.merge_thread = self.merge
-        panel.editor.absorb_thread = self.absorb
+        panel.editor.merge_thread = _weakly(self.merge)
+        panel.editor.absorb_thread = _weakly(self.absorb)
         panel.session.started.connect(self._on_started)
         panel.session.finished.connect(self._on_finished)
         # The thread sits above the live output, in a splitter so either can have the room.
@@ -84,6 +88,12 @@ class ConversationThread(QObject):
         # shortcuts of visible widgets only), so the three never clash.
         shortcut = QShortcut(QKeySequence("Ctrl+N"), panel)
         shortcut.activated.connect(self.clear)
+
+    @property
+    def panel(self) -> RoutePanel:
+        panel = self._panel()
+        assert panel is not None, "the thread outlived its panel"
+        return panel
 
     # ---- the body: the thread merged in, a pasted body read back ------------------------------
     def conversation(self, system: str | None = None) -> Conversation:
@@ -231,3 +241,14 @@ def _scrub(value: Any, secret: str) -> Any:
     if isinstance(value, list):
         return [_scrub(v, secret) for v in value]
     return value
+
+
+def _weakly(method: Any) -> Any:
+    """``method`` called through a weak reference: a no-op once its object is gone."""
+    ref = weakref.WeakMethod(method)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        target = ref()
+        return None if target is None else target(*args, **kwargs)
+
+    return call

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QSizePolicy, QToolTip, QWidget
 
@@ -66,6 +66,25 @@ def _ms(seconds: float | None) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
+class _StatusWord(QLabel):
+    """The status word: it answers its own tooltip and click, so no event filter ties it to the
+    status line (a filter on a child can be called while its parent is being destroyed)."""
+
+    clicked = Signal()
+    tooltipAsked = Signal(object)  # the global position of the help event
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            self.tooltipAsked.emit(event.globalPos())
+            return True
+        return super().event(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit()
+        super().mouseReleaseEvent(event)
+
+
 class StatusLine(QWidget):
     """A single row of small labels; updated once per frame by the panel.
 
@@ -84,7 +103,7 @@ class StatusLine(QWidget):
         # The row's minimum is the status word alone (minimumSizeHint); the figures that do not
         # fit are hidden by _fit, so the layout must not raise the minimum to all of them.
         layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
-        self.status = QLabel("idle")
+        self.status = _StatusWord("idle")
         self.http = QLabel("")
         self.ttfb = QLabel("")
         self.ttft = QLabel("")
@@ -130,7 +149,8 @@ class StatusLine(QWidget):
         )
         self._usage_tip = ""
         self.set_status("idle")
-        self.status.installEventFilter(self)
+        self.status.clicked.connect(self._status_clicked)
+        self.status.tooltipAsked.connect(self._status_tooltip)
         self.ttfb.setToolTip("Time to first byte of the body, since the request was sent")
         self.ttft.setToolTip("Time to first token (text or thinking), since the request was sent")
         self.elapsed.setToolTip("Elapsed time since the request was sent")
@@ -260,27 +280,15 @@ class StatusLine(QWidget):
             if label.isVisibleTo(self) != want:
                 label.setVisible(want)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        # Qt may call this while the Python object is torn down, its attributes already gone.
-        status = self.__dict__.get("status")
-        if status is not None and watched is status:
-            kind = event.type()
-            if kind == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
-                tip = f"Status of the last run: {self.text()}"
-                if self._status == "complete" and self._warnings:
-                    tip += "\nClick to see the warnings in the inspector."
-                QToolTip.showText(event.globalPos(), tip, self.status)
-                return True
-            if (
-                kind == QEvent.Type.MouseButtonRelease
-                and isinstance(event, QMouseEvent)
-                and event.button() == Qt.MouseButton.LeftButton
-                and self._status == "complete"
-                and self._warnings
-            ):
-                self.warningsClicked.emit()
-                return True
-        return super().eventFilter(watched, event)
+    def _status_tooltip(self, where: QPoint) -> None:
+        tip = f"Status of the last run: {self.text()}"
+        if self._status == "complete" and self._warnings:
+            tip += "\nClick to see the warnings in the inspector."
+        QToolTip.showText(where, tip, self.status)
+
+    def _status_clicked(self) -> None:
+        if self._status == "complete" and self._warnings:
+            self.warningsClicked.emit()
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
