@@ -60,6 +60,7 @@ class ConversationThread(QObject):
         self.auto_results: dict[str, str] = {}  # tool name -> canned result (--tool-result)
         self.attachments: list[Image] = []  # images for the next user turn (--attach)
         self._sent_run = False
+        self.splitter: QSplitter | None = None
         self.view = ThreadView()
         self.view.deleteRequested.connect(self.delete)
         self.view.resultsSubmitted.connect(self.send_results)
@@ -223,7 +224,18 @@ class ConversationThread(QObject):
             self.turns, live=self.live, open_calls=calls, prefill=self.auto_results
         )
         self.view.setVisible(bool(self.turns))
+        self._fit_pane()
         self.changed.emit()
+
+    def _fit_pane(self) -> None:
+        # The thread takes what its turns need, up to 40% of the column: a first exchange of two
+        # short turns must not push the live answer into a third of the window.
+        split = self.splitter
+        if split is None or not self.turns:
+            return
+        total = sum(split.sizes()) or split.height()
+        want = min(self.view.preferred_height(), int(total * 0.4))
+        split.setSizes([want, max(total - want, 0)])
 
     def dump(self) -> dict[str, Any]:
         """The headless dump's ``thread`` and ``requests``."""

@@ -162,6 +162,11 @@ class ThreadView(QWidget):
         self.result_editors: list[_ResultEditor] = []
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
 
+    def preferred_height(self) -> int:
+        """The height its turns and result editors need (the pane is sized to it, not more)."""
+        results = self.results_box.sizeHint().height() if self.result_editors else 0
+        return self.summary.sizeHint().height() + self.body.sizeHint().height() + results + 16
+
     def show_thread(
         self,
         turns: Sequence[Turn],
