@@ -91,12 +91,15 @@ class TeeSink:
     """A run's sinks in order: the first gets every call as it comes; the others get every call
     too, but with ``merge_s`` set, reads that arrived within ``merge_s`` of each other reach them
     as one chunk (``flush`` sends a pending group; every other call flushes first, so the order
-    of calls is kept)."""
+    of calls is kept). ``on_end`` reaches every sink once: ``end_if_open`` ends a run whose byte
+    source stopped without saying so (a cancelled task skips its ``on_end``), so its journals are
+    closed and kept, never left open for the collector."""
 
     def __init__(self, first: RunSink, *others: RunSink, merge_s: float | None = None) -> None:
         self.first = first
         self.others = others
         self.merge_s = merge_s
+        self.ended = False
         self._parts: list[bytes] = []
         self._t_group = 0.0  # the first read's time in the pending group
         self._t_last = 0.0
@@ -150,10 +153,17 @@ class TeeSink:
             sink.on_transport_error(error, t)
 
     def on_end(self, t: float) -> None:
+        if self.ended:
+            return
+        self.ended = True
         self.flush()
         self.first.on_end(t)
         for sink in self.others:
             sink.on_end(t)
+
+    def end_if_open(self, t: float) -> None:
+        """The run is over whatever its source said: end it now unless ``on_end`` came."""
+        self.on_end(t)
 
 
 class ScrubbingSink:
@@ -163,7 +173,6 @@ class ScrubbingSink:
     def __init__(self, sink: RunSink, secrets: Sequence[str]) -> None:
         self.sink = sink
         self.secrets = tuple(secrets)
-        self.ended = False
 
     def on_request(
         self, method: str, url: str, headers: dict[str, str], body: bytes | None
@@ -180,14 +189,7 @@ class ScrubbingSink:
         self.sink.on_transport_error(error, t)
 
     def on_end(self, t: float) -> None:
-        if not self.ended:
-            self.ended = True
-            self.sink.on_end(t)
-
-    def end_if_open(self, t: float) -> None:
-        """End a run whose byte source stopped without saying so (a cancelled task skips its
-        ``on_end``): the journal is closed and kept, never left open for the collector."""
-        self.on_end(t)
+        self.sink.on_end(t)
 
     def finish(
         self, status: str | None = None, preview: str | None = None, error: str | None = None

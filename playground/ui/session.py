@@ -212,17 +212,11 @@ class StreamSession(QObject):
         source = source_for(spec, self._stream, sink, allow_insecure_key)
         coro = source(target)
         self._task = lazy.run_soon(self._guard(coro, sink.generation))
-        if self._recorders:
-            # However the task ends (cancelled by Stop, by a new Send or by closing the window),
-            # its journals end with it: each capture is closed and kept.
-            recorders, run = list(self._recorders), self.run
-
-            def end_journals(_task: object) -> None:
-                target.flush()  # reads the tee still held for the journals reach them first
-                for recorder in recorders:
-                    recorder.end_if_open(run.t_last_byte or 0.0)
-
-            self._task.add_done_callback(end_journals)
+        if isinstance(target, TeeSink):
+            # However the task ends (Stop, a new Send, closing the window), the run's journals
+            # end with it: the tee sends its held reads and an end it has not sent yet.
+            run = self.run
+            self._task.add_done_callback(lambda _task: target.end_if_open(run.t_last_byte or 0.0))
 
     def add_sink_for_next_run(self, factory: Callable[[RequestSpec], RunSink | None]) -> None:
         """One more RunSink for the next live run only (e.g. the --save-capture journal)."""
