@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from playground.protocol.conversation.common import dict_items, image_from_url, join_text, string
+from playground.protocol.conversation.common import (
+    dict_items,
+    image_from_url,
+    join_text,
+    string,
+    text_or_parts,
+)
 from playground.protocol.conversation.model import (
     Conversation,
     Image,
@@ -26,21 +32,15 @@ from playground.protocol.conversation.model import (
 __all__ = ["from_chat", "to_chat"]
 
 
+def _image_url(image: Image) -> dict[str, Any]:
+    url: dict[str, Any] = {"url": image.source}
+    if image.detail is not None:
+        url["detail"] = image.detail
+    return {"type": "image_url", "image_url": url}
+
+
 def _content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
-    """A lone text as a plain string (the shape most examples use), else a list of parts."""
-    shown = [p for p in parts if isinstance(p, Text | Image)]
-    if len(shown) == 1 and isinstance(shown[0], Text):
-        return shown[0].text
-    out: list[dict[str, Any]] = []
-    for part in shown:
-        if isinstance(part, Text):
-            out.append({"type": "text", "text": part.text})
-        else:
-            url: dict[str, Any] = {"url": part.source}
-            if part.detail is not None:
-                url["detail"] = part.detail
-            out.append({"type": "image_url", "image_url": url})
-    return out
+    return text_or_parts(parts, lambda t: {"type": "text", "text": t.text}, _image_url)
 
 
 def _assistant(turn: Turn, reasoning: bool) -> dict[str, Any]:

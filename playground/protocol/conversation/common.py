@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from playground.protocol.conversation.model import Image, parse_data_url
+from playground.protocol.conversation.model import Image, Part, Text, parse_data_url
 
-__all__ = ["compact_json", "dict_items", "image_from_url", "join_text", "string"]
+__all__ = [
+    "compact_json",
+    "dict_items",
+    "image_from_url",
+    "join_text",
+    "string",
+    "text_or_parts",
+]
 
 
 def string(value: Any) -> str | None:
@@ -42,3 +50,16 @@ def image_from_url(url: str, detail: str | None = None) -> Image:
     if decoded is not None:
         return Image(decoded[0], decoded[1], None, detail)
     return Image("", None, url, detail)
+
+
+def text_or_parts(
+    parts: tuple[Part, ...],
+    text_part: Callable[[Text], dict[str, Any]],
+    image_part: Callable[[Image], dict[str, Any]],
+) -> str | list[dict[str, Any]]:
+    """A message's text and images on an OpenAI wire: a lone text as a plain string (the shape
+    most examples use), else each as the route's own part; other parts are not carried here."""
+    shown = [p for p in parts if isinstance(p, Text | Image)]
+    if len(shown) == 1 and isinstance(shown[0], Text):
+        return shown[0].text
+    return [text_part(p) if isinstance(p, Text) else image_part(p) for p in shown]

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from playground.protocol.conversation.common import dict_items, image_from_url, join_text, string
+from playground.protocol.conversation.common import (
+    dict_items,
+    image_from_url,
+    join_text,
+    string,
+    text_or_parts,
+)
 from playground.protocol.conversation.model import (
     Conversation,
     Image,
@@ -27,20 +33,13 @@ from playground.protocol.conversation.model import (
 __all__ = ["from_responses", "to_responses"]
 
 
+def _input_image(image: Image) -> dict[str, Any]:
+    # `detail` is required by OpenAI's input_image type; "auto" is its default.
+    return {"type": "input_image", "image_url": image.source, "detail": image.detail or "auto"}
+
+
 def _user_content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
-    shown = [p for p in parts if isinstance(p, Text | Image)]
-    if len(shown) == 1 and isinstance(shown[0], Text):
-        return shown[0].text
-    out: list[dict[str, Any]] = []
-    for part in shown:
-        if isinstance(part, Text):
-            out.append({"type": "input_text", "text": part.text})
-        else:
-            # `detail` is required by OpenAI's input_image type; "auto" is its default.
-            out.append(
-                {"type": "input_image", "image_url": part.source, "detail": part.detail or "auto"}
-            )
-    return out
+    return text_or_parts(parts, lambda t: {"type": "input_text", "text": t.text}, _input_image)
 
 
 def _assistant_items(turn: Turn) -> list[dict[str, Any]]:
