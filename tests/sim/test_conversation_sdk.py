@@ -6,16 +6,14 @@ from __future__ import annotations
 import base64
 import io
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-import anthropic
 import httpx
 import jsonschema
 import openai
 import pytest
 from PIL import Image as PILImage
+from sdk_referee import TIME_TOOL, sdk_answer
 
 from playground.protocol.conversation import (
     Conversation,
@@ -35,18 +33,6 @@ from .conftest import INSTANT
 
 ROUTES = ("chat", "responses", "messages")
 PATHS = {"chat": "/chat/completions", "responses": "/responses", "messages": "/messages"}
-TIME_TOOL = {
-    "type": "function",
-    "function": {
-        "name": "get_time",
-        "description": "Local time in a timezone",
-        "parameters": {
-            "type": "object",
-            "properties": {"timezone": {"type": "string"}},
-            "required": ["timezone"],
-        },
-    },
-}
 TOOLS = [SAMPLE_TOOL, TIME_TOOL]
 
 
@@ -72,53 +58,6 @@ def body_for(route: str, conversation: Conversation, *, tools: bool = False) -> 
             "messages": [to_anthropic_tool(t) for t in TOOLS],
         }[route]
     return body
-
-
-@contextmanager
-def wire(sent: list[dict[str, Any]], sdk: Any) -> Iterator[Any]:
-    """The SDK's own HTTP client, recording each request body it puts on the wire."""
-
-    def record(request: Any) -> None:
-        sent.append(json.loads(request.content))
-
-    with sdk.DefaultHttpxClient(event_hooks={"request": [record]}, timeout=30) as client:
-        yield client
-
-
-def sdk_answer(base_url: str, route: str, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The SDK's streamed answer text for ``body``, and the body it sent."""
-    sent: list[dict[str, Any]] = []
-    text: list[str] = []
-    with wire(sent, anthropic if route == "messages" else openai) as http:
-        if route == "messages":
-            root = base_url.removesuffix("/v1")
-            with anthropic.Anthropic(
-                base_url=root,
-                api_key="sk-sim",
-                max_retries=0,
-                http_client=http,
-                default_headers=INSTANT,
-            ) as ant:
-                for event in ant.messages.create(**body):
-                    if event.type == "content_block_delta" and event.delta.type == "text_delta":
-                        text.append(event.delta.text)
-        else:
-            with openai.OpenAI(
-                base_url=base_url,
-                api_key="sk-sim",
-                max_retries=0,
-                http_client=http,
-                default_headers=INSTANT,
-            ) as oai:
-                if route == "chat":
-                    for chunk in oai.chat.completions.create(**body):
-                        text += [c.delta.content or "" for c in chunk.choices]
-                else:
-                    for event in oai.responses.create(**body):
-                        if event.type == "response.output_text.delta":
-                            text.append(event.delta)
-    assert len(sent) == 1
-    return "".join(text), sent[0]
 
 
 def panel_turn(base_url: str, route: str, body: dict[str, Any]) -> Turn:

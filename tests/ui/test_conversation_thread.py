@@ -10,24 +10,13 @@ from typing import Any
 
 import pytest
 from PySide6.QtGui import QKeySequence, QShortcut
+from sdk_referee import TIME_TOOL, sdk_answer
 
 from playground.protocol.requests import SAMPLE_TOOL
 from playground.transport.providers import provider_by_id
 from playground.transport.spec import make_spec
 
 ROUTES = ("chat", "responses", "messages")
-TIME_TOOL = {
-    "type": "function",
-    "function": {
-        "name": "get_time",
-        "description": "Local time in a timezone",
-        "parameters": {
-            "type": "object",
-            "properties": {"timezone": {"type": "string"}},
-            "required": ["timezone"],
-        },
-    },
-}
 FIRST = "Tell me about the Eiffel Tower in Paris"
 ASK_TOOLS = "What is the weather and the time in Paris?"
 
@@ -178,47 +167,6 @@ def test_a_two_round_tool_loop_with_parallel_calls(route: str, qloop: Any, sim: 
     assert len(panel.conversation.requests) == 4
 
 
-def _sdk_sends(base_url: str, route: str, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The official SDK's streamed text for ``body`` and the body it put on the wire."""
-    import anthropic
-    import openai
-
-    sent: list[dict[str, Any]] = []
-    text: list[str] = []
-    sdk: Any = anthropic if route == "messages" else openai
-    hooks = {"request": [lambda request: sent.append(json.loads(request.content))]}
-    headers = {"X-Sim-Pace": "instant"}
-    with sdk.DefaultHttpxClient(event_hooks=hooks, timeout=30) as http:
-        if route == "messages":
-            with anthropic.Anthropic(
-                base_url=base_url.removesuffix("/v1"),
-                api_key="sk-sim",
-                max_retries=0,
-                http_client=http,
-                default_headers=headers,
-            ) as ant:
-                for event in ant.messages.create(**body):
-                    if event.type == "content_block_delta" and event.delta.type == "text_delta":
-                        text.append(event.delta.text)
-        else:
-            with openai.OpenAI(
-                base_url=base_url,
-                api_key="sk-sim",
-                max_retries=0,
-                http_client=http,
-                default_headers=headers,
-            ) as oai:
-                if route == "chat":
-                    for chunk in oai.chat.completions.create(**body):
-                        text += [c.delta.content or "" for c in chunk.choices]
-                else:
-                    for event in oai.responses.create(**body):
-                        if event.type == "response.output_text.delta":
-                            text.append(event.delta)
-    assert len(sent) == 1
-    return "".join(text), sent[0]
-
-
 @pytest.mark.parametrize("route", ROUTES)
 def test_the_official_sdks_accept_the_bodies_the_panel_sent(
     route: str, qloop: Any, sim: Any
@@ -233,7 +181,7 @@ def test_the_official_sdks_accept_the_bodies_the_panel_sent(
     _say(qloop, panel, "And tomorrow?")
     texts = []
     for request in panel.conversation.requests:
-        text, sent = _sdk_sends(sim.base_url, route, request["body"])
+        text, sent = sdk_answer(sim.base_url, route, request["body"])
         assert sent == request["body"]
         texts.append(text)
     assert len(texts) == 3
