@@ -9,12 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from panel_helpers import sim_panel
 from PySide6.QtGui import QKeySequence, QShortcut
 from sdk_referee import TIME_TOOL, sdk_answer
 
 from playground.protocol.requests import SAMPLE_TOOL
-from playground.transport.providers import provider_by_id
-from playground.transport.spec import make_spec
 
 ROUTES = ("chat", "responses", "messages")
 FIRST = "Tell me about the Eiffel Tower in Paris"
@@ -22,25 +21,7 @@ ASK_TOOLS = "What is the weather and the time in Paris?"
 
 
 def _panel(route: str, sim: Any) -> Any:
-    from playground.ui.panels.route_panel import RoutePanel
-
-    def factory(route: str, body: dict[str, Any], files: Any, headers: dict[str, str]) -> Any:
-        return make_spec(
-            provider_by_id("simulator"),
-            route,
-            body,
-            None,
-            base_url=sim.base_url,
-            files=files,
-            sim_headers=headers,
-        )
-
-    panel = RoutePanel(route, factory)
-    panel.editor.set_model("sim-reasoner")
-    panel.set_pace("instant")
-    panel.resize(1000, 700)
-    panel.show()
-    return panel
+    return sim_panel(route, sim, pace="instant")
 
 
 def _then_wait(qloop: Any, panel: Any, action: Callable[[], None]) -> str:

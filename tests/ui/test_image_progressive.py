@@ -262,9 +262,9 @@ def test_the_images_panel_taps_its_sessions_reads(qloop: Any, sim: Any) -> None:
 def test_the_images_panel_shows_simulated_images_from_the_early_decode(
     qloop: Any, sim: Any, send_and_wait: Any, pipelined: list[DecodedImage | None]
 ) -> None:
-    from test_panels import _panel  # the same simulator-backed panel the panel tests use
+    from panel_helpers import sim_panel  # the simulator-backed panel the panel tests use
 
-    panel = _panel("images", sim, model="sim-image")
+    panel = sim_panel("images", sim, model="sim-image")
     panel.editor.partial_images.setValue(2)
     panel.editor.image_size.setCurrentIndex(panel.editor.image_size.findData("1024x1024"))
     assert send_and_wait(panel) == "complete"

@@ -6,32 +6,11 @@ import json
 from typing import Any
 
 import pytest
+from panel_helpers import sim_panel
 
 from playground.protocol.stream import StreamDecoder
-from playground.transport.providers import provider_by_id
-from playground.transport.spec import make_spec
 
-
-def _panel(route: str, sim: Any, model: str = "sim-reasoner") -> Any:
-    from playground.ui.panels.route_panel import RoutePanel
-
-    def factory(route: str, body: dict[str, Any], files: Any, headers: dict[str, str]) -> Any:
-        return make_spec(
-            provider_by_id("simulator"),
-            route,
-            body,
-            None,
-            base_url=sim.base_url,
-            files=files,
-            sim_headers=headers,
-        )
-
-    panel = RoutePanel(route, factory)
-    panel.editor.set_model(model)
-    panel.set_pace("fast")
-    panel.resize(1000, 700)
-    panel.show()
-    return panel
+_panel = sim_panel
 
 
 def carried(panel: Any) -> StreamDecoder:
