@@ -35,7 +35,7 @@ def idle_now() -> bool:
     return _live_runs == 0 and time.monotonic() - _last_end >= QUIET_S
 
 
-def when_idle(context: QObject, work: Callable[[], None], delay_ms: int) -> None:
+def when_idle(context: QObject, work: Callable[[], object], delay_ms: int) -> None:
     """Run ``work`` on the UI thread ``delay_ms`` from now, or later: as soon after that as
     ``idle_now()`` (a stream and its last moments are no idle time: work then would stall its
     frames). Nothing runs once ``context`` is gone."""

@@ -268,8 +268,8 @@ class StatusLine(QWidget):
                 want = room - spacing >= 40
                 if want:
                     metrics = label.fontMetrics()
-                    full = self._texts[label]
-                    shown = metrics.elidedText(full, Qt.TextElideMode.ElideRight, room - spacing)
+                    text = self._texts[label]
+                    shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room - spacing)
                     if label.text() != shown:
                         label.setText(shown)
             else:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog
 
 if TYPE_CHECKING:
+    from playground.runs.record import RunRecord
     from playground.ui.session import StreamSession
     from playground.ui.window.shell import MainWindow
 
@@ -81,28 +83,14 @@ class RunFiles:
     def save_capture(self, path: str | None = None) -> Path | None:
         """Save the current panel's run as a capture file (asks where unless ``path`` is given)."""
         from playground.runs.record import write_capture
-        from playground.ui.history_view import ask_save_path
 
-        if not self.has_run():
-            return None
-        run = self.session().run
-        path = ask_save_path(
-            self.window,
+        return self._write(
             path,
-            self.window.interactive,
-            "Save the run as a capture",
-            f"{run.route}.capture.jsonl",
-            "Captures (*.jsonl)",
+            ("Save the run as a capture", "{route}.capture.jsonl", "Captures (*.jsonl)"),
+            lambda run, to: write_capture(run, to, self.status(), secrets=self.secrets()),
+            (OSError, ValueError),
+            ("The capture was not saved: {error}", "Saved the run as {name}."),
         )
-        if path is None:
-            return None
-        try:
-            out = write_capture(run, path, self.status(), secrets=self.secrets())
-        except (OSError, ValueError) as exc:
-            self.say(f"The capture was not saved: {exc}")
-            return None
-        self.say(f"Saved the run as {Path(out).name}.")
-        return out
 
     def export(self, fmt: str) -> str | None:
         """The current run's request as curl/python/typescript: copied, and shown in a dialog."""
@@ -126,25 +114,46 @@ class RunFiles:
 
     def bundle(self, path: str | None = None) -> Path | None:
         from playground.runs.record import bundle_run
+
+        return self._write(
+            path,
+            ("Save a bug-report bundle", "{route}-bug-report.zip", "Zip (*.zip)"),
+            lambda run, to: bundle_run(run, to, status=self.status(), secrets=self.secrets()),
+            # A bundle is a convenience: any failure is one sentence, no traceback.
+            (Exception,),
+            ("The bundle was not written: {error}", "Wrote the bug-report bundle {name}."),
+        )
+
+    def _write(
+        self,
+        path: str | None,
+        ask: tuple[str, str, str],
+        write: Callable[[RunRecord, str], Path],
+        failures: tuple[type[Exception], ...],
+        said: tuple[str, str],
+    ) -> Path | None:
+        """The current run written to ``path``, or where the user says (``ask``: the dialog's
+        title, suggested name and filter); one sentence either way (``said``)."""
         from playground.ui.history_view import ask_save_path
 
         if not self.has_run():
             return None
         run = self.session().run
-        path = ask_save_path(
+        title, name, file_filter = ask
+        target = ask_save_path(
             self.window,
             path,
             self.window.interactive,
-            "Save a bug-report bundle",
-            f"{run.route}-bug-report.zip",
-            "Zip (*.zip)",
+            title,
+            name.format(route=run.route),
+            file_filter,
         )
-        if path is None:
+        if target is None:
             return None
         try:
-            out = bundle_run(run, path, status=self.status(), secrets=self.secrets())
-        except Exception as exc:  # a bundle is a convenience: one sentence, no traceback
-            self.say(f"The bundle was not written: {exc}")
+            out = write(run, target)
+        except failures as exc:
+            self.say(said[0].format(error=exc))
             return None
-        self.say(f"Wrote the bug-report bundle {Path(out).name}.")
+        self.say(said[1].format(name=Path(out).name))
         return out
