@@ -8,7 +8,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
-    from playground.protocol.state import ChoiceState, StreamState
+    from playground.protocol.state import ChoiceState, Finding, StreamState
 
 from .live_text import LiveText
 
@@ -97,7 +97,7 @@ class AnswerView(QWidget):
         self.marker.hide()
         layout.addWidget(self.marker)
         # Text lost to an unreadable event (bad JSON) is never silent: said here, with the words
-        # it follows, and marked in place where the text widget can (its ``mark_gap``).
+        # it follows.
         self.lost = QLabel(self)
         self.lost.setObjectName("lostMarker")
         self.lost.setWordWrap(True)
@@ -122,6 +122,8 @@ class AnswerView(QWidget):
         self.marker.hide()
         self.lost.hide()
         self._findings_seen = 0
+        self._gaps: list[tuple[int, str]] = []  # (offset, note) of each unreadable event so far
+        self._gap_items: set[int] = set()  # the events those came from
         self._choices: dict[int, ChoiceState] | None = None
         self._pane(0)
         self.tabs.tabBar().hide()
@@ -135,8 +137,9 @@ class AnswerView(QWidget):
             choice = state.choices[index]
             self._pane(index).sync(choice)
         if len(state.findings) != self._findings_seen:  # rare: not every frame
+            new = state.findings[self._findings_seen :]  # only these: the list only grows
             self._findings_seen = len(state.findings)
-            self._mark_lost(state)
+            self._mark_lost(state, new)
         if len(self.panes) > 1:
             self.tabs.tabBar().show()
             for index, pane in self.panes.items():
@@ -160,20 +163,18 @@ class AnswerView(QWidget):
         else:
             self.marker.hide()
 
-    def _mark_lost(self, state: StreamState) -> None:
+    def _mark_lost(self, state: StreamState, new: list[Finding]) -> None:
         from .lost_text import gap_offsets
 
         choice = state.choices.get(0)
         if choice is None:
             return
-        gaps = gap_offsets(choice.text, state.findings)
-        if not gaps:
+        # Each gap is placed when its finding appears: the text's end then is where the next
+        # readable piece will begin, so earlier findings never need placing again.
+        found = gap_offsets(choice.text, new, self._gap_items)
+        if not found:
             return
-        text = self._pane(0).text
-        mark = getattr(text, "mark_gap", None)  # the text widget's in-place mark, if it has one
-        if callable(mark):
-            for offset, note in gaps:
-                mark(offset, note)
+        gaps = self._gaps = sorted(self._gaps + found)
         value = choice.text.value
         offset = gaps[0][0]
         before = value[max(0, offset - 40) : offset].replace("\n", " ").strip()

@@ -15,16 +15,18 @@ __all__ = ["LOST_CODES", "gap_offsets"]
 LOST_CODES = frozenset({"invalid_json"})
 
 
-def gap_offsets(text: TextBuffer, findings: list[Finding]) -> list[tuple[int, str]]:
+def gap_offsets(
+    text: TextBuffer, findings: list[Finding], seen: set[int] | None = None
+) -> list[tuple[int, str]]:
     """``(text offset, note)`` for each unreadable event: the offset where the next readable
-    piece of ``text`` begins after it (its end if none came). Sorted, one per event.
+    piece of ``text`` begins after it (its end if none came). Sorted, one per event; ``seen``
+    (updated) holds the events already placed by an earlier call.
 
-    The text widget shows a small mark there (its ``mark_gap(offset, note)``): the answer reads
-    on as if nothing were missing otherwise.
+    The answer view says so above the text, quoting the words before the first gap.
     """
     items, starts = text.origins.items, text.origins.starts
     gaps: list[tuple[int, str]] = []
-    seen: set[int] = set()
+    seen = set() if seen is None else seen
     for finding in findings:
         item = finding.item
         if finding.code not in LOST_CODES or item is None or item in seen:
