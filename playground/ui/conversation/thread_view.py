@@ -133,6 +133,8 @@ class ThreadView(QWidget):
         self.scroller = QScrollArea()
         self.scroller.setWidgetResizable(True)
         self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        # Turns wrap to the pane's width; a sideways bar would hide the last line under it.
+        self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.body = QWidget()
         self.blocks_layout = QVBoxLayout(self.body)
         self.blocks_layout.setContentsMargins(0, 0, 4, 0)
@@ -165,7 +167,15 @@ class ThreadView(QWidget):
     def preferred_height(self) -> int:
         """The height its turns and result editors need (the pane is sized to it, not more)."""
         results = self.results_box.sizeHint().height() if self.result_editors else 0
-        return self.summary.sizeHint().height() + self.body.sizeHint().height() + results + 16
+        width = self.scroller.viewport().width()
+        layout = self.blocks_layout
+        # The turns' height at the pane's width (their labels wrap), not at their widest.
+        body = (
+            layout.totalHeightForWidth(width)
+            if layout.hasHeightForWidth() and width > 0
+            else self.body.sizeHint().height()
+        )
+        return self.summary.sizeHint().height() + body + results + 16
 
     def show_thread(
         self,

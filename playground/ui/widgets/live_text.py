@@ -12,6 +12,7 @@ from PySide6.QtGui import (
     QMouseEvent,
     QTextCharFormat,
     QTextCursor,
+    QTextOption,
 )
 from PySide6.QtWidgets import QTextEdit, QWidget
 
@@ -65,6 +66,11 @@ class LiveText(QTextEdit):
         )
         if placeholder:
             self.setPlaceholderText(placeholder)
+        if markdown:
+            # Break lines between words only: Qt's default also breaks inside a word when a table
+            # column is narrow ("Approa|ch"); a table too wide for the view scrolls sideways,
+            # as a long code line does.
+            self.setWordWrapMode(QTextOption.WrapMode.WordWrap)
         self.markdown = markdown
         self._buffer: TextBuffer | None = None
         self._shown = 0  # code points of the buffer already in the document
