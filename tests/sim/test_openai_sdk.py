@@ -11,6 +11,7 @@ import httpx
 import openai
 import pytest
 from PIL import Image
+from sdk_referee import TIME_TOOL
 
 from playground.sim import voice
 
@@ -34,18 +35,7 @@ WEATHER = {
         },
     },
 }
-TIME = {
-    "type": "function",
-    "function": {
-        "name": "get_time",
-        "description": "Local time in a timezone",
-        "parameters": {
-            "type": "object",
-            "properties": {"timezone": {"type": "string"}},
-            "required": ["timezone"],
-        },
-    },
-}
+TIME = TIME_TOOL
 
 
 @pytest.fixture(scope="module")

@@ -13,23 +13,12 @@ from typing import Any
 
 import pytest
 from PIL import Image as PILImage
+from sdk_referee import TIME_TOOL
 
 from playground.protocol.requests import SAMPLE_TOOL, to_anthropic_tool, to_responses_tool
 
 ROUTES = ("chat", "responses", "messages")
 PATHS = {"chat": "/v1/chat/completions", "responses": "/v1/responses", "messages": "/v1/messages"}
-TIME_TOOL = {
-    "type": "function",
-    "function": {
-        "name": "get_time",
-        "description": "Local time in a timezone",
-        "parameters": {
-            "type": "object",
-            "properties": {"timezone": {"type": "string"}},
-            "required": ["timezone"],
-        },
-    },
-}
 TURN_KEYS = {"role", "text", "reasoning", "tool_calls", "tool_call_id", "attachments"}
 
 
