@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from playground.protocol.conversation.bodies import conversation_file
 from playground.protocol.conversation.model import Conversation, Image, Turn
+from playground.ui.conversation.auto_reply import auto_answer
 
 if TYPE_CHECKING:
     from playground.ui.panels.route_panel import RoutePanel
@@ -151,10 +152,10 @@ async def converse(panel: RoutePanel, args: argparse.Namespace) -> None:
         status = await panel.session.wait()
         if status not in ("complete", "incomplete"):
             return
-        calls = thread.conversation().open_calls
-        if calls and all(c.name in thread.auto_results for c in calls):
-            thread.send_results([(c.id, thread.auto_results[c.name]) for c in calls])
+        # The calls answered with their canned results (the thread may have sent them already).
+        if auto_answer(thread) or panel.session.is_running:
             continue
+        calls = thread.conversation().open_calls
         if calls or not prompts:
             return
         panel.editor.set_prompt(prompts.pop(0))

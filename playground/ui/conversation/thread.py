@@ -24,6 +24,7 @@ from playground.protocol.conversation.bodies import conversation_keys, parse_bod
 from playground.protocol.conversation.dump import redact_base64, thread
 from playground.protocol.conversation.model import Conversation, Image, Text, Turn
 from playground.protocol.requests import RequestParams, build_body
+from playground.ui.conversation.auto_reply import answer_when_ended, canned
 from playground.ui.conversation.thread_view import ThreadView
 
 if TYPE_CHECKING:
@@ -176,6 +177,7 @@ class ConversationThread(QObject):
         self.turns.append(turn)
         self.live = len(self.turns) - 1
         self.refresh()
+        answer_when_ended(self, status)  # calls of tools with a canned result, with Auto-reply
 
     # ---- what the user does -------------------------------------------------------------------
     def send_results(self, results: list[tuple[str, str]]) -> None:
@@ -220,9 +222,7 @@ class ConversationThread(QObject):
 
     def _show(self) -> None:
         calls = self.conversation().open_calls
-        self.view.show_thread(
-            self.turns, live=self.live, open_calls=calls, prefill=self.auto_results
-        )
+        self.view.show_thread(self.turns, live=self.live, open_calls=calls, prefill=canned(self))
         self.view.setVisible(bool(self.turns))
         self._fit_pane()
         self.changed.emit()

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -28,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.assets import sample_wav
-from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body, params_from_body
+from playground.protocol.requests import RequestParams, build_body, params_from_body
 from playground.protocol.routes import route_of
 from playground.ui.panels.editor_fill import show_params
 from playground.ui.panels.editor_parts import (
@@ -42,6 +41,7 @@ from playground.ui.panels.editor_parts import (
     DropLineEdit,
     mono_font,
 )
+from playground.ui.panels.tools_editor import ToolsEditor
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -127,6 +127,7 @@ class RequestEditor(QWidget):
             error = QLabel()
             error.setStyleSheet("color: #d9534f;")
             error.setWordWrap(True)
+            error.setText(self._note())
             self._raw_layout.addWidget(raw)
             self._raw_layout.addWidget(error)
             raw.textChanged.connect(self._on_raw_text)
@@ -193,29 +194,11 @@ class RequestEditor(QWidget):
             else:
                 self.effort = self._combo(EFFORTS)
                 f.addRow("Reasoning effort", self.effort)
-            self.use_tools = QCheckBox("Send tools")
-            self.use_tools.toggled.connect(self._form_edited)
-            self.tools = QPlainTextEdit(json.dumps([SAMPLE_TOOL], indent=2))
-            self.tools.setFont(mono_font())
-            self.tools.setMinimumHeight(80)
-            self.tools.setToolTip(
-                "A JSON list of OpenAI-style function tools (converted per route)"
-            )
-            self.tools.textChanged.connect(self._form_edited)
-            self.tool_choice = QComboBox()
-            self.tool_choice.setEditable(True)
-            self.tool_choice.addItems(["auto", "none", "required", "get_weather"])
-            self.tool_choice.setToolTip("auto, none, required, or the name of one function")
-            self.tool_choice.currentTextChanged.connect(self._form_edited)
-            box = QGroupBox("Tools")
-            box_layout = QVBoxLayout(box)
-            box_layout.addWidget(self.use_tools)
-            box_layout.addWidget(self.tools)
-            row = QHBoxLayout()
-            row.addWidget(QLabel("Tool choice"))
-            row.addWidget(self.tool_choice, 1)
-            box_layout.addLayout(row)
-            f.addRow(box)
+            # The tools as a list, each checked as JSON Schema (ui/panels/tools_editor.py).
+            self.tools = ToolsEditor()
+            self.tools.changed.connect(self._form_edited)
+            self.use_tools, self.tool_choice = self.tools.use_tools, self.tools.tool_choice
+            f.addRow(self.tools)
             if r == "chat":
                 self.include_usage = QCheckBox("stream_options.include_usage")
                 self.include_usage.setChecked(True)
@@ -345,16 +328,7 @@ class RequestEditor(QWidget):
             else:
                 p.reasoning_effort = self.effort.currentData() or None
             if self.use_tools.isChecked():
-                try:
-                    tools = json.loads(self.tools.toPlainText() or "[]")
-                except ValueError:
-                    tools = []
-                p.tools = tools if isinstance(tools, list) else [tools]
-                choice = self.tool_choice.currentText().strip()
-                if choice in ("auto", "none", "required"):
-                    p.tool_choice = choice
-                elif choice:
-                    p.tool_choice = {"type": "function", "function": {"name": choice}}
+                self.tools.put_into(p)
             if r == "chat":
                 p.include_usage = self.include_usage.isChecked() or None
         elif r == "images":
@@ -424,7 +398,12 @@ class RequestEditor(QWidget):
         if text != self._raw.toPlainText():
             with QSignalBlocker(self._raw):
                 self._raw.setPlainText(text)
-        self._raw_error.clear()
+        self._raw_error.setText(self._note())
+
+    def _note(self) -> str:
+        """What the body built from the form leaves out, and why (tools the list cannot send)."""
+        tools = getattr(self, "tools", None)
+        return tools.left_out_note() if tools is not None and self.use_tools.isChecked() else ""
 
     def _on_raw_text(self) -> None:
         if not self._syncing:

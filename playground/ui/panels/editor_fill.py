@@ -37,12 +37,7 @@ def show_params(editor: RequestEditor, p: RequestParams) -> list[dict[str, Any]]
         else:
             select_value(editor.effort, p.reasoning_effort or "")
         if p.tools:
-            editor.use_tools.setChecked(True)
-            editor.tools.setPlainText(json.dumps(p.tools, indent=2))
-            choice = p.tool_choice
-            if isinstance(choice, dict):
-                choice = (choice.get("function") or {}).get("name") or choice.get("name") or "auto"
-            editor.tool_choice.setCurrentText(str(choice or "auto"))
+            editor.tools.show_tools(p.tools, p.tool_choice)
         elif r == "chat":
             editor.use_tools.setChecked(False)
         if r == "chat":
