@@ -304,8 +304,10 @@ def test_a_pasted_body_fills_the_list(route: str, qloop: Any, sim: Any) -> None:
         body["tools"] = [
             {"type": "function"} | {k: v for k, v in t["function"].items()} for t in pasted
         ]
+    assert not tools.list.isVisibleTo(panel)  # Send tools is off: the list is closed
     panel.editor.set_body(body)
     assert tools.use_tools.isChecked()
+    assert tools.list.isVisibleTo(panel) and tools.auto_reply.isVisibleTo(panel)
     assert [d.name for d in tools.defs] == ["get_weather", "get_time"]
     assert [tools.list.item(i).text() for i in range(tools.list.count())] == [
         "get_weather  · canned result",
@@ -324,6 +326,10 @@ def test_a_pasted_body_fills_the_list(route: str, qloop: Any, sim: Any) -> None:
     assert "The time where you are" in json.dumps(_body(panel)["tools"])
     panel.editor.set_body(body | {"tools": body["tools"][:1]})
     assert [d.name for d in tools.defs] == ["get_weather"]
+    if route == "chat":  # a chat body without tools turns Send tools off (and closes the list)
+        panel.editor.set_body({k: v for k, v in body.items() if k not in ("tools", "tool_choice")})
+        assert not tools.use_tools.isChecked() and not tools.list.isVisibleTo(panel)
+        assert [d.name for d in tools.defs] == ["get_weather"]  # kept for when it is on again
 
 
 def test_the_list_can_be_edited_as_json(qloop: Any, sim: Any) -> None:

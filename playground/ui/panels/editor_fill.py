@@ -39,7 +39,7 @@ def show_params(editor: RequestEditor, p: RequestParams) -> list[dict[str, Any]]
         if p.tools:
             editor.tools.show_tools(p.tools, p.tool_choice)
         elif r == "chat":
-            editor.use_tools.setChecked(False)
+            editor.tools.set_sending(False)
         if r == "chat":
             editor.include_usage.setChecked(bool(p.include_usage))
     elif r == "images":

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -72,7 +72,7 @@ class ToolsEditor(QGroupBox):
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
         self.use_tools = QCheckBox("Send tools")
-        self.use_tools.toggled.connect(self._edited)
+        self.use_tools.toggled.connect(self._use_toggled)
         self.auto_reply = QCheckBox("Auto-reply")
         self.auto_reply.setToolTip(
             "Answer a call of a tool that has a canned result at once, and go on"
@@ -82,6 +82,14 @@ class ToolsEditor(QGroupBox):
         top.addWidget(self.auto_reply)
         top.addStretch(1)
         layout.addLayout(top)
+        # What Send tools sends: shown while it is on, so a form without tools stays short
+        # (at 1024x700 the whole form fits the column with the Tools group closed).
+        self.body = QWidget()
+        body = QVBoxLayout(self.body)
+        body.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.body)
+        self.body.setVisible(False)
+        self.auto_reply.setVisible(False)
         # The list and its buttons.
         row = QHBoxLayout()
         self.list = QListWidget()
@@ -97,12 +105,12 @@ class ToolsEditor(QGroupBox):
             buttons.addWidget(button)
         buttons.addStretch(1)
         row.addLayout(buttons)
-        layout.addLayout(row)
+        body.addLayout(row)
         # The selected tool, or the whole list as JSON.
         self.pages = QStackedWidget()
         self.pages.addWidget(self._detail_page())
         self.pages.addWidget(self._json_page())
-        layout.addWidget(self.pages)
+        body.addWidget(self.pages)
         choice = QHBoxLayout()
         choice.addWidget(QLabel("Tool choice"))
         self.tool_choice = QComboBox()
@@ -110,7 +118,7 @@ class ToolsEditor(QGroupBox):
         self.tool_choice.setToolTip("auto, none, required, or the name of one function")
         self.tool_choice.currentTextChanged.connect(self._edited)
         choice.addWidget(self.tool_choice, 1)
-        layout.addLayout(choice)
+        body.addLayout(choice)
         self._fill_list(0)
 
     def _button(self, text: str, tip: str, slot: Any) -> QToolButton:
@@ -177,7 +185,7 @@ class ToolsEditor(QGroupBox):
         return page
 
     def _mono(self, placeholder: str, height: int, slot: Any = None) -> QPlainTextEdit:
-        edit = QPlainTextEdit()
+        edit = _Box(height)
         edit.setFont(mono_font())
         edit.setPlaceholderText(placeholder)
         edit.setMinimumHeight(height)
@@ -222,7 +230,7 @@ class ToolsEditor(QGroupBox):
     # ---- filling from a body -----------------------------------------------------------------
     def show_tools(self, tools: list[Any], choice: Any) -> None:
         """The tools and tool choice of a body read back (canned results kept by tool name)."""
-        self.use_tools.setChecked(True)
+        self.set_sending(True)
         self.defs = tool_defs(tools, self.canned_results())
         self._fill_list(0)
         if isinstance(choice, dict):
@@ -377,5 +385,31 @@ class ToolsEditor(QGroupBox):
         self._fill_list(min(max(self.list.currentRow(), 0), len(self.defs) - 1), rewrite_json=False)
         self._edited()
 
+    def _use_toggled(self, on: bool) -> None:
+        self._show_sending(on)
+        self._edited()
+
+    def set_sending(self, on: bool) -> None:
+        """Send tools on or off, shown as such even while the editor's signals are blocked."""
+        self.use_tools.setChecked(on)
+        self._show_sending(on)
+
+    def _show_sending(self, on: bool) -> None:
+        self.body.setVisible(on)
+        self.auto_reply.setVisible(on)
+
     def _edited(self, *_args: object) -> None:
         self.changed.emit()
+
+
+class _Box(QPlainTextEdit):
+    """A text box that asks for its minimum height, not Qt's 192 pixels: in the editor's scroll
+    area a form taller than the column gets what its fields ask for, and the Tools group would
+    push the rest of the form away."""
+
+    def __init__(self, height: int) -> None:
+        super().__init__()
+        self._height = height
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self._height)
