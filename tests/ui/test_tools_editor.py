@@ -157,16 +157,16 @@ def test_an_invalid_schema_shows_its_errors_and_is_left_out(
     broken["properties"]["timezone"]["type"] = "strin"
     broken["required"] = "timezone"
     tools.parameters.setPlainText(json.dumps(broken, indent=2))
-    # Checked as typed: each error with its path, beside the tool, which is marked as not sent.
+    # Checked as typed: each error with its path, beside the tool, which is marked.
     assert not tools.schema_errors.isHidden()
     assert tools.schema_errors.text().splitlines() == [
         "✗ /properties/timezone/type: 'strin' is not one of "
         "['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']",
         "✗ /required: 'timezone' is not of type 'array'",
-        "Not sent until this is fixed.",
+        "The body built from the list leaves it out until this is fixed.",
     ]
     row = tools.list.item(1)
-    assert row.text() == "⚠ get_time  · not sent"
+    assert row.text() == "⚠ get_time  · invalid schema"
     assert row.toolTip().splitlines()[1] == "/required: 'timezone' is not of type 'array'"
     assert tools.list.item(0).text() == "get_weather"
     # The body leaves it out, and its view says why.
@@ -187,6 +187,7 @@ def test_an_invalid_schema_shows_its_errors_and_is_left_out(
     # A tool with no name is not sent either.
     tools.name.setText("")
     assert tools.schema_errors.text().splitlines()[0] == "✗ The tool needs a name."
+    assert tools.list.item(1).text() == "⚠ (unnamed)  · no name"
     assert len(_body(panel)["tools"]) == 1
 
 

@@ -293,7 +293,7 @@ class ToolsEditor(QGroupBox):
         if d.builtin is not None:
             text += "  · built-in"
         if problems:
-            item.setText(f"⚠ {text}  · not sent")
+            item.setText(f"⚠ {text}  · {'no name' if not d.name.strip() else 'invalid schema'}")
             item.setForeground(QBrush(QColor(_ERROR)))
             item.setToolTip("\n".join(str(p) for p in problems))
         else:
@@ -325,7 +325,7 @@ class ToolsEditor(QGroupBox):
         if d is not None and d.builtin is None and not d.name.strip():
             lines.insert(0, "✗ The tool needs a name.")
         if lines:
-            lines.append("Not sent until this is fixed.")
+            lines.append("The body built from the list leaves it out until this is fixed.")
         self.schema_errors.setText("\n".join(lines))
         self.schema_errors.setVisible(bool(lines))
 
