@@ -372,3 +372,43 @@ def test_the_first_frame_does_not_load_the_schema_checker() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True"]
+
+
+def test_auto_reply_stops_after_its_rounds_in_a_row(qloop: Any, sim: Any) -> None:
+    # A model that keeps calling its tools: after MAX_AUTO_ROUNDS answered rounds without a user
+    # turn, the calls wait in their result editors (prefilled) for a person.
+    from playground.protocol.conversation.model import ToolCall, ToolResult, Turn
+    from playground.ui.conversation.auto_reply import MAX_AUTO_ROUNDS, auto_answer
+
+    panel = _panel("chat", sim)
+    tools = panel.editor.tools
+    tools.use_tools.setChecked(True)
+    tools.canned.setPlainText(WEATHER)
+    tools.auto_reply.setChecked(True)
+    thread = panel.conversation
+    panel.editor.set_prompt("")  # the thread below is the whole conversation
+
+    def rounds(n: int) -> list[Turn]:
+        turns = [Turn.of("user", "weather?")]
+        for i in range(n):
+            turns.append(Turn("assistant", (ToolCall(f"c{i}", "get_weather"),)))
+            turns.append(Turn("tool", (ToolResult(f"c{i}", WEATHER),)))
+        return [*turns, Turn("assistant", (ToolCall("open", "get_weather"),))]
+
+    thread.turns = rounds(MAX_AUTO_ROUNDS)
+    thread.refresh()
+    assert not auto_answer(thread, limit=MAX_AUTO_ROUNDS)
+    assert [e.edit.toPlainText() for e in thread.view.result_editors] == [WEATHER]
+    assert thread.requests == []
+    # One round fewer: answered, and the run goes on.
+    thread.turns = rounds(MAX_AUTO_ROUNDS - 1)
+    thread.refresh()
+    _settle(qloop, panel, lambda: auto_answer(thread, limit=MAX_AUTO_ROUNDS))
+    assert len(thread.requests) == 1
+    assert thread.turns[-1].text.startswith(f"The tool answered: {WEATHER}")
+    assert thread.turns[-2].role == "tool" and thread.turns[-2].tool_results[0].call_id == "open"
+    # Auto-reply off: a canned result is only a prefill.
+    tools.auto_reply.setChecked(False)
+    thread.turns = rounds(0)
+    thread.refresh()
+    assert not auto_answer(thread)
