@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.conversation import ToolCall, Turn
+from playground.ui.conversation.attachments import image_row
 
 __all__ = ["ThreadView"]
 
@@ -82,9 +83,8 @@ class _TurnBlock(QFrame):
             layout.addWidget(_label("Thinking: " + _cut(turn.reasoning), muted=True))
         if turn.text:
             layout.addWidget(_label(_cut(turn.text)))
-        for image in turn.images:
-            size = f"{len(image.data)} bytes" if image.data is not None else image.url or ""
-            layout.addWidget(_label(f"[image {image.mime}, {size}]", muted=True))
+        if turn.images:  # thumbnails with their size (attachments.py)
+            layout.addWidget(image_row(turn.images))
         for call in turn.tool_calls:
             layout.addWidget(
                 _label(f"→ {call.name}({_cut(call.arguments)})  [{call.id}]", mono=True)
