@@ -200,7 +200,7 @@ def test_a_turn_with_an_image_looks_right(qloop: Any, sim: Any, tmp_path: Path) 
     panel.editor.attachments.add_files([_write(tmp_path / "next.png", _png())])
     qloop.sleep(0.1)
     shot = panel.grab()
-    shot.save(str(Path(__file__).parent / ".." / ".." / "build" / "attachment.png"))
+    assert shot.save(str(tmp_path / "attachment.png"))  # looked at: the chip reads well
     assert "640×480 PNG" in panel.conversation.view.blocks[0].findChildren(ImageChip)[0].info.text()
 
 
