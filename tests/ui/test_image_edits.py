@@ -175,3 +175,28 @@ def test_headless_attach_on_images_is_an_edit(tmp_path: Path) -> None:
     assert request["body"]["image"] == f"<{len(_png())} bytes>"
     assert request["body"]["prompt"] == "a snowy field"
     assert "base64" not in json.dumps(request)
+
+
+def test_attach_is_refused_where_no_image_goes(tmp_path: Path) -> None:
+    import argparse
+
+    import pytest
+
+    from playground.ui.conversation.headless import check_arguments
+
+    picture = tmp_path / "p.png"
+    picture.write_bytes(_png())
+
+    def check(route: str, *attach: Path) -> argparse.Namespace:
+        args = argparse.Namespace(
+            prompt="x", conversation=None, tool_result=None, attach=[str(a) for a in attach]
+        )
+        args.route = route
+        check_arguments(args)
+        return args
+
+    assert [i.mime for i in check("images", picture, picture).images] == ["image/png"] * 2
+    with pytest.raises(ValueError, match="--attach needs --route chat, responses, messages"):
+        check("speech", picture)
+    with pytest.raises(ValueError, match="at most one mask"):
+        check("images", picture, picture, picture)
