@@ -10,12 +10,14 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QMimeData, QObject, Qt, Signal
 from PySide6.QtGui import (
+    QColor,
     QDragEnterEvent,
     QDropEvent,
     QImage,
     QImageReader,
     QKeyEvent,
     QKeySequence,
+    QPainter,
     QPixmap,
 )
 from PySide6.QtWidgets import (
@@ -201,6 +203,23 @@ def carries_images(mime: QMimeData) -> bool:
     )
 
 
+def _on_checks(image: QImage) -> QPixmap:
+    """``image`` over a checkerboard where it is transparent: a mask's clear areas (the ones an
+    edit paints) must not look like an empty thumbnail."""
+    if image.isNull() or not image.hasAlphaChannel():
+        return QPixmap.fromImage(image)
+    pixmap = QPixmap(image.size())
+    pixmap.fill(QColor("#d0d0d0"))
+    painter = QPainter(pixmap)
+    step = 6
+    for y in range(0, image.height(), step):
+        for x in range((y // step) % 2 * step, image.width(), 2 * step):
+            painter.fillRect(x, y, step, step, QColor("#f4f4f4"))
+    painter.drawImage(0, 0, image)
+    painter.end()
+    return pixmap
+
+
 class ImageChip(QFrame):
     """One image: its thumbnail, its pixel size, format and byte size, and (pending) Remove."""
 
@@ -219,7 +238,7 @@ class ImageChip(QFrame):
         self.thumb.setFixedSize(THUMB, THUMB)
         self.thumb.setAlignment(Qt.AlignmentFlag.AlignCenter)
         if image.data is not None:
-            pixmap = QPixmap.fromImage(thumbnail(image.data)[0])
+            pixmap = _on_checks(thumbnail(image.data)[0])
             if not pixmap.isNull():
                 self.thumb.setPixmap(pixmap)
             else:
