@@ -202,6 +202,21 @@ def test_a_turn_with_an_image_looks_right(qloop: Any, sim: Any, tmp_path: Path) 
     shot = panel.grab()
     assert shot.save(str(tmp_path / "attachment.png"))  # looked at: the chip reads well
     assert "640×480 PNG" in panel.conversation.view.blocks[0].findChildren(ImageChip)[0].info.text()
+    # The thread's pane holds the whole user turn, its thumbnail not cut under the answer.
+    thread = panel.conversation
+    assert thread.splitter.sizes()[0] >= thread.view.preferred_height()
+
+
+def test_a_drop_anywhere_on_the_panel_attaches_but_a_capture_is_the_windows(
+    qloop: Any, sim: Any, tmp_path: Path
+) -> None:
+    panel = sim_panel("responses", sim, pace="instant")
+    strip = panel.editor.attachments
+    assert _drop(panel.stack, _file_url(tmp_path, _png()))  # the answer's side of the panel
+    assert len(strip.images) == 1
+    # Any other file is left to the window (which opens captures), not called "no image".
+    assert not _drop(panel.editor, _file_url(tmp_path, b"data: {}\n\n", "run.sse"))
+    assert len(strip.images) == 1 and strip.note.isHidden()
 
 
 def _write(path: Path, data: bytes) -> Path:

@@ -8,7 +8,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QMimeData, QObject, Qt, Signal
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QEvent,
+    QIODevice,
+    QMimeData,
+    QObject,
+    Qt,
+    QUrl,
+    Signal,
+)
 from PySide6.QtGui import (
     QColor,
     QDragEnterEvent,
@@ -192,12 +202,18 @@ def _image_url(text: str) -> bool:
     return text.startswith("data:image/") or Path(urlsplit(text).path).suffix.lower() in _EXT_MIME
 
 
+def _image_file(url: QUrl) -> bool:
+    # By its name, as a drag cannot wait for the bytes: any other file dropped on the panel is
+    # the window's (a capture to open); the bytes decide when it is dropped.
+    return Path(url.toLocalFile()).suffix.lower() in _EXT_MIME
+
+
 def carries_images(mime: QMimeData) -> bool:
     """Whether a drop or paste is the strip's (files, an image) rather than the prompt's text."""
     text = mime.text().strip() if mime.hasText() else ""
     urls = mime.urls() if mime.hasUrls() else []
     return (
-        any(u.isLocalFile() or _image_url(u.toString()) for u in urls)
+        any(_image_file(u) if u.isLocalFile() else _image_url(u.toString()) for u in urls)
         or mime.hasImage()
         or text.startswith("data:image/")
     )
@@ -397,6 +413,7 @@ class AttachmentStrip(QWidget):
     # ---- the thread, drops and pastes ----------------------------------------------------
     def bind(self, thread: ConversationThread) -> None:
         self._thread = thread
+        self.catch(thread.panel)  # an image dropped anywhere on the panel (the thread, the answer)
         self.changed.connect(self._to_thread)
         thread.changed.connect(self._from_thread)
 

@@ -194,6 +194,7 @@ class ThreadView(QWidget):
         for i, turn in enumerate(turns):
             block = _TurnBlock(i, turn, i == live, self)
             self.blocks_layout.insertWidget(self.blocks_layout.count() - 1, block)
+            block.show()  # now, not at Qt's later show: a hidden block measures 0 high
             self.blocks.append(block)
         for editor in self.result_editors:
             editor.setParent(None)
