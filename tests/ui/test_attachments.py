@@ -165,6 +165,8 @@ def test_remove_and_urls_and_what_is_no_image(qloop: Any, sim: Any, tmp_path: Pa
         ("image/jpeg", False, "https://example.com/cat.jpg"),
     ]
     assert strip.chip_texts()[0].startswith("20×10 PNG")
+    long = "https://example.com/" + "a" * 100 + ".png"
+    assert describe(Image("image/png", url=long)) == "URL · " + long[:39] + "…"
     assert panel.conversation.attachments == strip.images
     body = json.loads(panel.editor.raw.toPlainText())
     assert "https://example.com/cat.jpg" in json.dumps(body)

@@ -102,6 +102,23 @@ def test_no_image_no_edit_and_a_gif_is_refused_by_the_server(qloop: Any, sim: An
     assert "unsupported mimetype" in panel.banner.text
 
 
+def test_an_image_pasted_into_the_edit_slot(qloop: Any, sim: Any) -> None:
+    panel = sim_panel("images", sim, pace="instant")
+    slot = panel.editor.image_input.source
+    mime = QMimeData()
+    mime.setText("no picture here")
+    QApplication.clipboard().setMimeData(mime)
+    slot.paste()
+    assert slot.image is None and slot.note.text() == "The clipboard holds no image."
+    mime = QMimeData()
+    mime.setData("image/png", _png(32, 16))
+    QApplication.clipboard().setMimeData(mime)
+    slot.paste()
+    assert slot.image == Image("image/png", _png(32, 16))
+    assert slot.note.isHidden()
+    assert [name for name, _file in panel.editor.image_input.files()] == ["image"]
+
+
 def _multipart(request: Any) -> dict[str, str]:
     """A multipart request's fields, each file as "<N bytes>" (as the panel's dump shows)."""
     head = f"Content-Type: {request.headers['content-type']}\r\n\r\n".encode()

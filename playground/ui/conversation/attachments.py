@@ -60,6 +60,7 @@ __all__ = [
 ]
 
 THUMB = 56  # a thumbnail's longer side, px
+URL_CHARS = 40
 FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/webp": "WebP", "image/gif": "GIF"}
 # The image formats every route takes (PNG, JPEG, WebP, GIF), by their files' first bytes: a
 # file's name can lie, its bytes are what the server reads.
@@ -119,7 +120,8 @@ def _bytes(n: int) -> str:
 def describe(image: Image) -> str:
     """What a chip says: ``64×48 PNG · 1.2 KB``, or the URL a server fetches."""
     if image.data is None:
-        return f"URL · {image.url or ''}"
+        url = image.url or ""  # cut: a chip's label must not widen the thread past its pane
+        return f"URL · {url if len(url) <= URL_CHARS else url[: URL_CHARS - 1] + '…'}"
     _thumb, width, height = thumbnail(image.data)
     fmt = FORMATS.get(image.mime, image.mime)
     dims = f"{width}×{height} " if width and height else ""
@@ -446,6 +448,13 @@ class _Catcher(QObject):
         self.strip = strip
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        try:
+            return self._filter(event)
+        except Exception as exc:  # raised inside Qt's event dispatch, it aborts the program
+            self.strip.add([], [f"Could not attach that ({type(exc).__name__}: {exc})"])
+            return False
+
+    def _filter(self, event: QEvent) -> bool:
         kind = event.type()
         if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
             assert isinstance(event, QDragEnterEvent | QDropEvent)
