@@ -166,7 +166,7 @@ def test_remove_and_urls_and_what_is_no_image(qloop: Any, sim: Any, tmp_path: Pa
     ]
     assert strip.chip_texts()[0].startswith("20×10 PNG")
     long = "https://example.com/" + "a" * 100 + ".png"
-    assert describe(Image("image/png", url=long)) == "URL · " + long[:39] + "…"
+    assert describe(Image("image/png", url=long)) == "URL · " + long[:25] + "…"
     assert panel.conversation.attachments == strip.images
     body = json.loads(panel.editor.raw.toPlainText())
     assert "https://example.com/cat.jpg" in json.dumps(body)
@@ -224,3 +224,19 @@ def test_a_drop_anywhere_on_the_panel_attaches_but_a_capture_is_the_windows(
 def _write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
+
+
+def test_many_attachments_wrap_inside_the_form(qloop: Any, sim: Any) -> None:
+    panel = sim_panel("chat", sim, pace="instant")
+    panel.resize(1024, 700)
+    strip = panel.editor.attachments
+    long_url = "https://example.com/" + "b" * 80 + ".png"
+    strip.add([Image("image/png", _png(60 + i, 40)) for i in range(6)] + [Image(url=long_url)])
+    qloop.sleep(0.05)
+    # The form is never cut at its side: the chips wrap, none is wider than the column.
+    column = panel.editor.parentWidget().width()
+    assert panel.editor.minimumSizeHint().width() <= column
+    chips = strip.chips_box.findChildren(ImageChip)
+    assert len(chips) == 7
+    assert len({c.geometry().y() for c in chips}) > 1  # on more than one row
+    assert all(c.geometry().right() <= strip.chips_box.width() for c in chips)

@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.conversation.model import Image, parse_data_url
+from playground.ui.widgets.flow_layout import FlowLayout
 
 if TYPE_CHECKING:
     from playground.ui.conversation.thread import ConversationThread
@@ -60,7 +61,8 @@ __all__ = [
 ]
 
 THUMB = 56  # a thumbnail's longer side, px
-URL_CHARS = 40
+URL_CHARS = 26  # about as wide as a chip of bytes (a wider one set the form's minimum)
+INFO_WIDTH = 120
 FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/webp": "WebP", "image/gif": "GIF"}
 # The image formats every route takes (PNG, JPEG, WebP, GIF), by their files' first bytes: a
 # file's name can lie, its bytes are what the server reads.
@@ -268,6 +270,9 @@ class ImageChip(QFrame):
         self.info.setStyleSheet("color: gray;")
         self.info.setTextFormat(Qt.TextFormat.PlainText)
         self.info.setToolTip(image.url or describe(image))
+        # At most this wide (a long URL is clipped, its tooltip has it whole): the chip must fit
+        # the form's field, whose width is the column's minimum.
+        self.info.setMaximumWidth(INFO_WIDTH)
         layout.addWidget(self.info)
         self.remove_button: QToolButton | None = None
         if removable:
@@ -283,11 +288,9 @@ class ImageChip(QFrame):
 def image_row(images: Sequence[Image]) -> QWidget:
     """A sent turn's images: their thumbnails with their size, side by side."""
     row = QWidget()
-    layout = QHBoxLayout(row)
-    layout.setContentsMargins(0, 0, 0, 0)
+    layout = FlowLayout(row)  # wrapped: many images must not widen the thread past its pane
     for image in images:
         layout.addWidget(ImageChip(image))
-    layout.addStretch(1)
     return row
 
 
@@ -307,9 +310,7 @@ class AttachmentStrip(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(2)
         self.chips_box = QWidget()
-        self.chips = QHBoxLayout(self.chips_box)
-        self.chips.setContentsMargins(0, 0, 0, 0)
-        self.chips.addStretch(1)
+        self.chips = FlowLayout(self.chips_box)  # wrapped: the form keeps its width
         self.chips_box.hide()
         outer.addWidget(self.chips_box)
         row = QHBoxLayout()
@@ -396,7 +397,7 @@ class AttachmentStrip(QWidget):
     def set_images(self, images: Sequence[Image]) -> None:
         """Show ``images`` (no ``changed``: the caller set them)."""
         self.images = list(images)
-        while self.chips.count() > 1:
+        while self.chips.count():
             item = self.chips.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
@@ -405,7 +406,7 @@ class AttachmentStrip(QWidget):
         for i, image in enumerate(self.images):
             chip = ImageChip(image, removable=True)
             chip.removeRequested.connect(lambda i=i: self.remove(i))
-            self.chips.insertWidget(i, chip)
+            self.chips.addWidget(chip)
         self.chips_box.setVisible(bool(self.images))
 
     def chip_texts(self) -> list[str]:
