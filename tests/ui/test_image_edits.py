@@ -89,6 +89,14 @@ def test_an_input_image_makes_send_an_edit_that_streams_partials(
     assert panel.requests[-1]["path"] == "/v1/images/generations"
 
 
+def test_an_image_dropped_anywhere_on_the_panel_is_the_input(sim: Any, tmp_path: Path) -> None:
+    panel = sim_panel("images", sim, pace="instant")
+    source = tmp_path / "drop.png"
+    source.write_bytes(_png(20, 20))
+    _drop_file(panel.stack, source)  # the preview's side of the panel
+    assert panel.editor.image_input.source.image == Image("image/png", _png(20, 20))
+
+
 def test_no_image_no_edit_and_a_gif_is_refused_by_the_server(qloop: Any, sim: Any) -> None:
     panel = sim_panel("images", sim, pace="instant")
     edit = panel.editor.image_input

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QMimeData, Signal
+from PySide6.QtCore import QEvent, QMimeData, QObject, Signal
+from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -24,12 +25,13 @@ from playground.protocol.conversation.model import Image
 from playground.protocol.media import audio_mime_of
 from playground.ui.conversation.attachments import (
     ImageChip,
+    carries_images,
     images_from_mime,
     read_image_file,
 )
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtGui import QDragEnterEvent
 
     from playground.transport.spec import FileField
     from playground.ui.panels.route_panel import RoutePanel
@@ -184,6 +186,29 @@ class ImageInput(QWidget):
         return out
 
 
+class _PanelDrops(QObject):
+    """An image file dropped anywhere on the Images panel is the edit's input (the window
+    would otherwise try to open it as a capture)."""
+
+    def __init__(self, panel: RoutePanel) -> None:
+        super().__init__(panel)
+        self.slot: ImageSlot = panel.editor.image_input.source
+        panel.setAcceptDrops(True)
+        panel.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind not in (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop):
+            return False
+        assert isinstance(event, QDropEvent)
+        if not carries_images(event.mimeData()):
+            return False
+        if kind != QEvent.Type.Drop or self.slot.take(event.mimeData()):
+            event.acceptProposedAction()
+            return True
+        return False
+
+
 def panel_files(panel: RoutePanel) -> list[Any] | None:
     """What ``panel`` uploads as multipart: transcription's audio file, an edit's image and
     mask; None when it sends JSON. OSError when the audio file cannot be read."""
@@ -209,7 +234,8 @@ def edit_request(spec: Any) -> dict[str, Any]:
 
 def track_edits(panel: RoutePanel) -> list[dict[str, Any]]:
     """The requests ``panel`` sends from now on, kept in the list given back (the dump's
-    ``requests``): JSON bodies as they are, multipart ones as their fields."""
+    ``requests``): JSON bodies as they are, multipart ones as their fields. An image dropped
+    on the panel becomes the edit's input from now on too."""
     sent: list[dict[str, Any]] = []
     # Weak: a strong reference from the panel's own session back to it is a cycle PySide can
     # crash collecting (ui/conversation/thread.py says the same of the thread).
@@ -226,4 +252,5 @@ def track_edits(panel: RoutePanel) -> list[dict[str, Any]]:
             sent.append(edit_request(spec))
 
     panel.session.started.connect(started)
+    _PanelDrops(panel)
     return sent
