@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.conversation.model import Image, parse_data_url
-from playground.ui.widgets.flow_layout import FlowLayout
+from playground.ui.conversation.flow_layout import FlowLayout
 
 if TYPE_CHECKING:
     from playground.ui.conversation.thread import ConversationThread
