@@ -26,6 +26,8 @@ __all__ = [
     "RequestParams",
     "RouteSpec",
     "build_body",
+    "edit_fields",
+    "edit_url",
     "form_fields",
     "params_from_body",
     "route_spec",
@@ -54,3 +56,20 @@ def params_from_body(route: str, body: dict[str, Any]) -> RequestParams:
     ``build_body(route, params_from_body(route, b)) == b`` for every body ``build_body`` makes.
     """
     return route_of(route).params_from_body(body)
+
+
+# OpenAI: "POST /images/edits ... multipart/form-data"; the edit is the generations route's
+# sibling (PROTOCOL.md §5), so a gateway that serves one at .../generations has the other beside.
+EDIT_PATH = "/images/edits"
+
+
+def edit_url(generations_url: str) -> str:
+    """The edits URL beside an images ``generations`` URL (the same base, ``/edits``)."""
+    base, sep, _tail = generations_url.rpartition("/generations")
+    return base + "/edits" if sep else generations_url.rstrip("/") + "/edits"
+
+
+def edit_fields(body: dict[str, Any]) -> dict[str, str]:
+    """An images body as the edit's multipart fields (prompt, size, quality, n,
+    output_format, stream, partial_images, and whatever rides along), as form strings."""
+    return form_fields({k: v for k, v in body.items() if k not in ("image", "mask")})

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from playground.protocol.requests import form_fields, route_spec
+from playground.protocol.requests import edit_fields, edit_url, form_fields, route_spec
 from playground.transport.providers import Provider, auth_headers, url_for
 from playground.transport.redact import SECRET_HEADERS, redact_headers
 
@@ -42,7 +42,7 @@ class RequestSpec:
     url: str
     headers: dict[str, str]
     json_body: dict[str, Any] | None = None
-    files: list[FileField] | None = None  # multipart uploads (transcription)
+    files: list[FileField] | None = None  # multipart uploads (transcription, image edits)
     data: dict[str, str] | None = None  # multipart form fields
     route: str = "chat"
     stream: bool = True
@@ -142,6 +142,18 @@ def _build(
     headers.update(auth_headers(provider, key))
     headers.update(extra_headers or {})
     url = url_for(provider, route, base_url)
+    if route == "images" and files:  # an input image: the edit, multipart at /images/edits
+        return RequestSpec(
+            provider.id,
+            spec.method,
+            edit_url(url),
+            headers,
+            None,
+            files,
+            edit_fields(body),
+            route=route,
+            stream=stream,
+        )
     if spec.multipart:
         return RequestSpec(
             provider.id,

@@ -18,13 +18,6 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULTS", "add_arguments", "check_arguments", "converse", "prepare"]
 
 DEFAULTS: dict[str, Any] = {"conversation": None, "tool_result": None, "attach": None}
-# The image formats every route takes (PNG, JPEG, WebP, GIF), by their files' first bytes.
-_MAGIC = (
-    (b"\x89PNG\r\n\x1a\n", "image/png"),
-    (b"\xff\xd8\xff", "image/jpeg"),
-    (b"GIF87a", "image/gif"),
-    (b"GIF89a", "image/gif"),
-)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -43,17 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--attach",
         metavar="FILE",
         action="append",
-        help="an image (PNG, JPEG, WebP, GIF) on the last user turn (repeatable)",
+        help="an image (PNG, JPEG, WebP, GIF) on the last user turn (repeatable); on "
+        "--route images the input image of an edit (a second one: its mask)",
     )
-
-
-def image_mime(data: bytes) -> str | None:
-    for magic, mime in _MAGIC:
-        if data.startswith(magic):
-            return mime
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
-    return None
 
 
 def check_arguments(args: argparse.Namespace) -> None:
@@ -88,6 +73,8 @@ def check_arguments(args: argparse.Namespace) -> None:
             raise ValueError(f"--tool-result {name}: not valid JSON ({exc})") from None
         results[name.strip()] = text
     args.tool_results = results
+    from playground.ui.conversation.attachments import image_mime  # Qt: only when used
+
     images: list[Image] = []
     for path in args.attach or []:
         try:
@@ -99,19 +86,23 @@ def check_arguments(args: argparse.Namespace) -> None:
             raise ValueError(f"--attach {path}: not a PNG, JPEG, WebP or GIF image")
         images.append(Image(mime, data))
     args.images = images
-    if (prompts[1:] or args.conversation or results or images) and args.route not in (
-        "chat",
-        "responses",
-        "messages",
-    ):
+    talk = ("chat", "responses", "messages")
+    if (prompts[1:] or args.conversation or results) and args.route not in talk:
         raise ValueError(
-            "several --prompt, --conversation, --tool-result and --attach need --route chat, "
+            "several --prompt, --conversation and --tool-result need --route chat, "
             "responses or messages"
         )
+    if images and args.route not in (*talk, "images"):
+        raise ValueError("--attach needs --route chat, responses, messages or images")
+    if args.route == "images" and len(images) > 2:
+        raise ValueError("--attach on images takes the input image and at most one mask")
 
 
 def prepare(panel: RoutePanel, args: argparse.Namespace) -> None:
-    """Put the file's turns, the canned tool results and the images on ``panel``."""
+    """Put the file's turns, the canned tool results and the images on ``panel`` (on Images,
+    the first image is the edit's input and a second its mask)."""
+    if panel.route == "images" and args.images:
+        panel.editor.image_input.set_images(args.images)
     thread = panel.conversation
     if thread is None:
         return

@@ -69,6 +69,7 @@ class ConversationThread(QObject):
         self.view.hide()
         panel.editor.merge_thread = _weakly(self.merge)
         panel.editor.absorb_thread = _weakly(self.absorb)
+        panel.editor.attachments.bind(self)  # its pending images are ``attachments``
         panel.session.started.connect(self._on_started)
         panel.session.finished.connect(self._on_finished)
         # The thread sits above the live output, in a splitter so either can have the room.

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.conversation import ToolCall, Turn
+from playground.ui.conversation.attachments import image_row
 
 __all__ = ["ThreadView"]
 
@@ -82,9 +83,8 @@ class _TurnBlock(QFrame):
             layout.addWidget(_label("Thinking: " + _cut(turn.reasoning), muted=True))
         if turn.text:
             layout.addWidget(_label(_cut(turn.text)))
-        for image in turn.images:
-            size = f"{len(image.data)} bytes" if image.data is not None else image.url or ""
-            layout.addWidget(_label(f"[image {image.mime}, {size}]", muted=True))
+        if turn.images:  # thumbnails with their size (attachments.py)
+            layout.addWidget(image_row(turn.images))
         for call in turn.tool_calls:
             layout.addWidget(
                 _label(f"→ {call.name}({_cut(call.arguments)})  [{call.id}]", mono=True)
@@ -194,6 +194,7 @@ class ThreadView(QWidget):
         for i, turn in enumerate(turns):
             block = _TurnBlock(i, turn, i == live, self)
             self.blocks_layout.insertWidget(self.blocks_layout.count() - 1, block)
+            block.show()  # now, not at Qt's later show: a hidden block measures 0 high
             self.blocks.append(block)
         for editor in self.result_editors:
             editor.setParent(None)

@@ -19,6 +19,8 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
 
     shown = {"status_line": panel.status_line.text(), "layout": audit_layout(panel.window())}
     talk = panel.conversation.dump() if panel.conversation is not None else {}
+    if panel.requests is not None:  # the Images panel: its generations and edits
+        talk = {"requests": panel.requests}
     return _dump(panel) | shown | talk
 
 

@@ -168,6 +168,9 @@ class RequestEditor(QWidget):
             self.prompt.setPlainText(DEFAULT_PROMPTS[r])
             f.addRow("System", self.system)
             f.addRow("Message", self.prompt)
+            from playground.ui.conversation.attachments import AttachmentStrip
+
+            self.attachments = AttachmentStrip.under(self.prompt, f, self)  # images on it
             self.history_note = QLabel()
             self.history_note.setStyleSheet("color: gray;")
             f.addRow("", self.history_note)
@@ -220,6 +223,10 @@ class RequestEditor(QWidget):
             f.addRow("Partial images", self.partial_images)
             self.output_format = self._combo(IMAGE_FORMATS)
             f.addRow("Format", self.output_format)
+            from playground.ui.panels.image_input import ImageInput
+
+            self.image_input = ImageInput()  # with an image, Send edits it (image_input.py)
+            f.addRow("Edit image", self.image_input)
         elif r == "speech":
             self.prompt = self._text("Text to speak", 90)
             self.prompt.setMaximumHeight(220)

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.protocol.media import audio_mime_of
 from playground.protocol.requests import route_spec
 from playground.protocol.routes import route_of
 from playground.sim.fault_names import FAULTS
@@ -184,6 +183,11 @@ class RoutePanel(QWidget):
             from playground.ui.conversation.thread import ConversationThread
 
             self.conversation = ConversationThread(self)
+        self.requests: list[dict[str, Any]] | None = None  # the Images panel's (its dump)
+        if route == "images":
+            from playground.ui.panels.image_input import track_edits
+
+            self.requests = track_edits(self)
         if not defer_output:
             self.ensure_output()
 
@@ -281,14 +285,9 @@ class RoutePanel(QWidget):
         self.fault.setCurrentIndex(i)
 
     def _files(self) -> list[Any] | None:
-        if self.route != "transcription":
-            return None
-        path = self.editor.file_path()
-        if not path:
-            return None
-        data = Path(path).read_bytes()
-        ctype = audio_mime_of(Path(path).name)
-        return [("file", (Path(path).name, data, ctype))]
+        from playground.ui.panels.image_input import panel_files
+
+        return panel_files(self)
 
     def send(self) -> None:
         """Build the request from the editor and start it (a run still going is cancelled)."""
