@@ -143,8 +143,7 @@ def parse_preset(data: Any, where: str = "The preset") -> Preset:
     route = data.get("route")
     if route not in CONVERSATION_ROUTES:
         raise PresetError(
-            f"{where} is for the route {route!r}; presets are for "
-            f"{', '.join(CONVERSATION_ROUTES)}."
+            f"{where} is for the route {route!r}; presets are for {', '.join(CONVERSATION_ROUTES)}."
         )
     body = data.get("body")
     if not isinstance(body, dict):

@@ -87,7 +87,9 @@ def test_a_preset_round_trips_through_its_file(tmp_path: Path) -> None:
     assert find_preset("Paris weather", tmp_path) == loaded
 
 
-def test_the_default_folder_is_in_the_data_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_default_folder_is_in_the_data_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("PLAYGROUND_DATA_DIR", str(tmp_path / "data"))
     assert preset_dir() == tmp_path / "data" / "presets"
     save_preset(_preset(name="default folder"))
