@@ -6,6 +6,8 @@ A preset file (``<data dir>/presets/<name>.json``, written atomically) holds::
      "saved_at": ISO-8601, "model": str, "system": str | null,
      "body": {...},                        # the body the panel would send: thread, prompt,
                                            # tools and parameters, in the route's own shape
+     "thread": {...} | null,               # the thread's turns alone, in the route's shape
+                                           # with what a body leaves out (chat's reasoning)
      "tools": {"canned": {name: result},   # canned results (never sent)
                "auto_reply": bool | null}}
 
@@ -50,6 +52,8 @@ __all__ = [
     "preset_dir",
     "preset_path",
     "save_preset",
+    "thread_keys",
+    "thread_of",
 ]
 
 PRESET_FORMAT = "playground-preset/1"
@@ -73,6 +77,7 @@ class Preset:
     canned: dict[str, str] = field(default_factory=dict)
     auto_reply: bool | None = None
     saved_at: str = ""
+    thread: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +88,7 @@ class Preset:
             "model": self.model,
             "system": self.system,
             "body": self.body,
+            "thread": self.thread,
             "tools": {"canned": dict(self.canned), "auto_reply": self.auto_reply},
         }
 
@@ -152,6 +158,14 @@ def parse_preset(data: Any, where: str = "The preset") -> Preset:
         parse_body(body, route)
     except Exception as exc:  # whatever the body holds, one sentence
         raise PresetError(f"{where}: its body is no {route} request ({exc}).") from None
+    thread = data.get("thread")
+    if thread is not None:
+        if not isinstance(thread, dict):
+            raise PresetError(f"{where}: its 'thread' is not an object.")
+        try:
+            parse_body(thread, route)
+        except Exception as exc:
+            raise PresetError(f"{where}: its thread is no {route} conversation ({exc}).") from None
     tools = data.get("tools") or {}
     if not isinstance(tools, dict):
         raise PresetError(f"{where}: its 'tools' is not an object.")
@@ -173,6 +187,7 @@ def parse_preset(data: Any, where: str = "The preset") -> Preset:
         canned=dict(canned),
         auto_reply=auto_reply if isinstance(auto_reply, bool) else None,
         saved_at=_text(data, "saved_at", where),
+        thread=thread,
     )
 
 
@@ -208,6 +223,7 @@ def save_preset(preset: Preset, root: Path | None = None) -> Path:
         canned=preset.canned,
         auto_reply=preset.auto_reply,
         saved_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        thread=preset.thread,
     )
     parse_preset(stamped.to_json(), f"The preset {name!r}")  # never write what cannot be read
     folder = preset_dir(root)
@@ -277,6 +293,19 @@ def delete_preset(name: str, root: Path | None = None) -> bool:
                 info.path.unlink()
             return True
     return False
+
+
+def thread_keys(route: str, conversation: Conversation) -> dict[str, Any]:
+    """A thread as a preset keeps it: the route's conversation keys, chat's reasoning too (a
+    chat body sends none, but the thread shows it), the system left to the body."""
+    return conversation_keys(route, Conversation(conversation.turns), reasoning=True)
+
+
+def thread_of(preset: Preset) -> Conversation | None:
+    """The thread a preset keeps (None for a preset saved without one: its body has it)."""
+    if preset.thread is None:
+        return None
+    return parse_body(preset.thread, preset.route).conversation
 
 
 def new_conversation_body(preset: Preset) -> dict[str, Any]:
