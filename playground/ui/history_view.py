@@ -102,12 +102,11 @@ def restore_thread(panel: Any, capture: Any) -> None:
         pasted = parse_body(body, panel.route)
     except Exception:  # a body that is no conversation of this route: the editor shows it
         return
-    thread.turns = list(pasted.conversation.turns)
-    thread.live = None
+    thread.restore(list(pasted.conversation.turns))
     prompt = getattr(panel.editor, "prompt", None)
-    if prompt is not None and prompt.toPlainText():
+    if prompt is not None:
         prompt.setPlainText("")  # the prompt was sent: it is the thread's last user turn
-    thread.refresh()
+    panel.editor.rebuild()  # the JSON body view: the thread, with an empty prompt
     session = panel.session
     ended = getattr(capture, "end", None) is not None
     status = getattr(capture, "response_status", None)
@@ -125,9 +124,8 @@ def restore_thread(panel: Any, capture: Any) -> None:
 
         turn = assistant_turn(state, [decoder.payload(i) for i in range(len(decoder.items))])
         if turn.parts:
-            thread.turns.append(turn)
-            thread.live = len(thread.turns) - 1
-            thread.refresh()
+            thread.restore([*thread.turns, turn], live=len(thread.turns))
+            panel.editor.rebuild()
 
     if replayed.replay:
         session.finished.connect(answered)
