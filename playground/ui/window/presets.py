@@ -40,6 +40,8 @@ class Presets:
         self.open_menu = QMenu("&Open preset", window)
         self.new_menu = QMenu("&New conversation from preset", window)
         self.delete_menu = QMenu("&Delete preset", window)
+        for submenu in (self.open_menu, self.new_menu, self.delete_menu):
+            submenu.setToolTipsVisible(True)  # an unreadable file says why
         menu.addAction(self.save_action)
         menu.addSeparator()
         menu.addMenu(self.open_menu)
@@ -253,7 +255,7 @@ def _put_canned(editor: RequestEditor, preset: Preset) -> None:
         for d in defs:
             if getattr(d, "name", None) in preset.canned and hasattr(d, "canned"):
                 d.canned = preset.canned[d.name]
-        box = getattr(tools, "auto_reply", None)
+        box: Any = getattr(tools, "auto_reply", None)
         if preset.auto_reply is not None and hasattr(box, "setChecked"):
             box.setChecked(preset.auto_reply)
         show, wire = getattr(tools, "show_tools", None), getattr(tools, "wire_tools", None)
