@@ -76,12 +76,14 @@ def test_a_preset_round_trips_through_its_file(tmp_path: Path) -> None:
         "route",
         "saved_at",
         "system",
+        "thread",
         "tools",
     ]
     assert data["format"] == PRESET_FORMAT == "playground-preset/1"
     assert data["body"] == CHAT_BODY
     assert data["tools"] == {"canned": {"get_weather": '{"temp": 21}'}, "auto_reply": True}
     assert data["saved_at"].endswith("+00:00")
+    assert data["thread"] is None  # none given: the body's turns are the thread
     loaded = load_preset(path)
     assert loaded == _preset(saved_at=data["saved_at"])
     assert find_preset("Paris weather", tmp_path) == loaded
@@ -239,3 +241,35 @@ def test_a_new_conversation_keeps_the_system_tools_and_parameters_not_the_thread
         "system": "Be brief.",
         "messages": [],
     }
+
+
+def test_the_thread_keeps_what_a_chat_body_leaves_out(tmp_path: Path) -> None:
+    from playground.protocol.conversation.model import Conversation, Text, Thinking, Turn
+    from playground.runs.presets import thread_keys, thread_of
+
+    turns = (
+        Turn.of("user", "Hi"),
+        Turn("assistant", (Thinking("Greet back."), Text("Hello!"))),
+    )
+    kept = thread_keys("chat", Conversation(turns, "ignored: the body has the system"))
+    assert kept == {
+        "messages": [
+            {"role": "user", "content": "Hi"},
+            {"role": "assistant", "content": "Hello!", "reasoning": "Greet back."},
+        ]
+    }
+    path = save_preset(_preset(thread=kept), tmp_path)
+    loaded = load_preset(path)
+    assert loaded.thread == kept
+    thread = thread_of(loaded)
+    assert thread is not None and thread.turns == turns
+    assert thread_of(_preset()) is None  # saved without one: the body has the thread
+
+
+def test_a_thread_that_is_not_an_object_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    data = _preset().to_json() | {"thread": ["not", "an", "object"]}
+    path.write_text(json.dumps(data))
+    with pytest.raises(PresetError) as caught:
+        load_preset(path)
+    assert str(caught.value) == "The file t.json: its 'thread' is not an object."
