@@ -199,3 +199,32 @@ def test_the_presets_menu_lists_opens_and_deletes(window: Any, qloop: Any, tmp_p
     assert presets.open("broken") is None
     assert presets.message == "The file broken.json is not valid JSON (line 1)."
     assert window.statusBar().currentMessage() == presets.message
+
+
+def test_save_as_preset_asks_for_a_name_and_before_replacing(
+    window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+    presets = window.menus.presets
+    presets.root = tmp_path
+    window.interactive = True
+    asked: list[str] = []
+
+    def get_text(*args: Any) -> tuple[str, bool]:
+        asked.append(args[-1])  # the name offered
+        return "  Asked   name ", True
+
+    answers = [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes]
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(get_text))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a: answers.pop(0)))
+    panel = window.show_panel("responses")
+    panel.editor.system.setPlainText("first")
+    assert presets.save() == tmp_path / "Asked name.json"
+    assert asked == [""] and presets.last_name == "Asked name"
+    panel.editor.system.setPlainText("second")
+    assert presets.save() is None  # "Replace the preset?" No
+    assert find_preset("Asked name", tmp_path).system == "first"
+    assert presets.save() is not None  # Yes
+    assert find_preset("Asked name", tmp_path).system == "second"
+    assert asked == ["", "Asked name", "Asked name"] and answers == []

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSignalBlocker
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QMessageBox
 
 from playground.protocol.conversation.bodies import CONVERSATION_ROUTES
 
@@ -32,6 +32,7 @@ class Presets:
         self.menu = menu
         self.root = root  # the presets folder; None: <data dir>/presets
         self.message = ""  # the last thing said (also on the status bar)
+        self.last_name = ""  # the preset last opened or saved: Save as preset… offers it
         self.save_action = QAction("&Save as preset…", window)
         self.save_action.setToolTip(
             "Keep this panel's model, system, thread, tools and parameters under a name"
@@ -124,7 +125,13 @@ class Presets:
         if name is None:
             if not self.window.interactive:
                 return None
-            name, ok = QInputDialog.getText(self.window, "Save as preset", "Preset name:")
+            name, ok = QInputDialog.getText(
+                self.window,
+                "Save as preset",
+                "Preset name:",
+                QLineEdit.EchoMode.Normal,
+                self.last_name,
+            )
             if not ok:
                 return None
             try:
@@ -142,7 +149,8 @@ class Presets:
         except PresetError as exc:
             self._say(str(exc))
             return None
-        self._say(f"Saved the preset “{' '.join(name.split())}”.")
+        self.last_name = " ".join(name.split())
+        self._say(f"Saved the preset “{self.last_name}”.")
         return path
 
     # ---- opening ------------------------------------------------------------------------------
@@ -165,6 +173,7 @@ class Presets:
         if preset is None:
             return None
         panel = self._fill(preset, preset.body)
+        self.last_name = preset.name
         from playground.runs.presets import thread_of
 
         kept = thread_of(preset)
