@@ -45,6 +45,7 @@ __all__ = [
     "delete_preset",
     "file_name",
     "find_preset",
+    "headless_route",
     "list_presets",
     "load_preset",
     "new_conversation_body",
@@ -283,6 +284,15 @@ def find_preset(name: str, root: Path | None = None) -> Preset:
         if info.name == name and not info.error:
             return load_preset(info.path)
     raise PresetError(f"There is no preset named {name!r}.")
+
+
+def headless_route(name: str, route: str | None = None) -> str:
+    """The route ``--preset NAME`` runs on (its preset's); PresetError when there is no such
+    preset, or ``--route`` names another."""
+    preset = find_preset(name)
+    if route is not None and route != preset.route:
+        raise PresetError(f"--preset {name!r} is for {preset.route}, not --route {route}.")
+    return preset.route
 
 
 def delete_preset(name: str, root: Path | None = None) -> bool:
