@@ -66,6 +66,7 @@ _DEFAULTS: dict[str, Any] = {
     "size": None,
     "proxy": None,
     "proxy_port": 0,
+    "preset": None,
 } | HEADLESS_DEFAULTS
 
 
@@ -119,6 +120,7 @@ def _parser() -> argparse.ArgumentParser:
         help="record another app's traffic: a proxy on 127.0.0.1 in front of URL (Traffic panel)",
     )
     p.add_argument("--proxy-port", type=int, metavar="N", help="the proxy's port (default: free)")
+    p.add_argument("--preset", metavar="NAME", help="open a saved preset first (its route)")
     add_conversation_arguments(p)
     p.set_defaults(**_DEFAULTS)
     return p
@@ -142,6 +144,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
             raise UsageError(f"--body is not valid JSON: {exc}") from None
         if not isinstance(args.body, dict):
             raise UsageError("--body must be a JSON object")
+    if args.preset:
+        from playground.runs.presets import headless_route
+
+        try:
+            args.route = headless_route(args.preset, args.route)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     try:
         check_conversation_arguments(args)
     except ValueError as exc:
@@ -389,6 +398,9 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         panel.session.start_replay(capture, args.speed)
     else:
         panel = window.show_panel(args.route)
+        if args.preset:  # its model, thread, tools and parameters; the options below go on top
+            window.menus.presets.open(args.preset)
+            args.tool_results = panel.conversation.auto_results | args.tool_results
         if args.model:
             window.provider_bar.set_model(args.model)
             panel.editor.set_model(args.model)

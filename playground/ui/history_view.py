@@ -33,6 +33,7 @@ __all__ = [
     "STATUS_COLORS",
     "ExportDialog",
     "HistoryView",
+    "restore_thread",
 ]
 
 STATUS_COLORS = {
@@ -82,6 +83,52 @@ def show_export(parent: QWidget | None, fmt: str, code: str, *, interactive: boo
         dialog = ExportDialog(f"Request as {FORMAT_TITLES.get(fmt, fmt)}", code, parent)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
+
+
+# ---- a reopened run's conversation -----------------------------------------------------------
+def restore_thread(panel: Any, capture: Any) -> None:
+    """Put ``capture``'s conversation back in ``panel``'s thread: the turns its request sent
+    (the body is the route's translation of the thread: parse_body reads it back), and, once
+    the replay of it just started in ``panel`` has ended, its answer as the last assistant
+    turn, as the thread was when the run ended live. A panel without a thread, or a body that
+    is no conversation, is left as it is."""
+    thread = getattr(panel, "conversation", None)
+    body = (getattr(capture, "request", None) or {}).get("body")
+    if thread is None or not isinstance(body, dict):
+        return
+    from playground.protocol.conversation.bodies import parse_body
+
+    try:
+        pasted = parse_body(body, panel.route)
+    except Exception:  # a body that is no conversation of this route: the editor shows it
+        return
+    thread.restore(list(pasted.conversation.turns))
+    prompt = getattr(panel.editor, "prompt", None)
+    if prompt is not None:
+        prompt.setPlainText("")  # the prompt was sent: it is the thread's last user turn
+    panel.editor.rebuild()  # the JSON body view: the thread, with an empty prompt
+    session = panel.session
+    ended = getattr(capture, "end", None) is not None
+    status = getattr(capture, "response_status", None)
+    if not ended or (status is not None and status >= 400):
+        return  # no answer to add: the run was cut short, or refused
+
+    replayed = session.run  # the replay's run (start_replay has just begun it)
+
+    def answered(final: str) -> None:
+        session.finished.disconnect(answered)
+        run, state, decoder = session.run, session.state, session.decoder
+        if run is not replayed or state is None or decoder is None or final == "failed":
+            return  # another run took the panel, or the replay found no answer
+        from playground.protocol.conversation.answer import assistant_turn
+
+        turn = assistant_turn(state, [decoder.payload(i) for i in range(len(decoder.items))])
+        if turn.parts:
+            thread.restore([*thread.turns, turn], live=len(thread.turns))
+            panel.editor.rebuild()
+
+    if replayed.replay:
+        session.finished.connect(answered)
 
 
 # ---- the history list ------------------------------------------------------------------------

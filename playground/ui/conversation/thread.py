@@ -216,6 +216,12 @@ class ConversationThread(QObject):
         self.live = None
         self.refresh()
 
+    def restore(self, turns: list[Turn], live: int | None = None) -> None:
+        """Put back a thread kept elsewhere (a preset, a reopened run); the body is left as is."""
+        self.turns = list(turns)
+        self.live = live
+        self._show()
+
     def refresh(self) -> None:
         """Show the thread again, and the JSON body with it (the turns changed)."""
         self._show()

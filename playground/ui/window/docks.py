@@ -131,6 +131,9 @@ class Docks:
         panel = window.show_panel(route) if route in window.panels else window.current_panel()
         window.show_request_of(panel, capture)
         control = panel.session.start_replay(capture, speed)
+        from playground.ui.history_view import restore_thread
+
+        restore_thread(panel, capture)  # the thread as that run sent it, and its answer
         if speed > 0:
             window.replay.show_bar(True)
         return control

@@ -26,17 +26,21 @@ EXPORT_FORMATS = (("curl", "curl"), ("python", "Python"), ("typescript", "TypeSc
 
 
 class Menus:
-    """File, Run, View and Help, and every action in them."""
+    """File, Run, Presets, View and Help, and every action in them."""
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window
         bar = window.menuBar()
         self.file_menu = bar.addMenu("&File")
         self.run_menu = bar.addMenu("&Run")
+        self.presets_menu = bar.addMenu("Pre&sets")
         self.view_menu = bar.addMenu("&View")
         self.help_menu = bar.addMenu("&Help")
         self._file()
         self._run()
+        from playground.ui.window.presets import Presets
+
+        self.presets = Presets(window, self.presets_menu)
         self._view()
         about = self._action("&About", window.about)
         self.help_menu.addAction(about)
