@@ -108,7 +108,8 @@ def _lexer(language: str) -> Any:
 
 
 class BlockRenderer:
-    """Inserts blocks at the end of a document; ``base`` (thinking's dim italic) goes over all."""
+    """Inserts blocks at the end of a document; ``base`` (thinking's dim italic) goes over all
+    prose."""
 
     def __init__(self, *, dark: bool, base: QTextCharFormat | None = None) -> None:
         self.colors = _Palette(dark)
@@ -135,7 +136,8 @@ class BlockRenderer:
             self._code(QTextCursor(out), block, not leading)
         else:
             out = self._prose(block, leading)
-        if self.base is not None:
+        if self.base is not None and block.kind not in ("fence", "code"):
+            # Code keeps its highlighting (in the thinking too): only prose takes the base.
             whole = QTextCursor(out)
             whole.select(QTextCursor.SelectionType.Document)
             whole.mergeCharFormat(self.base)
