@@ -50,6 +50,7 @@ from playground.ui.compare_diff import (
 )
 from playground.ui.timing_chart import ArrivalChart
 from playground.ui.widgets.live_text import LiveText
+from playground.ui.widgets.lost_text import GapFeed
 
 __all__ = [
     "COMPARE_ROUTES",
@@ -120,8 +121,7 @@ class CompareColumn(QFrame):
         self.figures.setWordWrap(True)
         # The panels' renderer: Markdown laid out live, code highlighted, lost text marked.
         self.answer = LiveText(self, placeholder="The answer streams here.", markdown=True)
-        self._findings = 0
-        self._gap_items: set[int] = set()
+        self._gaps = GapFeed()
         self.chart = ArrivalChart()
         self.chart.setMinimumHeight(90)
 
@@ -167,8 +167,7 @@ class CompareColumn(QFrame):
 
     def _on_started(self) -> None:
         self._shown = 0
-        self._findings = 0
-        self._gap_items = set()
+        self._gaps.reset()
         self.answer.reset()
         self.timing = None
         self.chart.set_timing(None)
@@ -182,13 +181,7 @@ class CompareColumn(QFrame):
         choice = state.choices.get(0)
         if choice is None:
             return
-        if len(state.findings) != self._findings:
-            from playground.ui.widgets.lost_text import gap_offsets
-
-            new = state.findings[self._findings :]
-            self._findings = len(state.findings)
-            for gap in gap_offsets(choice.text, new, self._gap_items, (choice.reasoning,)):
-                self.answer.mark_gap(gap)
+        self._gaps.feed(self.answer, state.findings, choice.text, (choice.reasoning,))
         # Only the new suffix, like the panels' widgets (never the whole document per token).
         if self.answer.sync(choice.text):
             self._shown = len(choice.text)

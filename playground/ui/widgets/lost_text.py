@@ -9,8 +9,9 @@ if TYPE_CHECKING:
     from playground.protocol.state import Finding, TextBuffer
 
     from .gap_marks import Gap
+    from .live_text import LiveText
 
-__all__ = ["LOST_CODES", "gap_offsets", "lost_count"]
+__all__ = ["LOST_CODES", "GapFeed", "gap_offsets"]
 
 # Findings whose event carried content that never reached the text: the data line was cut or
 # malformed, so whatever it held is missing at that place (PROTOCOL.md §0: never silent).
@@ -57,11 +58,6 @@ def gap_offsets(
     return gaps
 
 
-def lost_count(findings: list[Finding]) -> int:
-    """How many events could not be read (whichever text they carried)."""
-    return len({f.item for f in findings if f.code in LOST_CODES and f.item is not None})
-
-
 def _distance(text: TextBuffer, item: int) -> float:
     """How far (in events) ``item`` is from the nearest piece of ``text``; inf if it has none."""
     items = text.origins.items
@@ -70,3 +66,34 @@ def _distance(text: TextBuffer, item: int) -> float:
     if at < len(items):
         near.append(items[at] - item)
     return min(near, default=float("inf"))
+
+
+class GapFeed:
+    """Follows a run's findings for one text view: marks each new gap of ``text`` in ``view``
+    (a LiveText) before the text after it is shown, so the block holding it is rendered with its
+    mark once. Only the findings new since the last call are read (the list only grows)."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self._seen = 0
+        self._items: set[int] = set()
+
+    def feed(
+        self,
+        view: LiveText,
+        findings: list[Finding],
+        text: TextBuffer,
+        rivals: tuple[TextBuffer, ...] = (),
+        *,
+        wins_ties: bool = True,
+    ) -> bool:
+        """Mark what is new; True if there were new findings."""
+        if len(findings) == self._seen:
+            return False
+        new = findings[self._seen :]
+        self._seen = len(findings)
+        for gap in gap_offsets(text, new, self._items, rivals, wins_ties=wins_ties):
+            view.mark_gap(gap)
+        return True
