@@ -92,6 +92,8 @@ class GapFeed:
         """Mark what is new; True if there were new findings."""
         if len(findings) == self._seen:
             return False
+        if len(findings) < self._seen:
+            self.reset()  # another run's findings: nobody called reset()
         new = findings[self._seen :]
         self._seen = len(findings)
         for gap in gap_offsets(text, new, self._items, rivals, wins_ties=wins_ties):
