@@ -1,5 +1,5 @@
-"""Write docs/screenshot-<route>.png for every panel, and the chat panel at laptop and full sizes
-in both themes (docs/screenshot-<W>x<H>-<theme>.png), through the headless contract."""
+"""Write docs/screenshot-<route>.png for every panel, through the headless contract (the sized,
+mid-stream ones, docs/screenshot-<W>x<H>-<theme>.png, are scripts/screenshots_markdown.py's)."""
 
 from __future__ import annotations
 
@@ -77,37 +77,7 @@ def main() -> int:
                 print(f"{route}: failed\n{proc.stderr}", file=sys.stderr)
                 return 1
             print(target.relative_to(ROOT))
-        for width, height in SIZES:
-            for theme in ("light", "dark"):
-                target = out / f"screenshot-{width}x{height}-{theme}.png"
-                args = [
-                    sys.executable,
-                    "-m",
-                    "playground",
-                    "--route",
-                    "chat",
-                    "--pace",
-                    "fast",
-                    "--prompt",
-                    SIZED_PROMPT,
-                    "--screenshot",
-                    str(target),
-                    "--exit-when-done",
-                    "--size",
-                    f"{width}x{height}",
-                ]
-                themed = dict(env, PLAYGROUND_THEME=theme)
-                proc = subprocess.run(args, env=themed, capture_output=True, text=True, timeout=120)
-                if proc.returncode != 0:
-                    print(f"{target.name}: failed\n{proc.stderr}", file=sys.stderr)
-                    return 1
-                print(target.relative_to(ROOT))
     return 0
-
-
-# A 13-inch laptop, a small desktop window and a full-HD screen: the layout must hold at each.
-SIZES = ((1024, 700), (1280, 720), (1920, 1080))
-SIZED_PROMPT = "Write a Python function that parses SSE, with a table and a list of its parts."
 
 
 if __name__ == "__main__":

@@ -49,6 +49,8 @@ from playground.ui.compare_diff import (
     usage_rows,
 )
 from playground.ui.timing_chart import ArrivalChart
+from playground.ui.widgets.live_text import LiveText
+from playground.ui.widgets.lost_text import GapFeed
 
 __all__ = [
     "COMPARE_ROUTES",
@@ -117,9 +119,9 @@ class CompareColumn(QFrame):
         self.figures = QLabel("")
         self.figures.setTextFormat(Qt.TextFormat.RichText)
         self.figures.setWordWrap(True)
-        self.answer = QPlainTextEdit()
-        self.answer.setReadOnly(True)
-        self.answer.setPlaceholderText("The answer streams here.")
+        # The panels' renderer: Markdown laid out live, code highlighted, lost text marked.
+        self.answer = LiveText(self, placeholder="The answer streams here.", markdown=True)
+        self._gaps = GapFeed()
         self.chart = ArrivalChart()
         self.chart.setMinimumHeight(90)
 
@@ -165,7 +167,8 @@ class CompareColumn(QFrame):
 
     def _on_started(self) -> None:
         self._shown = 0
-        self.answer.clear()
+        self._gaps.reset()
+        self.answer.reset()
         self.timing = None
         self.chart.set_timing(None)
         self.figures.setText("")
@@ -176,17 +179,20 @@ class CompareColumn(QFrame):
         if state is None:
             return
         choice = state.choices.get(0)
-        if choice is not None and len(choice.text) > self._shown:
-            # Only the new suffix, like the panels' widgets (never the whole document per token).
-            self.answer.moveCursor(self.answer.textCursor().MoveOperation.End)
-            self.answer.insertPlainText(choice.text.since(self._shown))
+        if choice is None:
+            return
+        self._gaps.feed(self.answer, state.findings, choice.text, (choice.reasoning,))
+        # Only the new suffix, like the panels' widgets (never the whole document per token).
+        if self.answer.sync(choice.text):
             self._shown = len(choice.text)
 
     def _on_finished(self, status: str) -> None:
         self._on_updated()
         state = self.state
         if state is not None and state.done_text is not None and not self._shown:
-            self.answer.setPlainText(state.text)
+            self.answer.show_text(state.text)
+        else:
+            self.answer.render_markdown()
         decoder = self.session.decoder
         run = self.session.run
         if decoder is not None:

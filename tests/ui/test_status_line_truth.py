@@ -130,7 +130,7 @@ def test_gap_offsets_point_where_the_next_readable_text_begins() -> None:
     bad = Finding("error", "invalid_json", "data is not JSON", 5)
     other = Finding("warning", "unknown_event", "unknown", 4)
     gaps = gap_offsets(text, [other, bad, bad])
-    assert [offset for offset, _note in gaps] == [len("Hello big ")]
-    assert "#5" in gaps[0][1]
+    assert [gap.offset for gap in gaps] == [len("Hello big ")]
+    assert "#5" in gaps[0].note and gaps[0].item == 5
     late = Finding("error", "invalid_json", "data is not JSON", 9)
-    assert gap_offsets(text, [late])[0][0] == len("Hello big world")
+    assert gap_offsets(text, [late])[0].offset == len("Hello big world")

@@ -308,6 +308,7 @@ def test_exported_python_reads_the_simulator_stream(
 
 def test_compare_two_routes_side_by_side(window: Any, qloop: Any, sim: Any) -> None:
     from playground.ui.compare_window import ColumnConfig, CompareWindow
+    from playground.ui.widgets.live_text import LiveText
 
     compare = CompareWindow(
         [ColumnConfig("chat", "simulator"), ColumnConfig("messages", "simulator")],
@@ -326,7 +327,12 @@ def test_compare_two_routes_side_by_side(window: Any, qloop: Any, sim: Any) -> N
     a, b = compare.columns
     assert a.session.state.status == b.session.state.status == "complete"
     assert len(a.text) > 20 and len(b.text) > 20
-    assert a.answer.toPlainText() == a.text and b.answer.toPlainText() == b.text
+    for column in (a, b):  # the answers as the panels render them (Markdown, laid out)
+        column.answer.flush()
+        whole = LiveText(markdown=True)
+        whole.show_text(column.text)
+        whole.flush()
+        assert column.answer.toPlainText() == whole.toPlainText()
     assert a.timing is not None and b.timing is not None
     assert "first byte" in a.figures.text()
     diff = compare.text_diff.toHtml()

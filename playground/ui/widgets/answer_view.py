@@ -8,9 +8,10 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
-    from playground.protocol.state import ChoiceState, Finding, StreamState
+    from playground.protocol.state import ChoiceState, StreamState
 
 from .live_text import LiveText
+from .lost_text import GapFeed
 
 __all__ = ["INCOMPLETE_STATUSES", "AnswerView", "ChoicePane"]
 
@@ -96,15 +97,15 @@ class AnswerView(QWidget):
         )
         self.marker.hide()
         layout.addWidget(self.marker)
-        # Text lost to an unreadable event (bad JSON) is never silent: said here, with the words
-        # it follows.
+        # Text lost to an unreadable event (bad JSON) is never silent: marked where it was lost
+        # in the answer, and counted here (the mark may be scrolled out of sight).
         self.lost = QLabel(self)
         self.lost.setObjectName("lostMarker")
         self.lost.setWordWrap(True)
         self.lost.setStyleSheet(self.marker.styleSheet().replace("incompleteMarker", "lostMarker"))
         self.lost.hide()
         layout.addWidget(self.lost)
-        self._findings_seen = 0
+        self._gaps = GapFeed()  # lost text: marked where it was lost
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.tabs.tabBar().hide()
@@ -121,9 +122,7 @@ class AnswerView(QWidget):
         self.panes = {}
         self.marker.hide()
         self.lost.hide()
-        self._findings_seen = 0
-        self._gaps: list[tuple[int, str]] = []  # (offset, note) of each unreadable event so far
-        self._gap_items: set[int] = set()  # the events those came from
+        self._gaps.reset()
         self._choices: dict[int, ChoiceState] | None = None
         self._pane(0)
         self.tabs.tabBar().hide()
@@ -133,13 +132,16 @@ class AnswerView(QWidget):
             if self._choices is not None:
                 self.reset()  # a new run's state: start over even if nobody called reset()
             self._choices = state.choices
+        choice = state.choices.get(0)
+        # Before the text that follows is shown: the block holding a gap is rendered with its
+        # mark, never rendered again for it. (Rare: only when there are new findings.)
+        if choice is not None and self._gaps.feed(
+            self._pane(0).text, state.findings, choice.text, (choice.reasoning,)
+        ):
+            self._say_lost(state)
         for index in sorted(state.choices):
             choice = state.choices[index]
             self._pane(index).sync(choice)
-        if len(state.findings) != self._findings_seen:  # rare: not every frame
-            new = state.findings[self._findings_seen :]  # only these: the list only grows
-            self._findings_seen = len(state.findings)
-            self._mark_lost(state, new)
         if len(self.panes) > 1:
             self.tabs.tabBar().show()
             for index, pane in self.panes.items():
@@ -163,27 +165,19 @@ class AnswerView(QWidget):
         else:
             self.marker.hide()
 
-    def _mark_lost(self, state: StreamState, new: list[Finding]) -> None:
-        from .lost_text import gap_offsets
+    def _say_lost(self, state: StreamState) -> None:
+        from .lost_text import LOST_CODES
 
-        choice = state.choices.get(0)
-        if choice is None:
+        lost = [f for f in state.findings if f.code in LOST_CODES and f.item is not None]
+        if not lost:
             return
-        # Each gap is placed when its finding appears: the text's end then is where the next
-        # readable piece will begin, so earlier findings never need placing again.
-        found = gap_offsets(choice.text, new, self._gap_items)
-        if not found:
-            return
-        gaps = self._gaps = sorted(self._gaps + found)
-        value = choice.text.value
-        offset = gaps[0][0]
-        before = value[max(0, offset - 40) : offset].replace("\n", " ").strip()
-        where = f" after “…{before}”" if before else " at the start"
-        more = f" ({len(gaps)} events in all)" if len(gaps) > 1 else ""
+        count = f"{len(lost)} events" if len(lost) > 1 else "An event"
         self.lost.setText(
-            f"⚠ An event could not be read (bad JSON){where}: text may be missing{more}."
+            f"⚠ {count} could not be read (bad JSON): text may be missing where ⚠ marks it."
         )
-        self.lost.setToolTip("\n".join(note for _o, note in gaps))
+        self.lost.setToolTip(
+            "\n".join(f"Could not read event #{f.item}: {f.message}" for f in lost)
+        )
         self.lost.show()
 
     def set_placeholder(self, text: str) -> None:

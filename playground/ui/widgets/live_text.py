@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QTextEdit, QWidget
 if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
     from playground.protocol.state import TextBuffer
 
+    from .gap_marks import Gap
     from .markdown_doc import LiveMarkdown, Shown
 
 __all__ = ["LiveText", "utf16_len"]
@@ -142,6 +143,14 @@ class LiveText(QTextEdit):
         """The stream ended: lay out its last block as final (the same look it had while open)."""
         if self.markdown and self._shown:
             self._live().finish()
+            self._work()
+
+    def mark_gap(self, gap: Gap) -> None:
+        """Text was lost at ``gap.offset`` (an unreadable event): show a mark at that place.
+        Only rendered Markdown has room for one (the plain view keeps one position per source
+        character, which the linked views rely on)."""
+        if self.markdown:
+            self._live().mark_gap(gap)
             self._work()
 
     def show_text(self, text: str) -> None:
@@ -348,9 +357,15 @@ class LiveText(QTextEdit):
             self.activated.emit(item)
 
     def follow_link(self, href: str) -> None:
-        """A code block's Copy link copies its code; any other link opens in the browser."""
+        """A code block's Copy link copies its code, a lost-text mark selects its event; any
+        other link opens in the browser."""
+        from .gap_marks import LOST_SCHEME
         from .markdown_render import COPY_SCHEME
 
+        if href.startswith(LOST_SCHEME):
+            if not self._static:
+                self.activated.emit(int(href[len(LOST_SCHEME) :]))
+            return
         if href.startswith(COPY_SCHEME):
             if self.live_markdown is not None:
                 group = int(href[len(COPY_SCHEME) :])

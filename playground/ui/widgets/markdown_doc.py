@@ -20,6 +20,7 @@ from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor, QTextD
 
 from playground.protocol.markdown import Block, BlockSplitter
 
+from .gap_marks import GLYPH, Gap, mark_format
 from .markdown_render import BlockRenderer
 
 __all__ = ["OPEN_FACTOR", "OPEN_INTERVAL", "LiveMarkdown", "Shown"]
@@ -57,6 +58,8 @@ class LiveMarkdown:
         self._dirty = False
         self._due = 0.0
         self._codes: dict[int, dict[int, str]] = {}  # fence group -> piece start -> code
+        self._gaps: list[Gap] = []  # lost text not yet in a closed block, in offset order
+        self.marked: list[Gap] = []  # ... and those a closed block (or the end) shows
         self.finished = False
 
     # -- input ---------------------------------------------------------------------------------
@@ -64,6 +67,19 @@ class LiveMarkdown:
     def feed(self, text: str) -> None:
         self._backlog.extend(self._splitter.feed(text))
         self._dirty = True
+
+    def mark_gap(self, gap: Gap) -> None:
+        """Text was lost at source offset ``gap.offset``: the block that holds it shows a mark.
+
+        The answer view says so before it feeds the text that follows, so the block is not
+        rendered yet (or is the open one, laid out again); a gap at the very end, once all is
+        rendered, is marked at the document's end.
+        """
+        bisect.insort(self._gaps, gap, key=lambda g: g.offset)
+        self._dirty = True
+        self._due = 0.0  # shown at once, not at the next open-block turn
+        if self.finished and not self._backlog:
+            self._mark_end()
 
     def finish(self) -> None:
         if not self.finished:
@@ -102,6 +118,8 @@ class LiveMarkdown:
             return self._due - now
         self._dirty = False
         self._edit(self._replace_open)
+        if self.finished:
+            self._mark_end()
         cost = clock() - now
         self._due = clock() + max(OPEN_INTERVAL, OPEN_FACTOR * cost)
         return None
@@ -119,20 +137,46 @@ class LiveMarkdown:
         self._drop_open()
         block = self._splitter.open_block()
         if block is not None:
-            self.open = self._render(block)
+            self.open = self._render(block, open_block=True)
 
     def _keep_end_formats(self) -> None:
         last = self.document.lastBlock()
         self._end_formats = (last.blockFormat(), last.charFormat())
 
-    def _render(self, block: Block) -> Shown:
+    def _render(self, block: Block, *, open_block: bool = False) -> Shown:
         cursor = QTextCursor(self.document)
         cursor.movePosition(QTextCursor.MoveOperation.End)
         start = cursor.position()
-        self.renderer.insert(cursor, block, first=not self.closed)
+        gaps: list[Gap] = []
+        if self._gaps and block.kind != "rule":  # a rule has no text to hold a mark
+            # A closed block takes the gaps before its end; the open one all that are left.
+            cut = (
+                len(self._gaps)
+                if open_block
+                else bisect.bisect_left(self._gaps, block.end, key=lambda g: g.offset)
+            )
+            gaps = self._gaps[:cut]
+            if not open_block:
+                del self._gaps[:cut]
+                self.marked.extend(gaps)
+        self.renderer.insert(cursor, block, first=not self.closed, gaps=gaps)
         if block.kind == "fence":
             self._codes.setdefault(block.group, {})[block.start] = block.code
         return Shown(block, start, cursor.position())
+
+    def _mark_end(self) -> None:
+        """Gaps after the last block (the stream ended right after the lost event)."""
+        if not self._gaps or self.open is not None:
+            return
+        cursor = QTextCursor(self.document)
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        for gap in self._gaps:
+            cursor.insertText(GLYPH, mark_format(gap, dark=self.renderer.colors.dark))
+        self.marked.extend(self._gaps)
+        self._gaps = []
+        if self.closed:
+            self.closed[-1].doc_end = self._end = cursor.position()
+            self._keep_end_formats()
 
     def _drop_open(self) -> None:
         if self.open is None:

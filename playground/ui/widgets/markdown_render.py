@@ -20,6 +20,7 @@ by language, under a label line with a Copy link (``copy:<group>``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -38,6 +39,8 @@ from PySide6.QtGui import (
 )
 
 from playground.protocol.markdown import Block
+
+from .gap_marks import Gap, apply_marks, with_sentinels
 
 __all__ = ["COPY_SCHEME", "BlockRenderer"]
 
@@ -105,30 +108,41 @@ def _lexer(language: str) -> Any:
 
 
 class BlockRenderer:
-    """Inserts blocks at the end of a document; ``base`` (thinking's dim italic) goes over all."""
+    """Inserts blocks at the end of a document; ``base`` (thinking's dim italic) goes over all
+    prose."""
 
     def __init__(self, *, dark: bool, base: QTextCharFormat | None = None) -> None:
         self.colors = _Palette(dark)
         self.base = base
         self.mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
-    def insert(self, cursor: QTextCursor, block: Block, first: bool) -> None:
+    def insert(
+        self, cursor: QTextCursor, block: Block, first: bool, gaps: Sequence[Gap] = ()
+    ) -> None:
         """Append ``block`` at ``cursor`` (the end of the document), in a block of its own."""
-        cursor.insertFragment(self.fragment(block, leading=not first))
+        cursor.insertFragment(self.fragment(block, leading=not first, gaps=gaps))
 
-    def fragment(self, block: Block, *, leading: bool) -> QTextDocumentFragment:
+    def fragment(
+        self, block: Block, *, leading: bool, gaps: Sequence[Gap] = ()
+    ) -> QTextDocumentFragment:
         """``block`` as a fragment, built in a document of its own (no layout runs while it is
         built: the view lays it out once, when it is inserted). ``leading``: start with an
-        empty block, which merges into the end of what is there, so the block stands alone."""
+        empty block, which merges into the end of what is there, so the block stands alone.
+        ``gaps``: where in it text was lost (gap_marks), each shown as a mark at its place."""
+        if gaps:
+            block = with_sentinels(block, [gap.offset for gap in gaps])
         if block.kind in ("fence", "code"):
             out = QTextDocument()
             self._code(QTextCursor(out), block, not leading)
         else:
             out = self._prose(block, leading)
-        if self.base is not None:
+        if self.base is not None and block.kind not in ("fence", "code"):
+            # Code keeps its highlighting (in the thinking too): only prose takes the base.
             whole = QTextCursor(out)
             whole.select(QTextCursor.SelectionType.Document)
             whole.mergeCharFormat(self.base)
+        if gaps:
+            apply_marks(out, list(gaps), dark=self.colors.dark)
         return QTextDocumentFragment(out)
 
     # -- prose through md4c --------------------------------------------------------------------

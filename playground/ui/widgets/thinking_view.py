@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
     from playground.protocol.state import StreamState
 
 from .live_text import LiveText
+from .lost_text import GapFeed
 
 __all__ = ["ThinkingView"]
 
@@ -60,6 +61,7 @@ class ThinkingView(QWidget):
         self.text.activated.connect(self.itemActivated)
         layout.addWidget(self.text, 1)
         self._signatures = 0
+        self._gaps = GapFeed()
         self.reset()
 
     def set_expanded(self, expanded: bool) -> None:
@@ -78,12 +80,19 @@ class ThinkingView(QWidget):
     def reset(self) -> None:
         self.text.reset()
         self._signatures = 0
+        self._gaps.reset()
         self.note.clear()
         self.note.hide()
         self._update_title()
 
     def refresh(self, state: StreamState) -> None:
         choice = state.choices.get(0)
+        if choice is not None:
+            # A thinking delta that could not be read is marked where it was lost, as the
+            # answer marks its own (a tie between the two goes to the answer).
+            self._gaps.feed(
+                self.text, state.findings, choice.reasoning, (choice.text,), wins_ties=False
+            )
         if choice is not None and self.text.sync(choice.reasoning):
             self._update_title()
         if len(state.signatures) != self._signatures:
