@@ -98,14 +98,15 @@ def test_request_and_response_views_are_built_when_needed(qtbot: QtBot) -> None:
 
 
 def test_no_arguments_means_the_parsers_defaults() -> None:
-    from playground.ui import app
+    from playground.ui import arguments
 
-    assert vars(app._parser().parse_args([])) == app._DEFAULTS
-    bare, sized = vars(app.parse_args([])), vars(app.parse_args(["--size", "1560x920"]))
+    assert vars(arguments._parser().parse_args([])) == arguments._DEFAULTS
+    bare = vars(arguments.parse_args([]))
+    sized = vars(arguments.parse_args(["--size", "1560x920"]))
     # The same but for whether a size was asked for: without one the remembered geometry wins.
     assert bare.pop("size_given") is False and sized.pop("size_given") is True
     assert bare == sized
-    assert app.parse_args([]).size == (1560, 920)
+    assert arguments.parse_args([]).size == (1560, 920)
 
 
 def test_a_run_on_a_deferred_panel_shows_its_output(qtbot: QtBot) -> None:
