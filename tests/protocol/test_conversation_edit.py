@@ -52,7 +52,11 @@ def test_insert_replace_delete_and_truncate() -> None:
     assert conv.delete(0) == Conversation((b,), "s")
     assert conv.truncate(1) == Conversation((a,), "s")
     assert conv.truncate(0) == Conversation((), "s")
-    for bad in (lambda: conv.insert(3, c), lambda: conv.replace_turn(2, c), lambda: conv.delete(-1)):
+    for bad in (
+        lambda: conv.insert(3, c),
+        lambda: conv.replace_turn(2, c),
+        lambda: conv.delete(-1),
+    ):
         with pytest.raises(IndexError):
             bad()
 
@@ -78,3 +82,23 @@ def test_a_carried_thread_loses_only_what_its_vendor_alone_takes_back() -> None:
         ),
         system="Be brief.",
     )
+
+
+@pytest.mark.parametrize("route", ["chat", "responses", "messages"])
+def test_with_earlier_puts_the_turns_before_the_bodys_own(route: str) -> None:
+    from playground.protocol.conversation import parse_body
+    from playground.protocol.conversation.bodies import with_earlier
+    from playground.protocol.requests import RequestParams, build_body
+
+    body = build_body(route, RequestParams(model="m", prompt="And Rome?"))
+    earlier = Conversation(
+        (Turn.of("user", "Paris?"), Turn.of("assistant", "A city.")), system="Be brief."
+    )
+    merged = with_earlier(body, route, earlier)
+    pasted = parse_body(merged, route)
+    assert pasted.conversation == Conversation(
+        (*earlier.turns, Turn.of("user", "And Rome?")), system="Be brief."
+    )
+    assert pasted.params == parse_body(body, route).params
+    assert with_earlier(body, route, None) is body
+    assert with_earlier(body, route, Conversation()) is body

@@ -175,12 +175,12 @@ class Conversation:
         """``turn`` placed before turn ``index`` (``len(turns)``: at the end)."""
         if not 0 <= index <= len(self.turns):
             raise IndexError(f"no place {index} in {len(self.turns)} turns")
-        return replace(self, turns=self.turns[:index] + (turn,) + self.turns[index:])
+        return replace(self, turns=(*self.turns[:index], turn, *self.turns[index:]))
 
     def replace_turn(self, index: int, turn: Turn) -> Conversation:
         if not 0 <= index < len(self.turns):
             raise IndexError(f"no turn {index} in {len(self.turns)} turns")
-        return replace(self, turns=self.turns[:index] + (turn,) + self.turns[index + 1 :])
+        return replace(self, turns=(*self.turns[:index], turn, *self.turns[index + 1 :]))
 
     def delete(self, index: int) -> Conversation:
         if not 0 <= index < len(self.turns):

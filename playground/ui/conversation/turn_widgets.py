@@ -1,0 +1,101 @@
+"""The pieces of a thread's turn block: its text rendered as the answer is, its inline editor.
+
+``TurnText`` shows a finished turn's text with the answer view's own Markdown renderer
+(``LiveText(markdown=True)``, rendered once, not live), sized to its content so the thread pane
+scrolls as one. ``TurnEditor`` is the in-place editor of a turn's text (Edit) or of a new turn
+(Insert), with Save and Cancel.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from playground.ui.widgets.live_text import LiveText
+
+__all__ = ["TurnEditor", "TurnText"]
+
+EDITOR_HEIGHT = 96  # a few lines; longer text scrolls inside the editor
+
+
+class TurnText(LiveText):
+    """A turn's text as rendered Markdown, as tall as its wrapped content (no inner scroll bar)."""
+
+    def __init__(self, text: str, *, muted: bool = False) -> None:
+        super().__init__(markdown=True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # A table or code line wider than the pane scrolls sideways, as in the answer view.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.viewport().setAutoFillBackground(False)  # the block's background, not a white box
+        if muted:
+            self.setStyleSheet("color: gray;")
+        self.source = text
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self.show_text(text)
+        self.flush()  # one render, now: a finished turn has no stream to follow
+        self._fit()
+
+    def _fit(self, *_args: object) -> None:
+        height = int(self.document().size().height()) + 2 * self.frameWidth() + 2
+        bar = self.horizontalScrollBar()
+        if bar.isVisible():
+            height += bar.sizeHint().height()
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.height())
+
+
+class TurnEditor(QWidget):
+    """A turn's text in an editor, with Save (Ctrl+Enter) and Cancel (Esc)."""
+
+    saved = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, text: str, title: str = "") -> None:
+        super().__init__()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        if title:
+            label = QLabel(title)
+            label.setStyleSheet("color: gray;")
+            layout.addWidget(label)
+        self.edit = QPlainTextEdit(text)
+        self.edit.setFixedHeight(EDITOR_HEIGHT)
+        self.edit.setTabChangesFocus(True)
+        layout.addWidget(self.edit)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Leave the turn as it was (Esc)")
+        self.cancel_button.clicked.connect(self.cancelled)
+        self.save_button = QPushButton("Save")
+        self.save_button.setToolTip("Put this text in the turn (Ctrl+Enter)")
+        self.save_button.clicked.connect(lambda: self.saved.emit(self.edit.toPlainText()))
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.save_button)
+        layout.addLayout(row)
+        # Bound to the editor: they act only while it has the focus, never on the panel's Send.
+        for keys, slot in (("Ctrl+Return", self.save_button.click), ("Esc", self.cancelled.emit)):
+            shortcut = QShortcut(QKeySequence(keys), self.edit)
+            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(slot)
+        self.edit.setFocus()
