@@ -77,10 +77,12 @@ class _TurnBlock(QFrame):
         head = QHBoxLayout()
         title = QLabel(f"<b>{turn.role}</b>" + (" — the answer below" if live else ""))
         head.addWidget(title, 1)
-        self.edit_button = _action("Edit", "Edit this turn's text in place")
+        self.edit_button = _action("✎", "Edit this turn's text in place")
         self.edit_button.clicked.connect(self.open_editor)
         head.addWidget(self.edit_button)
-        self.insert_button = _action("Insert", "Insert a turn before or after this one")
+        self.insert_button = _action(
+            "+", "Insert a user or assistant turn before or after this one"
+        )
         self.insert_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.insert_menu = QMenu(self.insert_button)
         for where, offset in (("before", 0), ("after", 1)):
@@ -94,13 +96,13 @@ class _TurnBlock(QFrame):
         self.regenerate_button: QToolButton | None = None
         if turn.role == "assistant" and index > 0:
             self.regenerate_button = _action(
-                "Regenerate", "Drop this answer and the turns after it, and ask again"
+                "↻", "Regenerate: drop this answer and the turns after it, and ask again"
             )
             self.regenerate_button.clicked.connect(
                 lambda: view.regenerateRequested.emit(self.index)
             )
             head.addWidget(self.regenerate_button)
-        self.delete_button = _action("Delete", "Delete this turn from the conversation")
+        self.delete_button = _action("✕", "Delete this turn from the conversation")
         self.delete_button.clicked.connect(lambda: view.deleteRequested.emit(self.index))
         head.addWidget(self.delete_button)
         layout.addLayout(head)
@@ -161,6 +163,7 @@ class _TurnBlock(QFrame):
 
 
 def _action(text: str, tip: str) -> QToolButton:
+    """A turn's action: one glyph (a narrow pane has room for four), its words in the tooltip."""
     button = QToolButton()
     button.setText(text)
     button.setToolTip(tip)
@@ -256,6 +259,7 @@ class ThreadView(QWidget):
         results = self.results_box.sizeHint().height() if self.result_editors else 0
         width = self.scroller.viewport().width()
         layout = self.blocks_layout
+        layout.activate()  # blocks just added: their sizes, not the last layout's
         # The turns' height at the pane's width (their labels wrap), not at their widest.
         body = (
             layout.totalHeightForWidth(width)
@@ -310,8 +314,10 @@ class ThreadView(QWidget):
         self.cancel_insert()
         draft = TurnEditor("", f"New {role} turn")
         draft.setObjectName("turn")
+        draft.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)  # a plain QWidget: its border
         draft.setStyleSheet(
-            f"QWidget#turn {{ border-left: 3px dashed {ACCENTS.get(role, 'gray')}; }}"
+            f"QWidget#turn {{ border-left: 3px dashed {ACCENTS.get(role, 'gray')};"
+            " padding-left: 6px; }"
         )
         draft.saved.connect(lambda text: self.insertSaved.emit(place, role, text))
         draft.cancelled.connect(self.cancel_insert)

@@ -9,7 +9,7 @@ scrolls as one. ``TurnEditor`` is the in-place editor of a turn's text (Edit) or
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -37,30 +37,37 @@ class TurnText(LiveText):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # A table or code line wider than the pane scrolls sideways, as in the answer view.
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)  # as tall as its text wrapped to the pane's width
+        self.setSizePolicy(policy)
+        self.setMinimumHeight(0)
         self.viewport().setAutoFillBackground(False)  # the block's background, not a white box
         if muted:
             self.setStyleSheet("color: gray;")
         self.source = text
-        self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self.show_text(text)
         self.flush()  # one render, now: a finished turn has no stream to follow
-        self._fit()
 
-    def _fit(self, *_args: object) -> None:
-        height = int(self.document().size().height()) + 2 * self.frameWidth() + 2
-        bar = self.horizontalScrollBar()
-        if bar.isVisible():
-            height += bar.sizeHint().height()
-        if height != self.height():
-            self.setFixedHeight(height)
+    def hasHeightForWidth(self) -> bool:
+        return True
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._fit()
+    def heightForWidth(self, width: int) -> int:
+        doc = self.document()
+        inner = max(width - 2 * self.frameWidth(), 1)
+        before = doc.textWidth()
+        doc.setTextWidth(inner)
+        height = int(doc.size().height()) + 2 * self.frameWidth() + 2
+        if doc.idealWidth() > inner:  # a wide table or code line: its sideways bar too
+            height += self.horizontalScrollBar().sizeHint().height()
+        doc.setTextWidth(before)
+        return height
 
     def sizeHint(self) -> QSize:
-        return QSize(super().sizeHint().width(), self.height())
+        width = self.width() if self.width() > 1 else super().sizeHint().width()
+        return QSize(super().sizeHint().width(), self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(super().minimumSizeHint().width(), 0)
 
 
 class TurnEditor(QWidget):
