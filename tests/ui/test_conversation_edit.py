@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from panel_helpers import sim_panel
+from PySide6.QtCore import Qt
 
 from playground.protocol.conversation import Thinking, parse_body
 
@@ -71,7 +72,7 @@ def _edit(block: Any, text: str) -> None:
 
 @pytest.mark.parametrize("route", ROUTES)
 def test_an_edited_question_and_answer_are_what_the_next_request_carries(
-    route: str, qloop: Any, sim: Any
+    route: str, qloop: Any, sim: Any, qtbot: Any
 ) -> None:
     panel = _panel(route, sim)
     thread = panel.conversation
@@ -84,7 +85,16 @@ def test_an_edited_question_and_answer_are_what_the_next_request_carries(
     block.editor.cancel_button.click()
     assert block.editor is None and thread.turns[0].text == FIRST
     _edit(thread.view.blocks[0], EDITED)
-    _edit(thread.view.blocks[1], STEER)
+    # Keys in the editor: Esc cancels, Ctrl+Enter saves (and does not send the request).
+    block = thread.view.blocks[1]
+    block.edit_button.click()
+    block.editor.edit.setPlainText("never saved")
+    qtbot.keyClick(block.editor.edit, Qt.Key.Key_Escape)
+    assert block.editor is None and thread.turns[1].text == first_answer
+    block.edit_button.click()
+    block.editor.edit.setPlainText(STEER)
+    qtbot.keyClick(block.editor.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert len(thread.requests) == 1 and not panel.session.is_running
     assert [(t.role, t.text) for t in thread.turns] == [("user", EDITED), ("assistant", STEER)]
     if route == "messages":  # the thinking and its signature stay on the edited answer
         thinking = [p for p in thread.turns[1].parts if isinstance(p, Thinking)]

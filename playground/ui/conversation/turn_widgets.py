@@ -8,8 +8,8 @@ scrolls as one. ``TurnEditor`` is the in-place editor of a turn's text (Edit) or
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -70,6 +70,33 @@ class TurnText(LiveText):
         return QSize(super().minimumSizeHint().width(), 0)
 
 
+class _EditBox(QPlainTextEdit):
+    """The editor's text box: Ctrl+Enter saves and Esc cancels while it has the focus. It takes
+    those keys before the window's shortcuts (Send is Ctrl+Enter too), so the two never clash."""
+
+    save = Signal()
+    cancel = Signal()
+
+    @staticmethod
+    def _ours(event: QKeyEvent) -> bool:
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        return (enter and ctrl) or event.key() == Qt.Key.Key_Escape
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            if self._ours(event):
+                event.accept()  # a key press for this box, not a shortcut for the window
+                return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self._ours(event):
+            (self.cancel if event.key() == Qt.Key.Key_Escape else self.save).emit()
+            return
+        super().keyPressEvent(event)
+
+
 class TurnEditor(QWidget):
     """A turn's text in an editor, with Save (Ctrl+Enter) and Cancel (Esc)."""
 
@@ -85,7 +112,7 @@ class TurnEditor(QWidget):
             label = QLabel(title)
             label.setStyleSheet("color: gray;")
             layout.addWidget(label)
-        self.edit = QPlainTextEdit(text)
+        self.edit = _EditBox(text)
         self.edit.setFixedHeight(EDITOR_HEIGHT)
         self.edit.setTabChangesFocus(True)
         layout.addWidget(self.edit)
@@ -100,9 +127,6 @@ class TurnEditor(QWidget):
         row.addWidget(self.cancel_button)
         row.addWidget(self.save_button)
         layout.addLayout(row)
-        # Bound to the editor: they act only while it has the focus, never on the panel's Send.
-        for keys, slot in (("Ctrl+Return", self.save_button.click), ("Esc", self.cancelled.emit)):
-            shortcut = QShortcut(QKeySequence(keys), self.edit)
-            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
-            shortcut.activated.connect(slot)
+        self.edit.save.connect(self.save_button.click)
+        self.edit.cancel.connect(self.cancelled)
         self.edit.setFocus()
