@@ -84,10 +84,10 @@ class _EditBox(QPlainTextEdit):
         return (enter and ctrl) or event.key() == Qt.Key.Key_Escape
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
-            if self._ours(event):
-                event.accept()  # a key press for this box, not a shortcut for the window
-                return True
+        overrides = event.type() == QEvent.Type.ShortcutOverride
+        if overrides and isinstance(event, QKeyEvent) and self._ours(event):
+            event.accept()  # a key press for this box, not a shortcut for the window
+            return True
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
