@@ -76,6 +76,7 @@ class _TurnBlock(QFrame):
         layout.setSpacing(2)
         head = QHBoxLayout()
         title = QLabel(f"<b>{turn.role}</b>" + (" — the answer below" if live else ""))
+        _shrinkable(title)
         head.addWidget(title, 1)
         self.edit_button = _action("✎", "Edit this turn's text in place")
         self.edit_button.clicked.connect(self.open_editor)
@@ -162,6 +163,13 @@ class _TurnBlock(QFrame):
         self.edit_button.setEnabled(True)
 
 
+def _shrinkable(label: QLabel) -> None:
+    """``label`` gives up its width first: the pane's width must not widen the window (a window
+    at most 960 wide, DESIGN's layout rule); its text is cut at the right, the buttons stay."""
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    label.setMinimumWidth(40)
+
+
 def _action(text: str, tip: str) -> QToolButton:
     """A turn's action: one glyph (a narrow pane has room for four), its words in the tooltip."""
     button = QToolButton()
@@ -206,6 +214,7 @@ class ThreadView(QWidget):
         head = QHBoxLayout()
         self.summary = QLabel()
         self.summary.setStyleSheet("color: gray;")
+        _shrinkable(self.summary)
         head.addWidget(self.summary, 1)
         self.send_to_button = QToolButton()
         self.send_to_button.setText("Send to")
