@@ -1,4 +1,4 @@
-"""ThreadView: the turns of a panel's conversation as blocks, and the open tool calls' results.
+"""ThreadView: a conversation's turns as blocks with their actions, and the open calls' results.
 
 It only shows what it is given (``show``) and says what the user asked for through signals; the
 thread itself lives in ``ConversationThread`` (thread.py beside this module).
