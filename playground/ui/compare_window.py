@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.protocol.conversation.bodies import Conversation, with_earlier
 from playground.protocol.requests import RequestParams, build_body
 from playground.protocol.routes import CONVERSATIONAL
 from playground.protocol.state import StreamState
@@ -243,6 +244,7 @@ class CompareWindow(QMainWindow):
         self.spec_maker = spec_maker
         self.default_base_url = default_base_url
         self.columns: list[CompareColumn] = []
+        self.conversation: Conversation | None = None  # turns before the prompt (Send to)
 
         self.prompt = QPlainTextEdit()
         self.prompt.setPlaceholderText("One prompt, sent to every column at once (Ctrl+Enter).")
@@ -387,7 +389,7 @@ class CompareWindow(QMainWindow):
             max_tokens=max_tokens,
             include_usage=True if route == "chat" else None,
         )
-        return build_body(route, params)
+        return with_earlier(build_body(route, params), route, self.conversation)
 
     def _spec(self, column: CompareColumn) -> Any:
         config = column.config

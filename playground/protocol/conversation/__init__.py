@@ -26,6 +26,7 @@ from playground.protocol.conversation.model import (
     Turn,
     data_url,
     parse_data_url,
+    with_text,
 )
 from playground.protocol.conversation.responses import from_responses, to_responses
 
@@ -59,4 +60,5 @@ __all__ = [
     "to_messages",
     "to_responses",
     "tool_turn",
+    "with_text",
 ]

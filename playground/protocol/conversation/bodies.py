@@ -22,6 +22,7 @@ __all__ = [
     "conversation_keys",
     "guess_route",
     "parse_body",
+    "with_earlier",
 ]
 
 CONVERSATION_ROUTES = ("chat", "responses", "messages")
@@ -113,3 +114,14 @@ def conversation_file(data: Any) -> Conversation:
     if conversation.system is not None:  # a system message as well: both, the file's first
         system = f"{system}\n\n{conversation.system}"
     return Conversation(conversation.turns, system)
+
+
+def with_earlier(body: dict[str, Any], route: str, earlier: Conversation | None) -> dict[str, Any]:
+    """``body`` with ``earlier``'s turns before its own, in ``route``'s shape; its own system
+    if it has one, else ``earlier``'s (Compare sends a panel's thread before its prompt)."""
+    if earlier is None or not earlier.turns or route not in CONVERSATION_ROUTES:
+        return body
+    pasted = parse_body(body, route)
+    own = pasted.conversation
+    whole = Conversation(earlier.turns + own.turns, own.system or earlier.system)
+    return pasted.params | conversation_keys(route, whole)

@@ -30,6 +30,7 @@ __all__ = [
     "Turn",
     "data_url",
     "parse_data_url",
+    "with_text",
 ]
 
 Role = Literal["system", "developer", "user", "assistant", "tool"]
@@ -170,6 +171,38 @@ class Conversation:
     def with_turns(self, turns: Iterable[Turn]) -> Conversation:
         return replace(self, turns=tuple(turns))
 
+    def insert(self, index: int, turn: Turn) -> Conversation:
+        """``turn`` placed before turn ``index`` (``len(turns)``: at the end)."""
+        if not 0 <= index <= len(self.turns):
+            raise IndexError(f"no place {index} in {len(self.turns)} turns")
+        return replace(self, turns=(*self.turns[:index], turn, *self.turns[index:]))
+
+    def replace_turn(self, index: int, turn: Turn) -> Conversation:
+        if not 0 <= index < len(self.turns):
+            raise IndexError(f"no turn {index} in {len(self.turns)} turns")
+        return replace(self, turns=(*self.turns[:index], turn, *self.turns[index + 1 :]))
+
+    def delete(self, index: int) -> Conversation:
+        if not 0 <= index < len(self.turns):
+            raise IndexError(f"no turn {index} in {len(self.turns)} turns")
+        return replace(self, turns=self.turns[:index] + self.turns[index + 1 :])
+
+    def truncate(self, index: int) -> Conversation:
+        """The turns before turn ``index`` only (Regenerate drops that turn and all after it)."""
+        return replace(self, turns=self.turns[: max(index, 0)])
+
+    def carried(self) -> Conversation:
+        """This conversation for another route: without thinking, redacted thinking and reasoning
+        items, which only the vendor that made them accepts back (an Anthropic signature proves
+        Anthropic's own thinking; a Responses reasoning item is OpenAI's), and without the turns
+        that held nothing else."""
+        turns = []
+        for turn in self.turns:
+            parts = tuple(p for p in turn.parts if not isinstance(p, _REASONING))
+            if parts:
+                turns.append(Turn(turn.role, parts))
+        return replace(self, turns=tuple(turns))
+
     @property
     def open_calls(self) -> tuple[ToolCall, ...]:
         """The last assistant turn's calls that no later tool turn answers yet."""
@@ -179,6 +212,24 @@ class Conversation:
                 answered = {r.call_id for t in self.turns[i + 1 :] for r in t.tool_results}
                 return tuple(c for c in turn.tool_calls if c.id not in answered)
         return ()
+
+
+# Reasoning parts: only their vendor takes them back; in a turn they come before its text.
+_REASONING = (Thinking, RedactedThinking, ReasoningItem)
+
+
+def with_text(turn: Turn, text: str) -> Turn:
+    """``turn`` with its text parts replaced by ``text`` (none if it is empty), where its first
+    text part was (else after its thinking); thinking, signatures, tool calls, results and
+    images stay as they are, so an edited answer still goes back with its signature."""
+    new: tuple[Part, ...] = (Text(text),) if text else ()
+    parts = turn.parts
+    first = next((i for i, p in enumerate(parts) if isinstance(p, Text)), None)
+    if first is None:
+        first = next((i for i, p in enumerate(parts) if not isinstance(p, _REASONING)), len(parts))
+    kept_before = tuple(p for p in parts[:first] if not isinstance(p, Text))
+    kept_after = tuple(p for p in parts[first:] if not isinstance(p, Text))
+    return Turn(turn.role, kept_before + new + kept_after)
 
 
 def data_url(mime: str, data: bytes) -> str:

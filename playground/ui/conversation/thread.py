@@ -4,7 +4,8 @@ The thread holds the turns before the prompt box. Send sends them with the promp
 user turn (the editor's body, merged through the route's translation); what was sent becomes the
 thread, and the answer joins it as an assistant turn when the stream ends. An answer that ends
 with tool calls gets a result editor per call; Send results appends the route's tool turn and
-sends again, for as many rounds as the model calls tools.
+sends again, for as many rounds as the model calls tools. Editing the turns and carrying the
+thread elsewhere are thread_edit.py's.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from playground.protocol.conversation.dump import redact_base64, thread
 from playground.protocol.conversation.model import Conversation, Image, Text, Turn
 from playground.protocol.requests import RequestParams, build_body
 from playground.ui.conversation.auto_reply import answer_when_ended, canned
+from playground.ui.conversation.thread_edit import ThreadEditing
 from playground.ui.conversation.thread_view import ThreadView
 
 if TYPE_CHECKING:
@@ -66,6 +68,7 @@ class ConversationThread(QObject):
         self.view.deleteRequested.connect(self.delete)
         self.view.resultsSubmitted.connect(self.send_results)
         self.view.newRequested.connect(self.clear)
+        self.editing = ThreadEditing(self)  # Edit, Insert, Regenerate, Send to
         self.view.hide()
         panel.editor.merge_thread = _weakly(self.merge)
         panel.editor.absorb_thread = _weakly(self.absorb)

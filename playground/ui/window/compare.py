@@ -1,4 +1,5 @@
-"""Compare from the main window: one compare window, started from the current panel's prompt."""
+"""Compare from the main window: one compare window, started from the current panel's prompt,
+or given a panel's whole thread (Send to → Compare) as every column's conversation."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 
 if TYPE_CHECKING:
+    from playground.protocol.conversation.model import Conversation
     from playground.transport.spec import RequestSpec
     from playground.ui.compare_window import ColumnConfig, CompareWindow
     from playground.ui.window.shell import MainWindow
@@ -50,6 +52,26 @@ class CompareLauncher:
         compare.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         compare.show()
         self.compare_window = compare
+        return compare
+
+    def open_thread(self, conversation: Conversation, prompt: str) -> CompareWindow:
+        """Compare with ``conversation``'s turns before the prompt in every column, each in its
+        route's shape; its system in the system box. A thread whose last turn is a user turn
+        gives that turn to the prompt box, so Send to all asks it of every column."""
+        compare = self.open()
+        turns = conversation.turns
+        if not prompt.strip() and turns and turns[-1].role == "user" and not turns[-1].images:
+            prompt, turns = turns[-1].text, turns[:-1]
+        compare.conversation = conversation.with_turns(turns) if turns else None
+        compare.prompt.setPlainText(prompt)
+        compare.system.setText(conversation.system or "")
+        count = len(turns)
+        compare.statusBar().showMessage(
+            f"{count} earlier turn{'s' if count != 1 else ''} from the conversation go before"
+            " the prompt in every column"
+            if count
+            else ""
+        )
         return compare
 
     def spec(self, config: ColumnConfig, body: dict[str, Any]) -> RequestSpec | None:

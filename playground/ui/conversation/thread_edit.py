@@ -1,0 +1,150 @@
+"""ThreadEditing: what the user does to a thread's turns — edit, insert, regenerate — and carrying
+the thread to another route's panel or to Compare.
+
+Every change goes through the pure Conversation helpers (protocol/conversation/model.py) and
+ends in ``ConversationThread.refresh``, so the JSON body view shows the thread as it now is.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QSignalBlocker
+
+from playground.protocol.conversation.model import Conversation, Role, Turn, with_text
+from playground.protocol.routes import CONVERSATIONAL
+from playground.ui.window.panels import tab_title
+
+if TYPE_CHECKING:
+    from playground.ui.conversation.thread import ConversationThread
+    from playground.ui.panels.route_panel import RoutePanel
+
+__all__ = ["COMPARE", "ThreadEditing"]
+
+COMPARE = "compare"  # the Send to target that is the compare window, not a panel
+
+
+class ThreadEditing:
+    """Connects a ThreadView's edit, insert, regenerate and Send to actions to its thread."""
+
+    def __init__(self, thread: ConversationThread) -> None:
+        self._thread = weakref.ref(thread)  # the thread owns this; no cycle through Qt
+        view = thread.view
+        view.editSaved.connect(self._weak(ThreadEditing.edit))
+        view.insertSaved.connect(self._weak(ThreadEditing.insert))
+        view.regenerateRequested.connect(self._weak(ThreadEditing.regenerate))
+        view.sendToRequested.connect(self._weak(ThreadEditing.send_to))
+        targets = [(tab_title(r), r) for r in CONVERSATIONAL if r != thread.route]
+        view.set_targets([*targets, ("Compare", COMPARE)])
+
+    def _weak(self, method: Any) -> Any:
+        ref = weakref.ref(self)
+
+        def call(*args: Any) -> None:
+            target = ref()
+            if target is not None:
+                method(target, *args)
+
+        return call
+
+    @property
+    def thread(self) -> ConversationThread:
+        thread = self._thread()
+        assert thread is not None, "the editing outlived its thread"
+        return thread
+
+    def _set(self, conversation: Conversation, live: int | None) -> None:
+        thread = self.thread
+        thread.turns = list(conversation.turns)
+        thread.live = live
+        thread.refresh()
+
+    # ---- the turns ----------------------------------------------------------------------------
+    def edit(self, index: int, text: str) -> None:
+        """Save of an Edit: the turn's text replaced, everything else in it kept."""
+        thread = self.thread
+        if not 0 <= index < len(thread.turns):
+            return
+        conversation = thread.conversation()
+        turn = with_text(conversation.turns[index], text)
+        # An edited answer is shown in its block: the live views below still show the old one.
+        live = None if index == thread.live else thread.live
+        self._set(conversation.replace_turn(index, turn), live)
+
+    def insert(self, place: int, role: str, text: str) -> None:
+        """Save of an Insert: a new ``role`` turn at ``place`` (an empty one is not added)."""
+        thread = self.thread
+        if not 0 <= place <= len(thread.turns) or role not in ("user", "assistant"):
+            return
+        if not text.strip():
+            thread.view.cancel_insert()
+            return
+        chosen: Role = "user" if role == "user" else "assistant"
+        live = thread.live
+        if live is not None and place <= live:
+            live += 1
+        self._set(thread.conversation().insert(place, Turn.of(chosen, text)), live)
+
+    def regenerate(self, index: int) -> None:
+        """Drop assistant turn ``index`` and every turn after it, and send the turns before it
+        (the prompt box is not a new turn here; what it holds stays there for later)."""
+        thread = self.thread
+        panel = thread.panel
+        turns = thread.turns
+        if panel.session.is_running or not 0 < index < len(turns):
+            return
+        if turns[index].role != "assistant":
+            return
+        prompt = getattr(panel.editor, "prompt", None)
+        kept = prompt.toPlainText() if prompt is not None else ""
+        if prompt is not None and kept:
+            with QSignalBlocker(prompt):  # the body is rebuilt once, by refresh below
+                prompt.setPlainText("")
+        self._set(thread.conversation().truncate(index), None)
+        try:
+            panel.send()
+        finally:
+            if prompt is not None and kept:
+                prompt.setPlainText(kept)  # and the body shows it as the next turn again
+
+    # ---- carrying the thread ------------------------------------------------------------------
+    def send_to(self, target: str) -> None:
+        """Send to: the thread (and the system and prompt boxes) into ``target``'s panel, or
+        into Compare as its columns' conversation; the target comes to the front."""
+        window: Any = self.thread.panel.window()
+        if target == COMPARE:
+            compare = getattr(window, "compare", None)
+            if compare is not None:
+                compare.open_thread(*self.carried())
+            return
+        show = getattr(window, "show_panel", None)
+        if target in CONVERSATIONAL and show is not None:
+            self.carry_to(show(target))
+
+    def carried(self) -> tuple[Conversation, str]:
+        """The thread as another route takes it (the System box as its system) and the prompt."""
+        panel = self.thread.panel
+        system = getattr(panel.editor, "system", None)
+        prompt = getattr(panel.editor, "prompt", None)
+        text = system.toPlainText() if system is not None else ""
+        conversation = self.thread.conversation(text or None).carried()
+        return conversation, prompt.toPlainText() if prompt is not None else ""
+
+    def carry_to(self, other: RoutePanel) -> None:
+        """This thread into ``other``'s (another route's panel), through the route-neutral model."""
+        if other.conversation is None or other is self.thread.panel:
+            return
+        conversation, prompt = self.carried()
+        other.conversation.editing.receive(conversation, prompt)
+
+    def receive(self, conversation: Conversation, prompt: str) -> None:
+        """A thread carried here: it replaces this one; the system and prompt boxes take theirs."""
+        thread = self.thread
+        editor = thread.panel.editor
+        for name, text in (("system", conversation.system or ""), ("prompt", prompt)):
+            box = getattr(editor, name, None)
+            if box is not None:
+                with QSignalBlocker(box):
+                    box.setPlainText(text)
+        self._set(Conversation(conversation.turns), None)
