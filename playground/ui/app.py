@@ -242,7 +242,8 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         panel = window.show_panel(args.route)
         if args.preset:  # its model, thread, tools and parameters; the options below go on top
             window.menus.presets.open(args.preset)
-            args.tool_results = panel.conversation.auto_results | args.tool_results
+            # Headless, the preset's canned results answer its calls as --tool-result does.
+            args.tool_results = panel.editor.tools.canned_results() | args.tool_results
         if args.model:
             window.provider_bar.set_model(args.model)
             panel.editor.set_model(args.model)

@@ -26,7 +26,9 @@ def _squeezed(top: Any) -> list[str]:
             continue
         hint = widget.minimumSizeHint().expandedTo(widget.minimumSize())
         if widget.width() + 1 < hint.width():
-            found.append(f"{type(widget).__name__} {widget.width()} < {hint.width()}")
+            said = getattr(widget, "text", None)
+            what = f" {said()[:40]!r}" if callable(said) else ""
+            found.append(f"{type(widget).__name__}{what} {widget.width()} < {hint.width()}")
     return found
 
 

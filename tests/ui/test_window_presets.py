@@ -57,7 +57,12 @@ def _conversation(qloop: Any, window: Any, route: str) -> Any:
     editor.temperature.setValue(0.4)
     if route == "messages":  # thinking goes back with its signature (the simulator checks)
         editor.thinking.setValue(1024)
-    panel.conversation.auto_results = dict(CANNED)  # --tool-result's canned answers
+    # A canned result in the Tools list, Auto-reply off: it fills its call's editor.
+    tools = editor.tools
+    tools.list.setCurrentRow(0)
+    assert tools.name.text() == "get_weather"
+    tools.canned.setPlainText(CANNED["get_weather"])
+    assert not tools.auto_reply.isChecked()
     assert _say(qloop, panel, ASK_TOOLS) == "complete"
     view = panel.conversation.view
     assert [e.call.name for e in view.result_editors] == ["get_weather", "get_time"]
@@ -98,7 +103,7 @@ def test_a_preset_saved_and_opened_again(
 
     # Everything goes: the thread, the system, the model, the canned results; another panel.
     thread.clear()
-    thread.auto_results = {}
+    panel.editor.tools.canned.setPlainText("")
     panel.editor.system.setPlainText("")
     window.provider_bar.set_model("sim-fast")
     window.show_panel("images")
@@ -112,7 +117,7 @@ def test_a_preset_saved_and_opened_again(
     assert panel.editor.model == "sim-reasoner" == window.provider_bar.model()
     assert panel.editor.system.toPlainText() == SYSTEM
     assert panel.editor.use_tools.isChecked()
-    assert thread.auto_results == CANNED
+    assert panel.editor.tools.canned_results() == CANNED and thread.auto_results == {}
     # The conversation goes on from the preset: the next request carries its turns (and the
     # simulator, which checks them as the vendors do, takes it).
     assert _say(qloop, panel, "And in the evening?") == "complete"
@@ -142,7 +147,7 @@ def test_a_new_conversation_from_a_preset(
     fresh = panel.editor.body()
     for key in ("model", "tools", "temperature"):
         assert fresh[key] == body[key]
-    assert thread.auto_results == CANNED
+    assert panel.editor.tools.canned_results() == CANNED
     # The first question of a new conversation: no earlier turn is named, the tools are sent.
     assert _say(qloop, panel, ASK_TOOLS) == "complete"
     assert not panel.session.state.text.startswith("Following up")

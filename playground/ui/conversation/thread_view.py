@@ -7,6 +7,7 @@ thread itself lives in ``ConversationThread`` (thread.py beside this module).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
@@ -26,7 +27,12 @@ from PySide6.QtWidgets import (
 
 from playground.protocol.conversation import Role, ToolCall, Turn
 from playground.ui.conversation.attachments import image_row
-from playground.ui.conversation.turn_widgets import TurnEditor, TurnText
+from playground.ui.elided_label import ElidedLabel
+
+if TYPE_CHECKING:
+    # The rendered turn text is a LiveText: its module loads with the first turn shown, not with
+    # the first frame (every conversational panel builds its thread view before it).
+    from playground.ui.conversation.turn_widgets import TurnEditor, TurnText
 
 __all__ = ["ThreadView"]
 
@@ -76,8 +82,10 @@ class _TurnBlock(QFrame):
         layout.setContentsMargins(6, 2, 2, 2)
         layout.setSpacing(2)
         head = QHBoxLayout()
-        title = QLabel(f"<b>{turn.role}</b>" + (" — the answer below" if live else ""))
-        _shrinkable(title)
+        title = ElidedLabel(turn.role + (" — the answer below" if live else ""))
+        bold = title.font()
+        bold.setBold(True)
+        title.setFont(bold)
         head.addWidget(title, 1)
         self.edit_button = _action("✎", "Edit this turn's text in place")
         self.edit_button.clicked.connect(self.open_editor)
@@ -144,6 +152,8 @@ class _TurnBlock(QFrame):
         if self.editor is not None:
             self.editor.edit.setFocus()
             return
+        from playground.ui.conversation.turn_widgets import TurnEditor
+
         self.editor = TurnEditor(self.turn.text)
         self.editor.saved.connect(lambda text: self.view.editSaved.emit(self.index, text))
         self.editor.cancelled.connect(self.close_editor)
@@ -161,13 +171,6 @@ class _TurnBlock(QFrame):
         if self.text_view is not None:
             self.text_view.show()
         self.edit_button.setEnabled(True)
-
-
-def _shrinkable(label: QLabel) -> None:
-    """``label`` gives up its width first: the pane's width must not widen the window (a window
-    at most 960 wide, DESIGN's layout rule); its text is cut at the right, the buttons stay."""
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-    label.setMinimumWidth(40)
 
 
 def _action(text: str, tip: str) -> QToolButton:
@@ -212,9 +215,8 @@ class ThreadView(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
-        self.summary = QLabel()
+        self.summary = ElidedLabel()
         self.summary.setStyleSheet("color: gray;")
-        _shrinkable(self.summary)
         head.addWidget(self.summary, 1)
         self.send_to_button = QToolButton()
         self.send_to_button.setText("Send to")
@@ -330,6 +332,8 @@ class ThreadView(QWidget):
             shown = spare.pop()
             shown.show()
             return shown
+        from playground.ui.conversation.turn_widgets import TurnText
+
         return TurnText(text)
 
     def set_targets(self, targets: Sequence[tuple[str, str]]) -> None:
@@ -343,6 +347,8 @@ class ThreadView(QWidget):
     def begin_insert(self, place: int, role: str) -> None:
         """Insert: an editor for a new ``role`` turn shown at ``place``, added on Save."""
         self.cancel_insert()
+        from playground.ui.conversation.turn_widgets import TurnEditor
+
         draft = TurnEditor("", f"New {role} turn")
         draft.setObjectName("turn")
         draft.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)  # a plain QWidget: its border

@@ -204,10 +204,13 @@ class Presets:
             panel.editor.set_model(preset.model)
         thread = panel.conversation
         if thread is not None:
-            # Before the body: the thread shows its result editors filled with them.
-            thread.auto_results = dict(preset.canned)
+            # The canned results go back to the Tools list (below), not to the thread's
+            # --tool-result answers: those answer every call at once, whatever Auto-reply says.
+            thread.auto_results = {}
         panel.editor.set_body(body)  # the body's turns before the prompt become the thread
         _put_canned(panel.editor, preset)
+        if thread is not None:
+            thread.refresh()  # result editors still open are prefilled from the list
         return panel
 
     # ---- deleting -----------------------------------------------------------------------------
