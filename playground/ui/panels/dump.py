@@ -19,7 +19,9 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
 
     shown = {"status_line": panel.status_line.text(), "layout": audit_layout(panel.window())}
     talk = panel.conversation.dump() if panel.conversation is not None else {}
-    return _dump(panel) | shown | talk
+    from playground.ui.panels.structured_view import structured_dump
+
+    return _dump(panel) | shown | talk | structured_dump(panel)
 
 
 def _dump(panel: RoutePanel) -> dict[str, Any]:

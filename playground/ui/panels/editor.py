@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
 from playground.assets import sample_wav
 from playground.protocol.requests import SAMPLE_TOOL, RequestParams, build_body, params_from_body
 from playground.protocol.routes import route_of
+from playground.ui.panels.chat_form import ChatForm
 from playground.ui.panels.editor_fill import show_params
 from playground.ui.panels.editor_parts import (
     DEFAULT_PROMPTS,
-    EFFORTS,
     IMAGE_FORMATS,
     IMAGE_QUALITY,
     IMAGE_SIZES,
@@ -160,39 +160,8 @@ class RequestEditor(QWidget):
         r = self.route
         f = self.form
         if route_of(r).conversational:
-            self.system = self._text("System prompt (optional)", 50)
-            self.system.setMaximumHeight(80)
-            self.prompt = self._text("Type your message, then press Ctrl+Enter to send", 90)
-            self.prompt.setMaximumHeight(260)
-            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
-            f.addRow("System", self.system)
-            f.addRow("Message", self.prompt)
-            self.history_note = QLabel()
-            self.history_note.setStyleSheet("color: gray;")
-            f.addRow("", self.history_note)
-            self.history_note.hide()
-            self.temperature = QDoubleSpinBox()
-            self.temperature.setRange(-0.01, 2.0)
-            self.temperature.setSingleStep(0.1)
-            self.temperature.setSpecialValueText("default")
-            self.temperature.setValue(-0.01)
-            self.temperature.valueChanged.connect(self._form_edited)
-            f.addRow("Temperature", self.temperature)
-            self.max_tokens = QSpinBox()
-            self.max_tokens.setRange(0, 1_000_000)
-            self.max_tokens.setSpecialValueText("default")
-            self.max_tokens.valueChanged.connect(self._form_edited)
-            f.addRow("Max tokens", self.max_tokens)
-            if r == "messages":
-                self.thinking = QSpinBox()
-                self.thinking.setRange(0, 100_000)
-                self.thinking.setSingleStep(1024)
-                self.thinking.setSpecialValueText("off")
-                self.thinking.valueChanged.connect(self._form_edited)
-                f.addRow("Thinking budget", self.thinking)
-            else:
-                self.effort = self._combo(EFFORTS)
-                f.addRow("Reasoning effort", self.effort)
+            self.chat_form = ChatForm(self)
+            self.chat_form.add_top(f)
             self.use_tools = QCheckBox("Send tools")
             self.use_tools.toggled.connect(self._form_edited)
             self.tools = QPlainTextEdit(json.dumps([SAMPLE_TOOL], indent=2))
@@ -221,6 +190,7 @@ class RequestEditor(QWidget):
                 self.include_usage.setChecked(True)
                 self.include_usage.toggled.connect(self._form_edited)
                 f.addRow("Usage", self.include_usage)
+            self.chat_form.add_bottom(f)
         elif r == "images":
             self.prompt = self._text("Describe the picture", 70)
             self.prompt.setMaximumHeight(220)
@@ -331,19 +301,12 @@ class RequestEditor(QWidget):
         r = self.route
         p = RequestParams(model=self.model)
         if route_of(r).conversational:
-            p.system = self.system.toPlainText() or None
+            self.chat_form.read(p)
             p.messages = copy.deepcopy(self._messages)
             if p.messages:
                 p.messages.append({"role": "user", "content": self.prompt.toPlainText()})
             else:
                 p.prompt = self.prompt.toPlainText()
-            t = self.temperature.value()
-            p.temperature = round(t, 2) if t >= 0 else None
-            p.max_tokens = self.max_tokens.value() or None
-            if r == "messages":
-                p.thinking_budget = self.thinking.value() or None
-            else:
-                p.reasoning_effort = self.effort.currentData() or None
             if self.use_tools.isChecked():
                 try:
                     tools = json.loads(self.tools.toPlainText() or "[]")

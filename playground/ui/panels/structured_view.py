@@ -1,0 +1,163 @@
+"""StructuredView: a JSON Schema answer shown as JSON while it streams, with its verdict under it.
+
+When a run's request gives a JSON Schema response format (protocol/structured.py reads it), the
+panel shows this view in place of the Markdown answer: the text pretty-printed as it grows
+(append-only, widgets/json_stream.py), checked against the schema as soon as it parses (a parse
+is tried only when a top-level value closes, at most once per frame) and again at the end.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from playground.ui.panels.editor_parts import mono_font
+from playground.ui.widgets.json_stream import JsonPrettyStream
+
+if TYPE_CHECKING:
+    from playground.protocol.state import StreamState
+    from playground.protocol.structured import StructuredCheck, Verdict
+    from playground.ui.panels.route_panel import RoutePanel
+
+__all__ = ["StructuredView", "attach_structured", "structured_dump"]
+
+_OK = "color: #2e7d32;"
+_BAD = "color: #c0392b;"
+_WAIT = "color: gray;"
+
+
+def _schema_of(panel: RoutePanel | None) -> Any:
+    decoder = panel.session.decoder if panel is not None else None
+    return decoder.asked.schema if decoder is not None else None
+
+
+class StructuredView(QWidget):
+    """The answer as JSON and a line saying whether it validates (each error with its path)."""
+
+    def __init__(self, panel: RoutePanel) -> None:
+        super().__init__()
+        # Weak: the panel holds this view, and a Python cycle between a widget and its child
+        # collected in the wrong order crashes PySide (as ui/conversation/thread.py says).
+        self._panel = weakref.ref(panel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setFont(mono_font())
+        self.text.setUndoRedoEnabled(False)
+        self.text.setPlaceholderText("The structured answer appears here as JSON.")
+        layout.addWidget(self.text, 1)
+        self.verdict_line = QLabel()
+        self.verdict_line.setObjectName("schemaVerdict")
+        self.verdict_line.setWordWrap(True)
+        self.verdict_line.setTextFormat(self.verdict_line.textFormat().PlainText)
+        layout.addWidget(self.verdict_line)
+        self.check: StructuredCheck | None = None
+        self.verdict: Verdict | None = None
+        self._pretty = JsonPrettyStream()
+        self._shown = 0
+        self.hide()
+
+    # ---- OutputView -------------------------------------------------------------------------
+    def reset(self) -> None:
+        self.text.clear()
+        self._pretty = JsonPrettyStream()
+        self._shown = 0
+        self.verdict = None
+        panel = self._panel()
+        schema = _schema_of(panel)
+        if schema is None:
+            self.check = None
+        else:
+            from playground.protocol.structured import StructuredCheck
+
+            self.check = StructuredCheck(schema)
+            self._say("Checking against the schema once the answer is whole JSON…", _WAIT)
+        active = self.check is not None
+        self.setVisible(active)
+        answer = panel.built_widgets().get("answer") if panel is not None else None
+        if answer is not None:
+            answer.setVisible(not active)
+
+    def refresh(self, state: StreamState) -> None:
+        if self.check is None:
+            return
+        text = state.text
+        if len(text) < self._shown:
+            self.reset()
+        new = text[self._shown :]
+        if not new:
+            return
+        self._shown = len(text)
+        cursor = self.text.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(self._pretty.feed(new))
+        verdict = self.check.update(text)
+        if verdict is not None:
+            self._show(verdict)
+
+    def finish(self, state: StreamState) -> None:
+        if self.check is None:
+            return
+        self.refresh(state)
+        from playground.protocol.structured import answered
+
+        if answered(state):
+            self._show(self.check.final(state.text))
+        elif state.tool_calls and not state.text:
+            self._say("No answer yet: the model called tools (send their results).", _WAIT)
+        else:
+            self._say(f"Not checked: the run ended {state.status} before a whole answer.", _BAD)
+
+    def has_content(self) -> bool:
+        return self._shown > 0
+
+    def highlight_item(self, item: int) -> None:
+        """The JSON is re-indented, so no span maps back to an event (the Markdown view's does)."""
+
+    # ---- the verdict line ---------------------------------------------------------------------
+    def _show(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        if verdict.valid:
+            self._say("✓ valid against the schema", _OK)
+        else:
+            self._say("✗ not valid:\n" + "\n".join(verdict.errors), _BAD)
+
+    def _say(self, text: str, style: str) -> None:
+        self.verdict_line.setText(text)
+        self.verdict_line.setStyleSheet(style)
+
+
+def attach_structured(panel: RoutePanel, widgets: dict[str, QWidget], output: Any) -> None:
+    """Put a StructuredView under the answer in ``panel``'s output splitter (hidden until a run
+    asks for a JSON Schema), and among its views so it is reset, refreshed and finished."""
+    view = StructuredView(panel)
+    answer = widgets.get("answer")
+    index = output.indexOf(answer) + 1 if answer is not None else output.count()
+    output.insertWidget(index, view)
+    output.setStretchFactor(index, 3)
+    widgets["structured"] = view
+    panel._views["structured"] = view  # type: ignore[assignment]
+
+
+def structured_dump(panel: RoutePanel) -> dict[str, Any]:
+    """``structured`` for ``--dump-state`` when the run's request gave a JSON Schema: the final
+    answer's verdict, ``{"valid": bool, "errors": [str]}``."""
+    schema = _schema_of(panel)
+    state = panel.session.state
+    if schema is None or state is None:
+        return {}
+    from playground.protocol.structured import answered, check
+
+    if answered(state):
+        return {"structured": check(schema, state.text).as_json()}
+    reason = (
+        "no answer text: the model called tools"
+        if state.tool_calls and not state.text
+        else f"the run ended {state.status} before a whole answer"
+    )
+    return {"structured": {"valid": False, "errors": [reason]}}
