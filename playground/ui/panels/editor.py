@@ -58,6 +58,7 @@ class RequestEditor(QWidget):
     """The form for one route plus its raw JSON body; ``changed`` fires after either is edited."""
 
     changed = Signal()
+    modelChanged = Signal(str)  # a body read into the form named another model (editor_fill)
 
     def __init__(self, route: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)

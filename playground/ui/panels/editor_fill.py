@@ -59,8 +59,9 @@ def show_params(editor: RequestEditor, p: RequestParams) -> list[dict[str, Any]]
         editor.prompt.setPlainText(p.prompt or "")
         if p.duration:
             editor.duration.setValue(p.duration)
-    if p.model:
+    if p.model and p.model != editor.model:
         editor.model = p.model
+        editor.modelChanged.emit(p.model)  # the Model box shows what the body sends
     return earlier
 
 
