@@ -156,6 +156,8 @@ class ChatForm:
             inner.addRow("", self.schema_strict)
         self.schema = QPlainTextEdit(json.dumps(SAMPLE_SCHEMA, indent=2))
         self.schema.setFont(mono_font())
+        # Indented JSON broken mid-line reads badly in a narrow column: it scrolls sideways.
+        self.schema.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.schema.setMinimumHeight(90)
         self.schema.setMaximumHeight(200)
         self.schema.setTabChangesFocus(True)
@@ -190,7 +192,7 @@ class ChatForm:
         self.top_p = self._spin(_UNSET, 1.0, 0.05)
         form.addRow("Top P", self.top_p)
         self.stop = QLineEdit()
-        self.stop.setPlaceholderText(r"comma-separated, \n for a newline")
+        self.stop.setPlaceholderText(r"a, b, \n (comma-separated)")
         self.stop.setToolTip("stop_sequences" if r == "messages" else "stop")
         self.stop.textChanged.connect(e._form_edited)
         if r != "responses":  # the Responses API has no stop sequences
