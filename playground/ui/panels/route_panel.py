@@ -238,10 +238,6 @@ class RoutePanel(QWidget):
             output.setSizes([layout.sizes.get(r, 200) for r in roles])
         if self.output_state:  # the positions remembered from the last start
             output.restoreState(self.output_state)
-        if self.conversation is not None:  # a JSON Schema answer's view, under the answer
-            from playground.ui.panels.structured_view import attach_structured
-
-            attach_structured(self, widgets, output)
         self.output = output
         self.stack.addWidget(output)
         self._refresh_visibility()

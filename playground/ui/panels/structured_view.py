@@ -8,7 +8,6 @@ is tried only when a top-level value closes, at most once per frame) and again a
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QTextCursor
@@ -22,7 +21,7 @@ if TYPE_CHECKING:
     from playground.protocol.structured import StructuredCheck, Verdict
     from playground.ui.panels.route_panel import RoutePanel
 
-__all__ = ["StructuredView", "attach_structured", "structured_dump"]
+__all__ = ["StructuredView", "structured_dump"]
 
 _OK = "color: #2e7d32;"
 _BAD = "color: #c0392b;"
@@ -37,11 +36,8 @@ def _schema_of(panel: RoutePanel | None) -> Any:
 class StructuredView(QWidget):
     """The answer as JSON and a line saying whether it validates (each error with its path)."""
 
-    def __init__(self, panel: RoutePanel) -> None:
-        super().__init__()
-        # Weak: the panel holds this view, and a Python cycle between a widget and its child
-        # collected in the wrong order crashes PySide (as ui/conversation/thread.py says).
-        self._panel = weakref.ref(panel)
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -68,7 +64,7 @@ class StructuredView(QWidget):
         self._pretty = JsonPrettyStream()
         self._shown = 0
         self.verdict = None
-        panel = self._panel()
+        panel = self._route_panel()
         schema = _schema_of(panel)
         if schema is None:
             self.check = None
@@ -119,6 +115,17 @@ class StructuredView(QWidget):
     def highlight_item(self, item: int) -> None:
         """The JSON is re-indented, so no span maps back to an event (the Markdown view's does)."""
 
+    def _route_panel(self) -> RoutePanel | None:
+        """The panel this view is shown in (found up the widget tree, so no reference to it is
+        held: a Python cycle between a widget and its parent, collected in the wrong order,
+        crashes PySide, as ui/conversation/thread.py says)."""
+        from playground.ui.panels.route_panel import RoutePanel
+
+        widget = self.parentWidget()
+        while widget is not None and not isinstance(widget, RoutePanel):
+            widget = widget.parentWidget()
+        return widget
+
     # ---- the verdict line ---------------------------------------------------------------------
     def _show(self, verdict: Verdict) -> None:
         self.verdict = verdict
@@ -130,18 +137,6 @@ class StructuredView(QWidget):
     def _say(self, text: str, style: str) -> None:
         self.verdict_line.setText(text)
         self.verdict_line.setStyleSheet(style)
-
-
-def attach_structured(panel: RoutePanel, widgets: dict[str, QWidget], output: Any) -> None:
-    """Put a StructuredView under the answer in ``panel``'s output splitter (hidden until a run
-    asks for a JSON Schema), and among its views so it is reset, refreshed and finished."""
-    view = StructuredView(panel)
-    answer = widgets.get("answer")
-    index = output.indexOf(answer) + 1 if answer is not None else output.count()
-    output.insertWidget(index, view)
-    output.setStretchFactor(index, 3)
-    widgets["structured"] = view
-    panel._views["structured"] = view  # type: ignore[assignment]
 
 
 def structured_dump(panel: RoutePanel) -> dict[str, Any]:
