@@ -172,7 +172,7 @@ class ChatForm:
         self.schema_box.hide()
         self.format.currentIndexChanged.connect(self._format_shown)
         f.addRow(box)
-        e.response_format_box = box
+        self.format_box = box
 
     def _format_shown(self) -> None:
         self.schema_box.setVisible(self.format.currentData() == "json_schema")

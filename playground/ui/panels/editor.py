@@ -59,6 +59,14 @@ class RequestEditor(QWidget):
 
     changed = Signal()
     modelChanged = Signal(str)  # a body read into the form named another model (editor_fill)
+    # The chat-like routes' fields, made by their ChatForm (ui/panels/chat_form.py).
+    chat_form: ChatForm
+    system: QPlainTextEdit
+    history_note: QLabel
+    temperature: QDoubleSpinBox
+    max_tokens: QSpinBox
+    thinking: QSpinBox
+    effort: QComboBox
 
     def __init__(self, route: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
