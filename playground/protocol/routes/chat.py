@@ -61,6 +61,9 @@ def read(rest: dict[str, Any], p: RequestParams) -> None:
         take_turns(p, turns)
     for key in _KEYS:
         take(rest, p, key)
+    if p.seed is not None and not 0 <= p.seed < 2**31:
+        rest["seed"] = p.seed  # beyond the form's field: it rides along as typed
+        p.seed = None
     if isinstance(rest.get("tools"), list) and rest["tools"]:
         take(rest, p, "tools")
         take(rest, p, "tool_choice")
