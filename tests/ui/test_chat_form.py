@@ -96,3 +96,19 @@ def test_a_schema_that_is_no_json_keeps_the_last_body_and_says_why(qapp: Any) ->
     assert editor.body()["response_format"]["json_schema"]["schema"] == {"type": "objekt"}
     form.format.setCurrentIndex(form.format.findData(""))
     assert "response_format" not in editor.body() and not form.schema_box.isVisibleTo(editor)
+
+
+@pytest.mark.parametrize("route", ["chat", "responses", "messages"])
+def test_opening_advanced_and_a_schema_never_widens_the_form(route: str, qapp: Any) -> None:
+    # The panel sizes the editor's column once, from the folded form (route_panel.py): a wider
+    # form would run past the column's edge, its fields cut (seen at 1024x700).
+    editor = _editor(route)
+    editor.resize(400, 900)
+    editor.show()
+    before = editor.minimumSizeHint().width()
+    form = editor.chat_form
+    form.format.setCurrentIndex(form.format.findData("json_schema"))
+    form.show_advanced(True)
+    qapp.processEvents()
+    assert editor.minimumSizeHint().width() <= before
+    editor.close()

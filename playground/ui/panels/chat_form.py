@@ -187,8 +187,11 @@ class ChatForm:
         self.advanced_toggle.setAutoRaise(True)
         self.advanced = QWidget()
         form = QFormLayout(self.advanced)
-        form.setContentsMargins(12, 0, 0, 0)
+        form.setContentsMargins(8, 0, 0, 0)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # The column was sized before this group opened (route_panel.py): a row too long for
+        # it puts its field under its label instead of running past the column's edge.
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.top_p = self._spin(_UNSET, 1.0, 0.05)
         form.addRow("Top P", self.top_p)
         self.stop = QLineEdit()
