@@ -118,3 +118,28 @@ def test_without_a_schema_the_markdown_answer_shows_and_no_structured_key(
     assert _run(qloop, panel) == "complete"
     assert panel.views["answer"].isVisible() and not panel.views["structured"].isVisible()
     assert "structured" not in panel.dump_state()
+
+
+def test_headless_dump_says_structured_on_each_route(tmp_path: Any) -> None:
+    from headless_helpers import run_headless_batch
+
+    schema = json.dumps(SAMPLE_SCHEMA)
+    formats = {
+        "chat": f'{{"response_format": {{"type": "json_schema", "json_schema": '
+        f'{{"name": "w", "schema": {schema}}}}}}}',
+        "responses": f'{{"text": {{"format": {{"type": "json_schema", "name": "w", '
+        f'"schema": {schema}}}}}}}',
+        "messages": f'{{"output_config": {{"format": {{"type": "json_schema", '
+        f'"schema": {schema}}}}}}}',
+    }
+    runs = [
+        ("--route", route, "--prompt", "Weather in Oslo", "--pace", "instant", "--body", body)
+        for route, body in formats.items()
+    ]
+    runs.append(("--route", "chat", "--prompt", "Weather in Oslo", "--pace", "instant"))
+    *structured, plain = run_headless_batch(tmp_path, runs, parallel=2)
+    for run in structured:
+        assert run.returncode == 0, run.stderr
+        assert run.dump is not None and run.dump["structured"] == {"valid": True, "errors": []}
+        assert json.loads(run.dump["text"])["city"] == "Oslo"
+    assert plain.dump is not None and "structured" not in plain.dump
