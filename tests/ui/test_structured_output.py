@@ -111,6 +111,19 @@ def test_a_cut_answer_is_not_valid_and_says_why(sim: Any, qloop: Any) -> None:
     assert panel.dump_state()["structured"]["valid"] is False
 
 
+def test_an_answer_refused_before_its_stream_is_not_checked(sim: Any, qloop: Any) -> None:
+    panel = sim_panel("responses", sim, pace="instant")
+    _ask_schema(panel, SAMPLE_SCHEMA)
+    panel.set_fault("http-429")
+    assert _run(qloop, panel) == "failed"
+    view = panel.views["structured"]
+    assert view.verdict_line.text() == "Not checked: the run ended failed before an answer."
+    assert panel.dump_state()["structured"] == {
+        "valid": False,
+        "errors": ["the run ended failed before a whole answer"],
+    }
+
+
 def test_without_a_schema_the_markdown_answer_shows_and_no_structured_key(
     sim: Any, qloop: Any
 ) -> None:

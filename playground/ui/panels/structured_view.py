@@ -56,6 +56,8 @@ class StructuredView(QWidget):
         self.verdict: Verdict | None = None
         self._pretty = JsonPrettyStream()
         self._shown = 0
+        self._ended = False  # finish() ran for this run
+        self._hooked = False  # listening to the panel's session for runs that end unread
         self.hide()
 
     # ---- OutputView -------------------------------------------------------------------------
@@ -64,7 +66,12 @@ class StructuredView(QWidget):
         self._pretty = JsonPrettyStream()
         self._shown = 0
         self.verdict = None
+        self._ended = False
         panel = self._route_panel()
+        if panel is not None and not self._hooked:
+            # A run refused before its stream (an HTTP error) never reaches finish(): said here.
+            panel.session.finished.connect(self._session_finished)
+            self._hooked = True
         schema = _schema_of(panel)
         if schema is None:
             self.check = None
@@ -96,7 +103,12 @@ class StructuredView(QWidget):
         if verdict is not None:
             self._show(verdict)
 
+    def _session_finished(self, status: str) -> None:
+        if self.check is not None and not self._ended:
+            self._say(f"Not checked: the run ended {status} before an answer.", _BAD)
+
     def finish(self, state: StreamState) -> None:
+        self._ended = True
         if self.check is None:
             return
         self.refresh(state)
