@@ -8,6 +8,8 @@ from typing import Any, Final
 
 import orjson
 
+from playground.protocol.structured import requested_schema
+
 __all__ = ["NOTHING_ASKED", "Asked", "asked_from"]
 
 _TRUE: Final = frozenset({"true", "1", "yes", "on"})
@@ -22,6 +24,7 @@ class Asked:
     stream: bool | None = None  # an SSE stream was asked for (speech: ``stream_format: "sse"``)
     include_usage: bool | None = None  # chat: ``stream_options.include_usage``
     partial_images: int | None = None  # images: how many partial images were asked for
+    schema: Mapping[str, Any] | None = None  # the JSON Schema the answer must follow
 
 
 NOTHING_ASKED: Final = Asked()
@@ -71,4 +74,5 @@ def asked_from(route: str, request: Mapping[str, Any] | bytes | str | None) -> A
         stream=stream,
         include_usage=include_usage,
         partial_images=_count(body.get("partial_images")) if route == "images" else None,
+        schema=requested_schema(route, body),
     )

@@ -41,6 +41,7 @@ CODES: Final[dict[str, str]] = {
     "no_usage": "stream_options.include_usage was asked for but no chunk carried usage",
     "usage_shape": "the usage chunk's choices differ from the shape the request asked for",
     "fewer_partials": "fewer partial images came than partial_images asked for",
+    "schema_invalid": "the final answer does not validate against the requested JSON Schema",
 }
 
 

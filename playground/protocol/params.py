@@ -20,8 +20,10 @@ __all__ = [
     "chat_tool_from_flat",
     "conversation",
     "form_fields",
+    "format_of",
     "function_choice",
     "put",
+    "read_format",
     "take_turns",
     "to_anthropic_tool",
     "to_anthropic_tool_choice",
@@ -61,13 +63,25 @@ class RequestParams:
     messages: list[dict[str, Any]] = field(default_factory=list)  # [{role, content}]
     prompt: str | None = None  # a single user turn when messages is empty; images and music too
     temperature: float | None = None
-    max_tokens: int | None = None
+    top_p: float | None = None
+    max_tokens: int | None = None  # max_tokens (chat, messages), max_output_tokens (responses)
+    stop: list[str] | None = None  # chat: stop; messages: stop_sequences (responses has none)
+    seed: int | None = None  # chat
+    frequency_penalty: float | None = None  # chat
+    presence_penalty: float | None = None  # chat
     reasoning_effort: str | None = None  # chat / responses
+    reasoning_summary: str | None = None  # responses: reasoning.summary
     thinking_budget: int | None = None  # messages
     tools: list[dict[str, Any]] = field(default_factory=list)  # OpenAI-style function tools
     tool_choice: str | dict[str, Any] | None = None  # "auto" | "none" | "required" | a function
+    parallel_tool_calls: bool | None = None  # messages: tool_choice.disable_parallel_tool_use
     include_usage: bool | None = None  # chat: stream_options.include_usage
     n: int | None = None
+    # structured output: "text" | "json_object" | "json_schema" (each route's own shape, below)
+    format_type: str | None = None
+    schema_name: str | None = None
+    schema: dict[str, Any] | None = None
+    schema_strict: bool | None = None
     # images
     size: str | None = None
     quality: str | None = None
@@ -209,3 +223,49 @@ def form_fields(body: dict[str, Any]) -> dict[str, str]:
         else:
             out[key] = json.dumps(value, separators=(",", ":"))
     return out
+
+
+def format_of(p: RequestParams, *, nested: bool) -> dict[str, Any] | None:
+    """The response format asked for: chat's ``response_format`` (``nested``: the schema sits in
+    ``json_schema``) or Responses' ``text.format`` (flat: name, schema and strict beside type)."""
+    if p.format_type is None:
+        return None
+    if p.format_type != "json_schema":
+        return {"type": p.format_type}
+    inner: dict[str, Any] = {"name": p.schema_name or "answer"}  # OpenAI requires the name
+    inner["schema"] = copy.deepcopy(p.schema if p.schema is not None else {"type": "object"})
+    put(inner, "strict", p.schema_strict)
+    return (
+        {"type": "json_schema", "json_schema": inner} if nested else {"type": "json_schema"} | inner
+    )
+
+
+_FORMAT_KEYS = frozenset({"name", "schema", "strict"})
+
+
+def read_format(p: RequestParams, fmt: Any, *, nested: bool) -> bool:
+    """Fill the format fields from a body's format (``format_of``'s shape); False (nothing taken)
+    when it holds anything the fields do not reproduce."""
+    if not isinstance(fmt, dict) or fmt.get("type") not in ("text", "json_object", "json_schema"):
+        return False
+    if fmt["type"] != "json_schema":
+        if len(fmt) != 1:
+            return False
+        p.format_type = str(fmt["type"])
+        return True
+    if nested:
+        if set(fmt) != {"type", "json_schema"}:
+            return False
+        inner = fmt["json_schema"]
+    else:
+        inner = {k: v for k, v in fmt.items() if k != "type"}
+    if not isinstance(inner, dict) or not set(inner) <= _FORMAT_KEYS:
+        return False
+    name, schema, strict = inner.get("name"), inner.get("schema"), inner.get("strict")
+    if not isinstance(name, str) or not name or not isinstance(schema, dict):
+        return False
+    if strict is not None and not isinstance(strict, bool):
+        return False
+    p.format_type = "json_schema"
+    p.schema_name, p.schema, p.schema_strict = name, copy.deepcopy(schema), strict
+    return True

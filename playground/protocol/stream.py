@@ -202,6 +202,10 @@ class StreamDecoder(BodyModes):
                 decoder.finish(terminated=state.terminated, failed=state.error is not None)
             except Exception as exc:  # pragma: no cover - defensive boundary
                 self._sink.report("error", "decoder_error", f"finish: {exc!r}", None)
+        if self.asked.schema is not None and state.status != "cancelled":
+            from playground.protocol.structured import check_answer
+
+            check_answer(self.asked.schema, state, self._sink)
         if not state.terminated and state.error is None and state.status == "streaming":
             last = self.items[-1].index if self.items else None
             report_no_terminator(self.route, self._sink, last, self._done_seen)

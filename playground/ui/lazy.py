@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import asyncio
 
+    from playground.ui.panels.structured_view import StructuredView
     from playground.ui.widgets.answer_view import AnswerView
     from playground.ui.widgets.audio_view import AudioView
     from playground.ui.widgets.images_view import ImagesView
@@ -111,6 +112,12 @@ def music_view() -> MusicView:
     from playground.ui.widgets.music_view import MusicView
 
     return MusicView()
+
+
+def structured_view() -> StructuredView:
+    from playground.ui.panels.structured_view import StructuredView
+
+    return StructuredView()
 
 
 def thinking_view() -> ThinkingView:

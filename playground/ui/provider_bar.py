@@ -23,7 +23,14 @@ from playground.ui import lazy
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["DEFAULT_MODELS", "ProviderBar", "default_model", "parse_models"]
+__all__ = [
+    "DEFAULT_MODELS",
+    "ProviderBar",
+    "default_model",
+    "model_routes",
+    "models_for_route",
+    "parse_models",
+]
 
 # Shown before /v1/models answers (and when it cannot): a sensible model per provider and route.
 DEFAULT_MODELS: dict[str, dict[str, str]] = {
@@ -67,6 +74,56 @@ def parse_models(payload: Any) -> list[str]:
     return out
 
 
+_TEXT_ROUTES = frozenset({"chat", "responses", "messages"})
+ModelEntry = tuple[str, frozenset[str] | None]  # a model id and the routes it serves, if said
+
+
+def _strings(value: Any) -> set[str]:
+    return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
+
+
+def _routes_of(entry: dict[str, Any]) -> frozenset[str] | None:
+    """The routes a /v1/models entry says it serves: its ``routes`` (the simulator's list), else
+    what its modalities imply (OpenRouter's ``architecture``, PROTOCOL.md §7: text out serves the
+    chat-like routes, image out images, audio out speech and music, audio in transcription);
+    None when it says neither (then it is listed on every route)."""
+    routes = _strings(entry.get("routes"))
+    if routes:
+        return frozenset(routes)
+    arch = entry.get("architecture")
+    if not isinstance(arch, dict):
+        return None
+    ins, outs = _strings(arch.get("input_modalities")), _strings(arch.get("output_modalities"))
+    if not outs:
+        return None
+    served: set[str] = set()
+    if "text" in outs:
+        served |= {"transcription"} if "audio" in ins and "text" not in ins else _TEXT_ROUTES
+    if "image" in outs:
+        served.add("images")
+    if "audio" in outs:
+        served |= {"speech", "music"}
+    return frozenset(served)
+
+
+def model_routes(payload: Any) -> list[ModelEntry]:
+    """Each model of a models list (``parse_models``' shapes) with the routes it serves."""
+    data = payload.get("data") if isinstance(payload, dict) else payload
+    out: list[ModelEntry] = []
+    if isinstance(data, list):
+        for entry in data:
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                out.append((entry["id"], _routes_of(entry)))
+            elif isinstance(entry, str):
+                out.append((entry, None))
+    return out
+
+
+def models_for_route(entries: list[ModelEntry], route: str) -> list[str]:
+    """The models that serve ``route``: those that say so, and those that say nothing."""
+    return [name for name, routes in entries if routes is None or route in routes]
+
+
 class ProviderBar(QWidget):
     """Which provider, which base URL, which model; ``changed`` fires when any of them changes."""
 
@@ -81,6 +138,7 @@ class ProviderBar(QWidget):
         self.models_pending = False  # load_models() was asked for before an asyncio loop ran
         self.route = "chat"  # the current panel's route: each route remembers its own model
         self._models_task: asyncio.Task[None] | None = None
+        self.models: list[ModelEntry] = []  # the last /v1/models list, each with its routes
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(QLabel("Provider"))
@@ -148,11 +206,37 @@ class ProviderBar(QWidget):
         return str(saved or default_model(provider.id, route))
 
     def set_route(self, route: str) -> None:
-        """The current panel changed: show the model remembered for its route."""
+        """The current panel changed: list the models that serve its route, show its model."""
         self.route = route
-        self.model_combo.blockSignals(True)
-        self.model_combo.setCurrentText(self.model_for(route))
-        self.model_combo.blockSignals(False)
+        self._fill(self.model_for(route))
+
+    def route_models(self) -> list[str]:
+        """What the picker lists for the current route (empty before /v1/models answered)."""
+        return models_for_route(self.models, self.route)
+
+    def _fill(self, current: str) -> None:
+        combo = self.model_combo
+        combo.blockSignals(True)
+        try:
+            names = self.route_models()
+            if names and [combo.itemText(i) for i in range(combo.count())] != names:
+                combo.clear()
+                combo.addItems(names)
+            combo.setCurrentText(current)
+        finally:
+            combo.blockSignals(False)
+
+    def show_sent(self, route: str, model: str) -> None:
+        """A panel's body now names ``model`` (typed in its JSON view, a run reopened): the box
+        shows it, and it is remembered for ``route``, so the box always says what is sent."""
+        key = f"model/{self.provider().id}/{route}"
+        if not model or (
+            str(self.settings.value(key, "") or "") == model and self.model() == model
+        ):
+            return
+        self.settings.setValue(key, model)
+        if route == self.route and self.model() != model:
+            self._fill(model)
 
     def set_model(self, model: str) -> None:
         self.model_combo.setCurrentText(model)
@@ -183,6 +267,7 @@ class ProviderBar(QWidget):
             self.base_url_edit.setText(saved_url or provider.base_url)
             self.base_url_edit.setToolTip("Base URL ending in /v1")
         model = str(self.model_for(self.route))
+        self.models = []  # another provider's list says nothing of this one's models
         self.model_combo.blockSignals(True)
         self.model_combo.clear()
         if model:
@@ -253,22 +338,20 @@ class ProviderBar(QWidget):
             response = await client.get(
                 base.rstrip("/") + "/models", headers=auth_headers(provider, key), timeout=10.0
             )
-            models = parse_models(response.json()) if response.status_code == 200 else []
+            entries = model_routes(response.json()) if response.status_code == 200 else []
         except Exception:  # (a cancellation is no Exception: it goes on up)
-            models = []  # the picker stays editable; a failed list is not an error worth a banner
+            entries = []  # the picker stays editable; a failed list is not an error worth a banner
         finally:
             with contextlib.suppress(Exception):
                 await client.aclose()
-        if models and self.provider().id == provider.id:
+        if entries and self.provider().id == provider.id:
+            self.models = entries
             current = self.model()
-            self.model_combo.blockSignals(True)
-            self.model_combo.clear()
-            self.model_combo.addItems(models)
-            self.model_combo.setCurrentText(current if current else models[0])
-            self.model_combo.blockSignals(False)
-            if not current:
-                self._model_changed(models[0])
-        self.modelsLoaded.emit(models)
+            names = self.route_models()
+            self._fill(current or (names[0] if names else ""))
+            if not current and names:
+                self._model_changed(names[0])
+        self.modelsLoaded.emit([name for name, _routes in entries])
 
     async def aclose(self) -> None:
         task = self._models_task

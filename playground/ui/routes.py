@@ -36,10 +36,11 @@ class RouteViews:
 _CHAT_VIEWS: tuple[tuple[str, Callable[[], QWidget]], ...] = (
     ("thinking", lazy.thinking_view),
     ("answer", lazy.answer_view),
+    ("structured", lazy.structured_view),  # in the answer's place when a JSON Schema is asked
     ("tools", lazy.tool_calls_view),
 )
 # Thinking and tool calls get a modest share; the answer is what people read.
-_CHAT_SIZES = {"thinking": 130, "answer": 420, "tools": 200, "images": 200}
+_CHAT_SIZES = {"thinking": 130, "answer": 420, "structured": 420, "tools": 200, "images": 200}
 _SEND = "press <b>Send</b> (Ctrl+Enter)"
 
 ROUTE_VIEWS: dict[str, RouteViews] = {

@@ -22,6 +22,17 @@ CASES: list[tuple[str, RequestParams]] = [
             tools=[SAMPLE_TOOL],
             tool_choice="required",
             include_usage=True,
+            top_p=0.5,
+            stop=["END", "\n\n"],
+            seed=7,
+            n=2,
+            frequency_penalty=0.4,
+            presence_penalty=-0.3,
+            parallel_tool_calls=False,
+            format_type="json_schema",
+            schema_name="weather",
+            schema={"type": "object", "properties": {"city": {"type": "string"}}},
+            schema_strict=True,
         ),
     ),
     (
@@ -31,8 +42,14 @@ CASES: list[tuple[str, RequestParams]] = [
             prompt="hi",
             system="s",
             reasoning_effort="high",
+            reasoning_summary="detailed",
             tools=[SAMPLE_TOOL],
             tool_choice={"type": "function", "function": {"name": "get_weather"}},
+            parallel_tool_calls=True,
+            top_p=0.25,
+            format_type="json_schema",
+            schema_name="w",
+            schema={"type": "object", "required": ["a"]},
         ),
     ),
     (
@@ -44,6 +61,11 @@ CASES: list[tuple[str, RequestParams]] = [
             thinking_budget=2048,
             tools=[SAMPLE_TOOL],
             tool_choice="auto",
+            parallel_tool_calls=False,
+            stop=["Human:"],
+            top_p=0.75,
+            format_type="json_schema",
+            schema={"type": "object", "required": ["a"]},
         ),
     ),
     (
@@ -73,10 +95,11 @@ def test_body_round_trips_through_the_form_fields(route: str, params: RequestPar
 
 def test_unknown_keys_ride_along_in_extra() -> None:
     body = build_body("chat", RequestParams(model="m", prompt="hi"))
-    body["seed"] = 7
+    body["user"] = "u-7"
     body["logit_bias"] = {"50256": -100}
+    body["max_completion_tokens"] = 30  # OpenAI's newer name: chat's field sends max_tokens
     back = params_from_body("chat", body)
-    assert back.extra == {"seed": 7, "logit_bias": {"50256": -100}}
+    assert back.extra == {"user": "u-7", "logit_bias": {"50256": -100}, "max_completion_tokens": 30}
     assert build_body("chat", back) == body
 
 

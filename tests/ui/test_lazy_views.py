@@ -17,7 +17,7 @@ def test_deferred_output_widgets_are_built_on_first_use(qtbot: QtBot) -> None:
     assert panel.built_widgets() == {}
     assert panel.stack.count() == 1 and panel.stack.currentWidget() is panel.empty
     widgets = panel.widgets  # the first use builds them, behind the empty state
-    assert panel.output_built and list(widgets) == ["thinking", "answer", "tools"]
+    assert panel.output_built and list(widgets) == ["thinking", "answer", "structured", "tools"]
     assert panel.built_widgets() is widgets and panel.widgets is widgets
     assert panel.stack.count() == 2 and panel.stack.currentWidget() is panel.empty
     # Before any run, thinking and tool calls stay hidden, as in a panel built eagerly.
@@ -25,7 +25,7 @@ def test_deferred_output_widgets_are_built_on_first_use(qtbot: QtBot) -> None:
     eager = RoutePanel("chat")
     qtbot.addWidget(eager)
     assert eager.output_built and list(eager.widgets) == list(widgets)
-    assert eager.output is not None and eager.output.count() == 3
+    assert eager.output is not None and eager.output.count() == 4
 
 
 def test_output_widgets_activation_reaches_the_panel(qtbot: QtBot) -> None:

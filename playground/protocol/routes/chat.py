@@ -5,12 +5,31 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from playground.protocol.params import RequestParams, conversation, put, take_turns
+from playground.protocol.params import (
+    RequestParams,
+    conversation,
+    format_of,
+    put,
+    read_format,
+    take_turns,
+)
 from playground.protocol.routes.route import Route, take
 
 __all__ = ["ROUTE"]
 
-_KEYS = ("temperature", "max_tokens", "reasoning_effort", "n")
+# Chat keeps ``max_tokens``, the name the gateway's chat schema gives (PROTOCOL.md §7, Vultr);
+# OpenAI's newer ``max_completion_tokens`` typed into the body rides along as typed.
+_KEYS = (
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "stop",
+    "seed",
+    "frequency_penalty",
+    "presence_penalty",
+    "reasoning_effort",
+    "n",
+)
 
 
 def build(p: RequestParams) -> dict[str, Any]:
@@ -18,13 +37,14 @@ def build(p: RequestParams) -> dict[str, Any]:
     if p.system:
         turns.insert(0, {"role": "system", "content": p.system})
     body: dict[str, Any] = {"model": p.model, "messages": turns, "stream": p.stream}
-    put(body, "temperature", p.temperature)
-    put(body, "max_tokens", p.max_tokens)
-    put(body, "reasoning_effort", p.reasoning_effort)
-    put(body, "n", p.n)
+    for key in _KEYS:
+        put(body, key, copy.deepcopy(getattr(p, key)))
     if p.tools:
         body["tools"] = copy.deepcopy(p.tools)
         put(body, "tool_choice", copy.deepcopy(p.tool_choice))
+        # OpenAI refuses parallel_tool_calls without tools.
+        put(body, "parallel_tool_calls", p.parallel_tool_calls)
+    put(body, "response_format", format_of(p, nested=True))
     if p.stream and p.include_usage is not None:
         # stream_options is only valid with stream: true (OpenAI rejects it otherwise).
         body["stream_options"] = {"include_usage": p.include_usage}
@@ -41,9 +61,15 @@ def read(rest: dict[str, Any], p: RequestParams) -> None:
         take_turns(p, turns)
     for key in _KEYS:
         take(rest, p, key)
+    if p.seed is not None and not 0 <= p.seed < 2**31:
+        rest["seed"] = p.seed  # beyond the form's field: it rides along as typed
+        p.seed = None
     if isinstance(rest.get("tools"), list) and rest["tools"]:
         take(rest, p, "tools")
         take(rest, p, "tool_choice")
+        take(rest, p, "parallel_tool_calls")
+    if read_format(p, rest.get("response_format"), nested=True):
+        rest.pop("response_format")
     options = rest.get("stream_options")
     if p.stream and isinstance(options, dict) and set(options) == {"include_usage"}:
         p.include_usage = bool(rest.pop("stream_options")["include_usage"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from playground.protocol.params import (
@@ -33,12 +34,23 @@ def build(p: RequestParams) -> dict[str, Any]:
     body["messages"] = turns
     body["stream"] = p.stream
     put(body, "temperature", p.temperature)
+    put(body, "top_p", p.top_p)
+    put(body, "stop_sequences", list(p.stop) if p.stop is not None else None)
     if p.thinking_budget is not None:
         body["thinking"] = {"type": "enabled", "budget_tokens": p.thinking_budget}
     if p.tools:
         body["tools"] = [to_anthropic_tool(t) for t in p.tools]
-        if p.tool_choice is not None:
-            body["tool_choice"] = to_anthropic_tool_choice(p.tool_choice)
+        if p.tool_choice is not None or p.parallel_tool_calls is not None:
+            choice = to_anthropic_tool_choice(p.tool_choice or "auto")
+            if p.parallel_tool_calls is not None:
+                # Anthropic's switch is the other way round, on the tool choice.
+                choice["disable_parallel_tool_use"] = not p.parallel_tool_calls
+            body["tool_choice"] = choice
+    if p.format_type == "json_schema":
+        # Anthropic's structured outputs: output_config.format (the SDK's JSONOutputFormatParam,
+        # type and schema only: no name, no strict).
+        schema = copy.deepcopy(p.schema if p.schema is not None else {"type": "object"})
+        body["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
     return body
 
 
@@ -49,6 +61,18 @@ def read(rest: dict[str, Any], p: RequestParams) -> None:
         rest.pop("messages")
     take(rest, p, "max_tokens")
     take(rest, p, "temperature")
+    take(rest, p, "top_p")
+    take(rest, p, "stop_sequences", "stop")
+    config = rest.get("output_config")
+    fmt = config.get("format") if isinstance(config, dict) and set(config) == {"format"} else None
+    if (
+        isinstance(fmt, dict)
+        and set(fmt) == {"type", "schema"}
+        and fmt["type"] == "json_schema"
+        and isinstance(fmt["schema"], dict)
+    ):
+        rest.pop("output_config")
+        p.format_type, p.schema = "json_schema", copy.deepcopy(fmt["schema"])
     thinking = rest.get("thinking")
     if (
         isinstance(thinking, dict)
@@ -60,6 +84,9 @@ def read(rest: dict[str, Any], p: RequestParams) -> None:
     if isinstance(rest.get("tools"), list) and rest["tools"]:
         p.tools = [chat_tool_from_anthropic(t) for t in rest.pop("tools")]
         choice = rest.pop("tool_choice", None)
+        if isinstance(choice, dict) and isinstance(choice.get("disable_parallel_tool_use"), bool):
+            choice = dict(choice)
+            p.parallel_tool_calls = not choice.pop("disable_parallel_tool_use")
         if isinstance(choice, dict):
             kind = choice.get("type")
             if kind == "tool" and isinstance(choice.get("name"), str):

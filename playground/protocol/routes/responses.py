@@ -8,13 +8,15 @@ from playground.protocol.params import (
     RequestParams,
     chat_tool_from_flat,
     conversation,
+    format_of,
     function_choice,
     put,
+    read_format,
     take_turns,
     to_responses_tool,
     to_responses_tool_choice,
 )
-from playground.protocol.routes.route import Route, fits, take
+from playground.protocol.routes.route import Route, take
 
 __all__ = ["ROUTE"]
 
@@ -34,13 +36,21 @@ def build(p: RequestParams) -> dict[str, Any]:
     put(body, "instructions", p.system or None)
     body["stream"] = p.stream
     put(body, "temperature", p.temperature)
+    put(body, "top_p", p.top_p)
     put(body, "max_output_tokens", p.max_tokens)
-    if p.reasoning_effort:
-        body["reasoning"] = {"effort": p.reasoning_effort}
+    reasoning: dict[str, Any] = {}
+    put(reasoning, "effort", p.reasoning_effort or None)
+    put(reasoning, "summary", p.reasoning_summary or None)  # auto | concise | detailed
+    if reasoning:
+        body["reasoning"] = reasoning
     if p.tools:
         body["tools"] = [to_responses_tool(t) for t in p.tools]
         if p.tool_choice is not None:
             body["tool_choice"] = to_responses_tool_choice(p.tool_choice)
+        put(body, "parallel_tool_calls", p.parallel_tool_calls)
+    fmt = format_of(p, nested=False)
+    if fmt is not None:
+        body["text"] = {"format": fmt}
     return body
 
 
@@ -51,20 +61,32 @@ def read(rest: dict[str, Any], p: RequestParams) -> None:
         rest.pop("input")
     take(rest, p, "instructions", "system")
     take(rest, p, "temperature")
+    take(rest, p, "top_p")
     take(rest, p, "max_output_tokens", "max_tokens")
     reasoning = rest.get("reasoning")
     if (
         isinstance(reasoning, dict)
-        and set(reasoning) == {"effort"}
-        and fits("reasoning_effort", reasoning["effort"])
+        and reasoning
+        and set(reasoning) <= {"effort", "summary"}
+        and all(isinstance(v, str) and v for v in reasoning.values())
     ):
-        p.reasoning_effort = rest.pop("reasoning")["effort"]
+        rest.pop("reasoning")
+        p.reasoning_effort = reasoning.get("effort")
+        p.reasoning_summary = reasoning.get("summary")
+    text = rest.get("text")
+    if (
+        isinstance(text, dict)
+        and set(text) == {"format"}
+        and read_format(p, text["format"], nested=False)
+    ):
+        rest.pop("text")
     if isinstance(rest.get("tools"), list) and rest["tools"]:
         p.tools = [chat_tool_from_flat(t) for t in rest.pop("tools")]
         choice = rest.pop("tool_choice", None)
         if isinstance(choice, dict) and choice.get("type") == "function" and "name" in choice:
             choice = function_choice(choice["name"])
         p.tool_choice = choice
+        take(rest, p, "parallel_tool_calls")
 
 
 # Seed "Streaming" (Responses): every event is ``response.*`` and "There is no [DONE]"; the

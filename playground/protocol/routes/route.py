@@ -37,6 +37,11 @@ _MISSING = object()
 _NUMBER: Final = (int, float)
 _KINDS: Final[dict[str, tuple[type, ...]]] = {
     "temperature": _NUMBER,
+    "top_p": _NUMBER,
+    "frequency_penalty": _NUMBER,
+    "presence_penalty": _NUMBER,
+    "seed": (int,),
+    "parallel_tool_calls": (bool,),
     "speed": _NUMBER,
     "duration": _NUMBER,
     "max_tokens": (int,),
@@ -50,6 +55,8 @@ _KINDS: Final[dict[str, tuple[type, ...]]] = {
 
 def fits(attr: str, value: Any) -> bool:
     """Whether ``value`` has the JSON type of the editor field ``attr`` (strings by default)."""
+    if attr == "stop":  # a list of strings (one string rides along as typed)
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
     kinds = _KINDS.get(attr, (str,))
     return isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
 

@@ -1,4 +1,9 @@
-"""GET /v1/models: a few presets in the OpenAI list shape, each saying what it serves."""
+"""GET /v1/models: a few presets in the OpenAI list shape, each saying what it serves.
+
+Beside OpenAI's ``{id, object, created, owned_by}`` each model says which routes serve it
+(``routes``) and, as OpenRouter's list does (PROTOCOL.md §7), its ``architecture`` modalities,
+so the window's model picker can list only the models of the panel's route.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +17,15 @@ from playground.sim.context import SimRequest
 CREATED = 1767225600  # 2026-01-01, fixed so the list is stable
 _TEXT = ["chat", "responses", "messages"]
 
+
+def _arch(inputs: list[str], outputs: list[str]) -> dict[str, list[str]]:
+    return {"input_modalities": inputs, "output_modalities": outputs}
+
+
 PRESETS: list[dict[str, Any]] = [
     {
         "id": "sim-chat",
+        "architecture": _arch(["text"], ["text"]),
         "routes": _TEXT,
         "streaming": True,
         "reasoning": False,
@@ -24,6 +35,7 @@ PRESETS: list[dict[str, Any]] = [
     },
     {
         "id": "sim-reasoner",
+        "architecture": _arch(["text"], ["text"]),
         "routes": _TEXT,
         "streaming": True,
         "reasoning": True,
@@ -33,6 +45,7 @@ PRESETS: list[dict[str, Any]] = [
     },
     {
         "id": "sim-image",
+        "architecture": _arch(["text"], ["image"]),
         "routes": ["images"],
         "streaming": True,
         "reasoning": False,
@@ -42,6 +55,7 @@ PRESETS: list[dict[str, Any]] = [
     },
     {
         "id": "sim-tts",
+        "architecture": _arch(["text"], ["audio"]),
         "routes": ["speech"],
         "streaming": True,
         "reasoning": False,
@@ -51,6 +65,7 @@ PRESETS: list[dict[str, Any]] = [
     },
     {
         "id": "sim-transcribe",
+        "architecture": _arch(["audio"], ["text"]),
         "routes": ["transcription"],
         "streaming": True,
         "reasoning": False,
@@ -60,6 +75,7 @@ PRESETS: list[dict[str, Any]] = [
     },
     {
         "id": "sim-music",
+        "architecture": _arch(["text"], ["audio"]),
         "routes": ["music"],
         "streaming": True,
         "reasoning": False,

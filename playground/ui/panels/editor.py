@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
 from playground.assets import sample_wav
 from playground.protocol.requests import RequestParams, build_body, params_from_body
 from playground.protocol.routes import route_of
+from playground.ui.panels.chat_form import ChatForm
 from playground.ui.panels.editor_fill import show_params
 from playground.ui.panels.editor_parts import (
     DEFAULT_PROMPTS,
-    EFFORTS,
     IMAGE_FORMATS,
     IMAGE_QUALITY,
     IMAGE_SIZES,
@@ -58,6 +58,15 @@ class RequestEditor(QWidget):
     """The form for one route plus its raw JSON body; ``changed`` fires after either is edited."""
 
     changed = Signal()
+    modelChanged = Signal(str)  # a body read into the form named another model (editor_fill)
+    # The chat-like routes' fields, made by their ChatForm (ui/panels/chat_form.py).
+    chat_form: ChatForm
+    system: QPlainTextEdit
+    history_note: QLabel
+    temperature: QDoubleSpinBox
+    max_tokens: QSpinBox
+    thinking: QSpinBox
+    effort: QComboBox
 
     def __init__(self, route: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -161,42 +170,8 @@ class RequestEditor(QWidget):
         r = self.route
         f = self.form
         if route_of(r).conversational:
-            self.system = self._text("System prompt (optional)", 50)
-            self.system.setMaximumHeight(80)
-            self.prompt = self._text("Type your message, then press Ctrl+Enter to send", 90)
-            self.prompt.setMaximumHeight(260)
-            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
-            f.addRow("System", self.system)
-            f.addRow("Message", self.prompt)
-            from playground.ui.conversation.attachments import AttachmentStrip
-
-            self.attachments = AttachmentStrip.under(self.prompt, f, self)  # images on it
-            self.history_note = QLabel()
-            self.history_note.setStyleSheet("color: gray;")
-            f.addRow("", self.history_note)
-            self.history_note.hide()
-            self.temperature = QDoubleSpinBox()
-            self.temperature.setRange(-0.01, 2.0)
-            self.temperature.setSingleStep(0.1)
-            self.temperature.setSpecialValueText("default")
-            self.temperature.setValue(-0.01)
-            self.temperature.valueChanged.connect(self._form_edited)
-            f.addRow("Temperature", self.temperature)
-            self.max_tokens = QSpinBox()
-            self.max_tokens.setRange(0, 1_000_000)
-            self.max_tokens.setSpecialValueText("default")
-            self.max_tokens.valueChanged.connect(self._form_edited)
-            f.addRow("Max tokens", self.max_tokens)
-            if r == "messages":
-                self.thinking = QSpinBox()
-                self.thinking.setRange(0, 100_000)
-                self.thinking.setSingleStep(1024)
-                self.thinking.setSpecialValueText("off")
-                self.thinking.valueChanged.connect(self._form_edited)
-                f.addRow("Thinking budget", self.thinking)
-            else:
-                self.effort = self._combo(EFFORTS)
-                f.addRow("Reasoning effort", self.effort)
+            self.chat_form = ChatForm(self)
+            self.chat_form.add_top(f)
             # The tools as a list, each checked as JSON Schema (ui/panels/tools_editor.py).
             self.tools = ToolsEditor()
             self.tools.changed.connect(self._form_edited)
@@ -207,6 +182,7 @@ class RequestEditor(QWidget):
                 self.include_usage.setChecked(True)
                 self.include_usage.toggled.connect(self._form_edited)
                 f.addRow("Usage", self.include_usage)
+            self.chat_form.add_bottom(f)
         elif r == "images":
             self.prompt = self._text("Describe the picture", 70)
             self.prompt.setMaximumHeight(220)
@@ -321,19 +297,12 @@ class RequestEditor(QWidget):
         r = self.route
         p = RequestParams(model=self.model)
         if route_of(r).conversational:
-            p.system = self.system.toPlainText() or None
+            self.chat_form.read(p)
             p.messages = copy.deepcopy(self._messages)
             if p.messages:
                 p.messages.append({"role": "user", "content": self.prompt.toPlainText()})
             else:
                 p.prompt = self.prompt.toPlainText()
-            t = self.temperature.value()
-            p.temperature = round(t, 2) if t >= 0 else None
-            p.max_tokens = self.max_tokens.value() or None
-            if r == "messages":
-                p.thinking_budget = self.thinking.value() or None
-            else:
-                p.reasoning_effort = self.effort.currentData() or None
             if self.use_tools.isChecked():
                 self.tools.put_into(p)
             if r == "chat":

@@ -30,12 +30,7 @@ def show_params(editor: RequestEditor, p: RequestParams) -> list[dict[str, Any]]
         editor.prompt.setPlainText(text if isinstance(text, str) else json.dumps(text))
         editor.history_note.setVisible(bool(turns))
         editor.history_note.setText(f"+ {len(turns)} earlier turn(s) from the JSON body")
-        editor.temperature.setValue(p.temperature if p.temperature is not None else -0.01)
-        editor.max_tokens.setValue(p.max_tokens or 0)
-        if r == "messages":
-            editor.thinking.setValue(p.thinking_budget or 0)
-        else:
-            select_value(editor.effort, p.reasoning_effort or "")
+        editor.chat_form.show(p)  # sampling, reasoning, response format, the Advanced group
         if p.tools:
             editor.tools.show_tools(p.tools, p.tool_choice)
         elif r == "chat":
@@ -59,8 +54,9 @@ def show_params(editor: RequestEditor, p: RequestParams) -> list[dict[str, Any]]
         editor.prompt.setPlainText(p.prompt or "")
         if p.duration:
             editor.duration.setValue(p.duration)
-    if p.model:
+    if p.model and p.model != editor.model:
         editor.model = p.model
+        editor.modelChanged.emit(p.model)  # the Model box shows what the body sends
     return earlier
 
 

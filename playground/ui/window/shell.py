@@ -363,6 +363,9 @@ class MainWindow(QMainWindow):
         panel.itemActivated.connect(lambda item, p=panel: self._widget_activated(p, item))
         panel.status_line.warningsClicked.connect(lambda p=panel: self._show_findings(p))
         panel.session.started.connect(self._clear_ready)
+        panel.editor.modelChanged.connect(
+            lambda m, r=panel.route: self.provider_bar.show_sent(r, m)
+        )
 
     def _clear_ready(self) -> None:
         # "Ready … Type a prompt" under a run's output (a failure's, say) would read as idle.
