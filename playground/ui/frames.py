@@ -18,6 +18,7 @@ from playground.ui.session import FRAME_MS
 
 __all__ = [
     "DRAIN_BUDGET_S",
+    "FRAME_DRAIN_S",
     "FRAME_MAX_S",
     "FRAME_PACE",
     "Frames",
@@ -30,6 +31,10 @@ FRAME_MAX_S = 0.05  # ... up to this (20 frames a second at the least)
 # The longest the UI thread spends feeding a backlog before it lets Qt paint and run timers
 # (the ui_stall_p99_ms goal: at most 50 ms with a 5 ms probe timer).
 DRAIN_BUDGET_S = 0.004
+# The most decoding one frame takes on: the widgets' work that follows grows with what was
+# decoded, so a frame bounded here is bounded in time, however much the reader has queued.
+# What is left waits for the next frame.
+FRAME_DRAIN_S = 0.008
 # Each gets the wall seconds of every frame, from its start to its paint (the session benchmark).
 frame_observers: list[Callable[[float], None]] = []
 
@@ -58,7 +63,8 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
             # reader and waits up to the switch interval to get it back.
             reader.hold()
             try:
-                while reader.drain(sink, DRAIN_BUDGET_S):
+                drain_until = began + FRAME_DRAIN_S
+                while reader.drain(sink, DRAIN_BUDGET_S) and clock() < drain_until:
                     # More than a slice's worth waited: let Qt paint and run timers first.
                     await asyncio.sleep(0)
                 sink.flush()
