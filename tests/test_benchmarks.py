@@ -133,6 +133,7 @@ def test_session_figures_in_a_child_process() -> None:
     assert figures["session_runs"] == 6.0
     # Every run's question and answer stay in the panel's thread.
     assert figures["session_turns"] == 12.0
+    assert figures["session_history_runs"] == 6.0  # and every run is in the history
     assert figures["session_frames"] >= 1.0
 
 

@@ -295,6 +295,7 @@ def measure(
     for group in groups:
         if progress:
             progress(group)
+        began = time.monotonic()
         if isolate and group in QT_GROUPS:
             got = _in_child(group, sizes_name, sizes.child_timeout)
         else:
@@ -304,6 +305,7 @@ def measure(
                 got = {name: _na(f"{type(exc).__name__}: {exc}") for name in _group_names(group)}
         for name in _group_names(group):
             got.setdefault(name, _na("not measured"))
+        got[f"{group}_seconds"] = time.monotonic() - began  # what the group cost this run
         results.update(got)
     return results
 

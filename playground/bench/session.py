@@ -45,7 +45,7 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
         **pace,
     }
     frame_s: list[float] = []
-    early = late = chars = 0
+    early = late = chars = kept = 0
     try:
         for number in range(1, n_runs + 1):
             last = number == n_runs
@@ -69,6 +69,8 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
                     late = rss_bytes()
                 else:
                     early = rss_bytes()
+        history = window.history
+        kept = len(history.list_runs("chat")) if history is not None else 0
     finally:
         if frame_s.append in frames.frame_observers:
             frames.frame_observers.remove(frame_s.append)
@@ -86,6 +88,7 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
         "session_runs": float(n_runs),
         "session_chars": float(chars),
         "session_turns": float(len(turns)),
+        "session_history_runs": float(kept),
         "session_frames": float(len(frame_s)),
     }
 
