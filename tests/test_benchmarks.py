@@ -104,7 +104,9 @@ def test_image_figures() -> None:
     from playground.bench.image import image_figures
 
     figures = image_figures(1)
-    _numbers(figures, "image_partial_ms")
+    _numbers(figures, "image_partial_ms", "image_naive_ms", "image_partial_vs_naive")
+    ratio = figures["image_partial_ms"] / figures["image_naive_ms"]  # type: ignore[operator]
+    assert figures["image_partial_vs_naive"] == pytest.approx(ratio)
     assert figures["image_partials"] == 1.0
     assert isinstance(figures["image_ui_block_ms"], float) and figures["image_ui_block_ms"] >= 0
 
@@ -120,7 +122,53 @@ def test_startup_figure() -> None:
 def test_ui_figures_in_a_child_process() -> None:
     figures = runner.measure(["ui"], "tiny")
     _numbers(figures, "ui_vs_raw_client", "ui_events_s", "raw_client_events_s")
+    _numbers(figures, "ui_paced_events_s", "ui_busy_p99_ms")
     assert isinstance(figures["ui_stall_p99_ms"], float)
+    assert isinstance(figures["ui_stall_2k_p99_ms"], float)
+
+
+def test_session_figures_in_a_child_process() -> None:
+    figures = runner.measure(["session"], "tiny")
+    _numbers(figures, "session_memory_growth", "session_frame_ms_p99", "session_rss_mb_late")
+    assert figures["session_runs"] == 6.0
+    # Every run's question and answer stay in the panel's thread.
+    assert figures["session_turns"] == 12.0
+    assert figures["session_history_runs"] == 6.0  # and every run is in the history
+    assert figures["session_frames"] >= 1.0
+
+
+def test_repeated_figures_are_medians_with_their_spread() -> None:
+    runs: list[dict[str, float | str]] = [
+        {"ui_stall_p99_ms": 30.0, "ui_events_s": 5.0, "note": "n/a (x)"},
+        {"ui_stall_p99_ms": 10.0, "ui_events_s": 7.0, "note": 1.0},
+        {"ui_stall_p99_ms": 20.0, "ui_events_s": 6.0, "note": 2.0},
+    ]
+    out = runner.combine(runs, ["ui_stall_p99_ms"])
+    assert out["ui_stall_p99_ms"] == 20.0 and out["ui_events_s"] == 6.0
+    assert (out["ui_stall_p99_ms_min"], out["ui_stall_p99_ms_max"]) == (10.0, 30.0)
+    assert "ui_events_s_min" not in out
+    assert out["note"] == "n/a (x)"  # a repetition that could not measure it says so
+    table = runner.table_of(out)
+    assert "spread" in table.splitlines()[0]
+    assert re.search(r"ui_stall_p99_ms +20\.00 +10\.00-30\.00 +<= 25 ms +yes", table), table
+
+
+def test_noisy_groups_repeat_and_the_session_runs_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[str] = []
+    values = iter([3.0, 1.0, 2.0])
+
+    def fake(group: str, sizes: runner.Sizes) -> dict[str, float | str]:
+        calls.append(group)
+        return {"proxy_vs_direct": next(values), "proxy_added_ms_p99": 1.0}
+
+    monkeypatch.setattr(runner, "_run_group", fake)
+    figures = runner.measure(["proxy"], "quick")
+    assert calls == ["proxy"] * 3
+    assert figures["proxy_vs_direct"] == 2.0 and figures["proxy_repetitions"] == 3.0
+    assert {"ui", "image", "startup", "proxy"} == runner.REPEATED
+    assert "session" in runner.GROUPS and "session" not in runner.DEFAULT_GROUPS
 
 
 def test_main_prints_name_value_lines_then_a_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,22 +44,26 @@ class Figure:
 
 
 FIGURES: tuple[Figure, ...] = (
-    Figure("parser_vs_httpx_sse_4k", "parser", 3.0, True),
-    Figure("parser_vs_openai_4k", "parser", 8.0, True),
-    Figure("parser_vs_httpx_sse_30b", "parser", 2.5, True),
-    Figure("parser_vs_sseclient_30b", "parser", 1.8, True),
-    Figure("decode_vs_openai_sdk", "decode", 4.0, True),
-    Figure("ui_vs_raw_client", "ui", 0.5, True),
-    Figure("ui_stall_p99_ms", "ui", 50.0, False, "ms"),
+    Figure("parser_vs_httpx_sse_4k", "parser", 4.5, True),
+    Figure("parser_vs_openai_4k", "parser", 12.0, True),
+    Figure("parser_vs_httpx_sse_30b", "parser", 5.5, True),
+    Figure("parser_vs_sseclient_30b", "parser", 3.0, True),
+    Figure("decode_vs_openai_sdk", "decode", 8.0, True),
+    Figure("ui_vs_raw_client", "ui", 0.9, True),
+    Figure("ui_stall_p99_ms", "ui", 25.0, False, "ms"),
+    Figure("ui_stall_2k_p99_ms", "ui", 16.0, False, "ms"),
     Figure("render_growth", "render", 2.0, False),
     Figure("markdown_growth", "markdown", 2.0, False),
     Figure("markdown_frame_ms", "markdown", 8.0, False, "ms"),
-    Figure("timeline_bytes_per_event", "timeline", 250.0, False, "B"),
-    Figure("image_partial_ms", "image", 30.0, False, "ms"),
-    Figure("image_ui_block_ms", "image", 16.0, False, "ms"),
-    Figure("startup_vs_bare_qt", "startup", 2.0, False),
+    Figure("timeline_bytes_per_event", "timeline", 200.0, False, "B"),
+    Figure("image_partial_ms", "image", 25.0, False, "ms"),
+    Figure("image_ui_block_ms", "image", 8.0, False, "ms"),
+    Figure("image_partial_vs_naive", "image", 0.4, False),
+    Figure("startup_vs_bare_qt", "startup", 1.5, False),
     Figure("proxy_vs_direct", "proxy", 0.8, True),
     Figure("proxy_added_ms_p99", "proxy", 2.0, False, "ms"),
+    Figure("session_memory_growth", "session", 1.3, False),
+    Figure("session_frame_ms_p99", "session", 16.0, False, "ms"),
 )
 
 GROUPS: tuple[str, ...] = (
@@ -71,13 +76,19 @@ GROUPS: tuple[str, ...] = (
     "startup",
     "ui",
     "proxy",
+    "session",
 )
-QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "markdown", "image", "ui"})
+# A plain run measures these; the long session (about 100 s) runs on its own: --only session.
+DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g != "session")
+QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "markdown", "image", "ui", "session"})
+# Wall-time figures move with the machine's load: each is the median of ``Sizes.repeats``
+# repetitions inside one run, and the table prints their spread (``NAME_min``..``NAME_max``).
+REPEATED: frozenset[str] = frozenset({"ui", "image", "startup", "proxy"})
 
 
 @dataclass(frozen=True)
 class Sizes:
-    """How big each benchmark runs: full, ``--quick`` (about two minutes) or ``--tiny`` (tests)."""
+    """How big each benchmark runs: full, ``--quick`` (about 2.5 minutes) or ``--tiny`` (tests)."""
 
     parser_events: int
     parser_repeat: int
@@ -94,11 +105,52 @@ class Sizes:
     proxy_repeat: int = 3  # full-speed runs each way
     proxy_rounds: int = 5  # paced rounds (the best one is the figure)
     markdown_tokens: int = 50_000
+    repeats: int = 3  # repetitions of each REPEATED group (the figure is their median)
+    ui_paced_tokens: int = 4_000  # the 2,000 tokens/s stream of ui_stall_2k_p99_ms
+    session_runs: int = 50  # runs into one panel's thread and history
+    session_tokens: int = 2_000  # tokens per run
 
 
-FULL = Sizes(200_000, 7, 200_000, 5, 1_000_000, 50_000, 12, 5, 100_000, 600.0, 100_000, 1000, 5, 7)
-QUICK = Sizes(50_000, 5, 30_000, 3, 100_000, 50_000, 6, 3, 100_000, 150.0, 30_000, 300, 3, 5)
-TINY = Sizes(300, 1, 200, 1, 2_000, 1_200, 1, 1, 300, 120.0, 500, 30, 1, 1, markdown_tokens=1_200)
+FULL = Sizes(
+    200_000,
+    7,
+    200_000,
+    5,
+    1_000_000,
+    50_000,
+    12,
+    3,
+    100_000,
+    600.0,
+    100_000,
+    1000,
+    3,
+    3,
+    ui_paced_tokens=10_000,
+)
+# Per repetition: startup best of 2, the proxy's best of 2 full-speed runs and of 2 paced rounds.
+QUICK = Sizes(50_000, 5, 30_000, 3, 100_000, 50_000, 6, 2, 100_000, 240.0, 30_000, 300, 2, 2)
+TINY = Sizes(
+    300,
+    1,
+    200,
+    1,
+    2_000,
+    1_200,
+    1,
+    1,
+    300,
+    120.0,
+    500,
+    30,
+    1,
+    1,
+    markdown_tokens=1_200,
+    repeats=1,
+    ui_paced_tokens=100,
+    session_runs=6,
+    session_tokens=50,
+)
 
 
 def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
@@ -134,14 +186,46 @@ def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
     if group == "ui":
         from playground.bench.ui import ui_figures
 
-        return ui_figures(sizes.ui_chunks)
+        return ui_figures(sizes.ui_chunks, sizes.ui_paced_tokens)
     if group == "proxy":
         from playground.bench.proxy import proxy_figures
 
         return proxy_figures(
             sizes.proxy_events, sizes.proxy_paced, sizes.proxy_repeat, sizes.proxy_rounds
         )
+    if group == "session":
+        from playground.bench.session import session_figures
+
+        return session_figures(sizes.session_runs, sizes.session_tokens)
     raise ValueError(f"unknown group {group!r}")
+
+
+def _measure_group(group: str, sizes: Sizes) -> dict[str, Value]:
+    """One group's figures: a REPEATED group runs ``sizes.repeats`` times and each number is
+    the median of its repetitions, with the headline figures' min and max beside it."""
+    if group not in REPEATED or sizes.repeats <= 1:
+        return _run_group(group, sizes)
+    runs = [_run_group(group, sizes) for _ in range(sizes.repeats)]
+    out = combine(runs, _group_names(group))
+    out[f"{group}_repetitions"] = float(len(runs))
+    return out
+
+
+def combine(runs: Sequence[dict[str, Value]], heads: Sequence[str]) -> dict[str, Value]:
+    """The median of each number over ``runs`` (a name any run lacks, or gave as text, keeps the
+    first run's text); ``NAME_min`` and ``NAME_max`` for each name in ``heads``."""
+    out: dict[str, Value] = {}
+    for name in runs[0]:
+        values = [run.get(name) for run in runs]
+        numbers = sorted(float(v) for v in values if isinstance(v, float | int))
+        if len(numbers) != len(runs):
+            out[name] = next((v for v in values if isinstance(v, str)), "n/a (not measured)")
+            continue
+        out[name] = statistics.median(numbers)
+        if name in heads:
+            out[f"{name}_min"] = numbers[0]
+            out[f"{name}_max"] = numbers[-1]
+    return out
 
 
 def _na(reason: str) -> str:
@@ -211,15 +295,17 @@ def measure(
     for group in groups:
         if progress:
             progress(group)
+        began = time.monotonic()
         if isolate and group in QT_GROUPS:
             got = _in_child(group, sizes_name, sizes.child_timeout)
         else:
             try:
-                got = _run_group(group, sizes)
+                got = _measure_group(group, sizes)
             except Exception as exc:  # a missing piece or a peer that broke: report, go on
                 got = {name: _na(f"{type(exc).__name__}: {exc}") for name in _group_names(group)}
         for name in _group_names(group):
             got.setdefault(name, _na("not measured"))
+        got[f"{group}_seconds"] = time.monotonic() - began  # what the group cost this run
         results.update(got)
     return results
 
@@ -244,14 +330,30 @@ def lines_of(results: dict[str, Value]) -> list[str]:
     return [f"{name}: {format_value(results[name])}" for name in heads + rest]
 
 
+def spread_of(results: dict[str, Value], name: str) -> str:
+    """``min-max`` of a repeated figure's repetitions, or "" for a figure measured once."""
+    lo, hi = results.get(f"{name}_min"), results.get(f"{name}_max")
+    if isinstance(lo, float | int) and isinstance(hi, float | int):
+        return f"{format_value(float(lo))}-{format_value(float(hi))}"
+    return ""
+
+
 def table_of(results: dict[str, Value]) -> str:
-    """The readable part: headline figures with their goals."""
-    rows = [("figure", "value", "goal", "met")]
+    """The readable part: headline figures with their spread (repeated ones) and goals."""
+    rows = [("figure", "value", "spread", "goal", "met")]
     for fig in FIGURES:
         if fig.name in results:
             value = results[fig.name]
-            rows.append((fig.name, format_value(value), fig.goal_text(), fig.met(value)))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+            rows.append(
+                (
+                    fig.name,
+                    format_value(value),
+                    spread_of(results, fig.name),
+                    fig.goal_text(),
+                    fig.met(value),
+                )
+            )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     out = []
     for n, row in enumerate(rows):
         out.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
@@ -297,10 +399,12 @@ def _parser() -> argparse.ArgumentParser:
         prog="playground bench",
         description="Measure the playground against its peers; prints `name: value`.",
     )
-    p.add_argument("--quick", action="store_true", help="smaller sizes, about two minutes")
+    p.add_argument("--quick", action="store_true", help="smaller sizes, about 2.5 minutes")
     p.add_argument("--tiny", action="store_true", help="smallest sizes (a smoke test)")
     p.add_argument(
-        "--only", default="", help=f"comma-separated groups: {', '.join(GROUPS)} (default: all)"
+        "--only",
+        default="",
+        help=f"comma-separated groups: {', '.join(GROUPS)} (default: all but session)",
     )
     p.add_argument("--json", metavar="FILE", help="also write the figures and machine as JSON")
     p.add_argument("--child", help=argparse.SUPPRESS)
@@ -316,10 +420,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Child side: measure one group, print its figures as one JSON line.
         if args.sizes not in _SIZES:
             return 2
-        result = _run_group(args.child, _SIZES[args.sizes])
+        result = _measure_group(args.child, _SIZES[args.sizes])
         print(json.dumps(result), flush=True)
         return 0
-    groups = [g.strip() for g in args.only.split(",") if g.strip()] or list(GROUPS)
+    groups = [g.strip() for g in args.only.split(",") if g.strip()] or list(DEFAULT_GROUPS)
     unknown = [g for g in groups if g not in GROUPS]
     if unknown:
         print(f"playground bench: unknown group(s) {', '.join(unknown)}", file=sys.stderr)

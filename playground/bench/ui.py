@@ -14,6 +14,7 @@ from playground.bench.timing import percentile
 
 Value = float | str
 _TICK_MS = 5  # the probe timer of ui_stall_p99_ms
+PACE_2K = "0.5"  # milliseconds per token: 2,000 tokens a second, a fast model's pace
 _PROMPT = "Tell me a long story about a lighthouse keeper."
 
 
@@ -37,14 +38,16 @@ def _start_sim() -> tuple[subprocess.Popen[str], str]:
     return proc, url
 
 
-def _request(url: str, n_chunks: int) -> tuple[str, dict[str, Any], dict[str, str]]:
+def _request(
+    url: str, n_chunks: int, pace: str = "instant"
+) -> tuple[str, dict[str, Any], dict[str, str]]:
     body = {
         "model": "sim-fast",
         "stream": True,
         "messages": [{"role": "user", "content": _PROMPT}],
         "max_tokens": n_chunks * 2,
     }
-    headers = {"X-Sim-Pace": "instant", "X-Sim-Tokens": str(n_chunks)}
+    headers = {"X-Sim-Pace": pace, "X-Sim-Tokens": str(n_chunks)}
     return url.rstrip("/") + "/chat/completions", body, headers
 
 
@@ -86,7 +89,7 @@ def _stream_text(body: bytes) -> tuple[int, str]:
     return events, "".join(text)
 
 
-async def _window_run(url: str, n_chunks: int) -> dict[str, Any]:
+async def _window_run(url: str, n_chunks: int, pace: str = "instant") -> dict[str, Any]:
     from PySide6.QtCore import QElapsedTimer, QSettings, Qt, QTimer
 
     from playground.ui.widgets.answer_view import AnswerView
@@ -99,9 +102,9 @@ async def _window_run(url: str, n_chunks: int) -> dict[str, Any]:
     await asyncio.sleep(0.2)  # the first frames and the model list (the loop runs Qt's events)
     panel = window.show_panel("chat")
     panel.editor.set_prompt(_PROMPT)
-    _, body, headers = _request(url, n_chunks)
+    _, body, headers = _request(url, n_chunks, pace)
     panel.editor.set_body({**panel.editor.body(), "max_tokens": body["max_tokens"]})
-    panel.set_pace("instant")
+    panel.set_pace(pace)
     base_headers = panel.sim_headers
     panel.sim_headers = lambda: {**base_headers(), **headers}  # type: ignore[method-assign]
 
@@ -111,7 +114,13 @@ async def _window_run(url: str, n_chunks: int) -> dict[str, Any]:
     timer = QTimer()
     timer.setTimerType(Qt.TimerType.PreciseTimer)
     timer.setInterval(_TICK_MS)
-    timer.timeout.connect(lambda: ticks.append(clock.nsecsElapsed()))
+    cpu: list[int] = []  # the UI thread's own CPU time at each tick
+
+    def tick() -> None:
+        ticks.append(clock.nsecsElapsed())
+        cpu.append(time.thread_time_ns())
+
+    timer.timeout.connect(tick)
     timer.start()
     started = time.perf_counter()
     panel.send()
@@ -133,6 +142,9 @@ async def _window_run(url: str, n_chunks: int) -> dict[str, Any]:
         "text": state.text if state is not None else "",
         "shown": shown,
         "lateness_ms": [(b - a) / 1e6 - _TICK_MS for a, b in itertools.pairwise(ticks)],
+        # Between two ticks, the UI thread's own work: a late tick with little of it waited for
+        # the CPU or the GIL (other programs, the reader), not for our UI code.
+        "busy_ms": [(b - a) / 1e6 for a, b in itertools.pairwise(cpu)],
     }
     window._closing = True
     for p in window.panels.values():
@@ -141,10 +153,12 @@ async def _window_run(url: str, n_chunks: int) -> dict[str, Any]:
     return result
 
 
-def ui_figures(n_chunks: int) -> dict[str, Value]:
+def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
     """``ui_vs_raw_client``: chat chunks per second received and shown by the real window
     (offscreen) over what a bare httpx client reads of the same stream from the same simulator;
-    ``ui_stall_p99_ms``: p99 lateness of a 5 ms UI timer while the window streams."""
+    ``ui_stall_p99_ms``: p99 lateness of a 5 ms UI timer while the window streams it;
+    ``ui_stall_2k_p99_ms``: the same lateness while a fresh window streams ``n_paced`` tokens
+    at a fast model's pace (2,000 tokens/s, ``X-Sim-Pace: 0.5`` ms per token)."""
     import qasync  # type: ignore[import-untyped]
     from PySide6.QtWidgets import QApplication
 
@@ -160,6 +174,7 @@ def ui_figures(n_chunks: int) -> dict[str, Value]:
         asyncio.set_event_loop(loop)
         with loop:
             run = loop.run_until_complete(_window_run(url, n_chunks))
+            paced = loop.run_until_complete(_window_run(url, n_paced, PACE_2K)) if n_paced else {}
     finally:
         sim.terminate()
         try:
@@ -182,10 +197,18 @@ def ui_figures(n_chunks: int) -> dict[str, Value]:
         raise RuntimeError(f"the window shows {run['shown']} of {len(raw_text)} characters")
     ui_rate = run["events"] / run["seconds"]
     raw_rate = raw_events / raw_s
-    return {
+    figures: dict[str, Value] = {
         "ui_vs_raw_client": ui_rate / raw_rate,
         "ui_stall_p99_ms": max(0.0, percentile(run["lateness_ms"], 0.99)),
+        "ui_busy_p99_ms": percentile(run["busy_ms"], 0.99),
         "ui_events_s": ui_rate,
         "raw_client_events_s": raw_rate,
         "ui_events": float(run["events"]),
     }
+    if paced:
+        if paced["status"] != "complete" or not paced["text"]:
+            raise RuntimeError(f"the paced run ended {paced['status']}")
+        figures["ui_stall_2k_p99_ms"] = max(0.0, percentile(paced["lateness_ms"], 0.99))
+        figures["ui_busy_2k_p99_ms"] = percentile(paced["busy_ms"], 0.99)
+        figures["ui_paced_events_s"] = paced["events"] / paced["seconds"]
+    return figures

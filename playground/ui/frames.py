@@ -10,18 +10,33 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 from playground.transport.pipeline import FlushingSink, ThreadedReader
 from playground.ui.session import FRAME_MS
 
-__all__ = ["DRAIN_BUDGET_S", "FRAME_MAX_S", "FRAME_PACE", "Frames", "read_in_frames"]
+__all__ = [
+    "DRAIN_BUDGET_S",
+    "FRAME_DRAIN_S",
+    "FRAME_MAX_S",
+    "FRAME_PACE",
+    "Frames",
+    "frame_observers",
+    "read_in_frames",
+]
 
 FRAME_PACE = 2.0  # under a flood, the wait before the next frame over this frame's work
 FRAME_MAX_S = 0.05  # ... up to this (20 frames a second at the least)
 # The longest the UI thread spends feeding a backlog before it lets Qt paint and run timers
 # (the ui_stall_p99_ms goal: at most 50 ms with a 5 ms probe timer).
 DRAIN_BUDGET_S = 0.004
+# The most decoding one frame takes on: the widgets' work that follows grows with what was
+# decoded, so a frame bounded here is bounded in time, however much the reader has queued.
+# What is left waits for the next frame.
+FRAME_DRAIN_S = 0.008
+# Each gets the wall seconds of every frame, from its start to its paint (the session benchmark).
+frame_observers: list[Callable[[float], None]] = []
 
 
 class Frames(Protocol):
@@ -48,7 +63,8 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
             # reader and waits up to the switch interval to get it back.
             reader.hold()
             try:
-                while reader.drain(sink, DRAIN_BUDGET_S):
+                drain_until = began + FRAME_DRAIN_S
+                while reader.drain(sink, DRAIN_BUDGET_S) and clock() < drain_until:
                     # More than a slice's worth waited: let Qt paint and run timers first.
                     await asyncio.sleep(0)
                 sink.flush()
@@ -66,6 +82,10 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
                     _paint_now()
             finally:
                 reader.resume()
+            if frame_observers:
+                spent = clock() - began
+                for observe in frame_observers:
+                    observe(spent)
             if ended and reader.empty():
                 break
             # A flood costs 10-20 ms of UI thread per frame, half of it painting: the next frame

@@ -174,7 +174,9 @@ class ConversationThread(QObject):
             return
         from playground.protocol.conversation.answer import assistant_turn
 
-        payloads = [decoder.payload(i) for i in range(len(decoder.items))]
+        # Lazily: only messages and responses read them (a 100,000-event chat answer parsed
+        # every payload again here, a 1-3 s block as the run ended).
+        payloads = (decoder.payload(i) for i in range(len(decoder.items)))
         turn = assistant_turn(state, payloads)
         if not turn.parts:
             return

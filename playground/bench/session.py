@@ -1,0 +1,120 @@
+"""A long session: many runs into one chat panel's thread and history, memory and frame cost."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import resource
+import subprocess
+from typing import Any
+
+from playground.bench.timing import percentile
+from playground.bench.ui import PACE_2K, _start_sim
+
+Value = float | str
+_PROMPT = "Go on with the story of the lighthouse keeper."
+
+
+def rss_bytes() -> int:
+    """This process's resident memory now (Linux ``/proc``; elsewhere its peak so far)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
+    from PySide6.QtCore import QSettings
+
+    from playground.ui import frames
+    from playground.ui.window.shell import MainWindow
+
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.getcwd(), ".bench-config")
+    settings = QSettings(os.path.join(config, "bench.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings, simulator_url=url, start_simulator=False, interactive=False)
+    window.show()
+    await asyncio.sleep(0.2)
+    panel = window.show_panel("chat")
+    pace = {"X-Sim-Pace": "instant"}
+    base_headers = panel.sim_headers
+    panel.sim_headers = lambda: {  # type: ignore[method-assign]
+        **base_headers(),
+        "X-Sim-Tokens": str(n_tokens),
+        **pace,
+    }
+    frame_s: list[float] = []
+    early = late = chars = kept = 0
+    try:
+        for number in range(1, n_runs + 1):
+            last = number == n_runs
+            if last:
+                # The last run at a fast model's pace, so it has frames enough for a p99.
+                pace["X-Sim-Pace"] = PACE_2K
+                frames.frame_observers.append(frame_s.append)
+            panel.editor.set_prompt(f"{_PROMPT} ({number})")
+            panel.editor.set_body({**panel.editor.body(), "max_tokens": n_tokens * 2})
+            panel.send()
+            status = await panel.session.wait()
+            state = panel.session.state
+            if status not in ("complete", "incomplete") or state is None or not state.text:
+                raise RuntimeError(f"run {number} ended {status}")
+            chars += len(state.text)
+            await asyncio.sleep(0.05)  # the thread and the history take the finished run
+            if number == min(5, n_runs) or last:
+                gc.collect()
+                await asyncio.sleep(0.05)
+                if last:
+                    late = rss_bytes()
+                else:
+                    early = rss_bytes()
+        history = window.history
+        kept = len(history.list_runs("chat")) if history is not None else 0
+    finally:
+        if frame_s.append in frames.frame_observers:
+            frames.frame_observers.remove(frame_s.append)
+        window._closing = True
+        for p in window.panels.values():
+            await p.session.aclose()
+        window.close()
+    turns = panel.conversation.turns if panel.conversation is not None else []
+    return {
+        "session_memory_growth": late / early,
+        "session_frame_ms_p99": percentile([s * 1000 for s in frame_s], 0.99),
+        "session_frame_ms_p50": percentile([s * 1000 for s in frame_s], 0.5),
+        "session_rss_mb_early": early / 1e6,
+        "session_rss_mb_late": late / 1e6,
+        "session_runs": float(n_runs),
+        "session_chars": float(chars),
+        "session_turns": float(len(turns)),
+        "session_history_runs": float(kept),
+        "session_frames": float(len(frame_s)),
+    }
+
+
+def session_figures(n_runs: int, n_tokens: int) -> dict[str, Value]:
+    """``session_memory_growth``: resident memory after the last of ``n_runs`` chat runs of
+    ``n_tokens`` tokens each, into one panel's thread and the history, over after the 5th;
+    ``session_frame_ms_p99``: the p99 of the frames' UI time in the last run (2,000 tokens/s)."""
+    import qasync  # type: ignore[import-untyped]
+    from PySide6.QtWidgets import QApplication
+
+    sim, url = _start_sim()
+    result: dict[str, Any]
+    try:
+        app = QApplication.instance() or QApplication([])
+        loop = qasync.QEventLoop(app)
+        asyncio.set_event_loop(loop)
+        with loop:
+            result = loop.run_until_complete(_session(url, n_runs, n_tokens))
+    finally:
+        sim.terminate()
+        try:
+            sim.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            sim.kill()
+            sim.wait()
+        if sim.stdout is not None:
+            sim.stdout.close()
+    return result
