@@ -293,7 +293,7 @@ class ThreadView(QWidget):
         self.cancel_insert()
         # A turn's rendered text is kept for the turn that has the same text (most of them, after
         # an answer or an edit): rendering each again took ~17 ms a turn, measured at 1024x700.
-        self._spare: dict[str, list[TurnText]] = {}
+        self._spare = {}
         for block in self.blocks:
             shown = block.text_view
             if shown is not None and block.editor is None:

@@ -46,6 +46,8 @@ from playground.ui.panels.tools_editor import ToolsEditor
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
+    from playground.ui.conversation.attachments import AttachmentStrip
+
 __all__ = ["RequestEditor", "sample_audio_path"]
 
 
@@ -67,6 +69,7 @@ class RequestEditor(QWidget):
     max_tokens: QSpinBox
     thinking: QSpinBox
     effort: QComboBox
+    attachments: AttachmentStrip  # images for the next user turn (ui/conversation/attachments.py)
 
     def __init__(self, route: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
