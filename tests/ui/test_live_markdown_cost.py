@@ -100,8 +100,27 @@ def test_the_answer_view_can_show_plain_text(qtbot: QtBot) -> None:
     assert pane is not None and not pane.text.markdown
     assert pane.text.document().toPlainText() == "## Title\n\n**bold**"
     view.set_markdown(True)  # from the next run on
-    view.refresh(chat_state("## Title\n\n**bold**"))
+    state = chat_state("## Title\n\n**bold**")
+    view.refresh(state)
     pane = view.pane(0)
     assert pane is not None and pane.text.markdown
-    view.finish(chat_state("## Title\n\n**bold**"))
+    view.finish(state)
     assert pane.text.document().toPlainText() == "Title\nbold"
+
+
+def test_a_fast_stream_renders_from_the_timer_not_inside_the_frame(qtbot: QtBot) -> None:
+    view = _view(qtbot)
+    buffer = TextBuffer()
+    buffer.append("Start.\n\n", 0)
+    view.sync(buffer)
+    live = view.live_markdown
+    assert live is not None and [s.block.kind for s in live.closed] == ["paragraph"]
+    qtbot.wait(int(markdown_doc.FAST_INTERVAL * 1000) + 20)  # the next step is due
+    burst = "## Fast\n\n" + "word " * (markdown_doc.FAST_CHARS // 5) + "\n\nend"
+    buffer.append(burst, 1)
+    view.sync(buffer)  # more than FAST_CHARS since the last step, and due: left to the timer
+    assert len(live.closed) == 1 and live.pending
+    qtbot.waitUntil(lambda: not view.pending, timeout=3000)
+    assert [s.block.kind for s in live.closed] == ["paragraph", "heading", "paragraph"]
+    assert "## Fast" not in view.document().toPlainText()
+    assert view.document().toPlainText().endswith("Fast\n" + "word " * 299 + "word\nend")

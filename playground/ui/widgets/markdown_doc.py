@@ -112,16 +112,23 @@ class LiveMarkdown:
 
     # -- rendering -----------------------------------------------------------------------------
 
-    def step(self, budget: float) -> float | None:
+    def step(self, budget: float, *, defer: bool = False) -> float | None:
         """Render for about ``budget`` seconds; None when all is shown, else seconds until the
-        next step is due (0: closed blocks are still waiting)."""
+        next step is due (0: closed blocks are still waiting). ``defer``: while a stream runs
+        faster than FAST_CHARS a step, only show the new text (the tail) and leave a due render
+        step to the next call (LiveText's timer)."""
         clock = time.perf_counter
         started = clock()
         if not self._backlog and not self._dirty:
             return None
-        if self.throttle and not self.finished and started < self._due:
+        live = self.throttle and not self.finished
+        if live and started < self._due:
             self._show_tail()  # every frame shows every character, rendered or not
             return self._due - started
+        if live and defer and self._raw_len > FAST_CHARS:
+            # Due now: the timer's step renders it all in a moment (a tail laid out now would
+            # only be removed again).
+            return 0.0
         fast = self._raw_len > FAST_CHARS
         self._raw, self._raw_len, self._tail_at = [], 0, 0
         if self._backlog:
@@ -153,16 +160,19 @@ class LiveMarkdown:
         cursor = QTextCursor(self.document)
         cursor.movePosition(QTextCursor.MoveOperation.End)
         fmt = QTextCharFormat(self.renderer.base) if self.renderer.base else QTextCharFormat()
-        lines = text.split("\n")
-        if not self._tail and self.open is None and (self.closed or self._end):
-            lines.insert(0, "")  # nothing open to continue: start a line of its own
-        self._tail = True
+        first, newline, rest = text.partition("\n")
         cursor.beginEditBlock()
-        for n, line in enumerate(lines):
-            if n:
-                cursor.insertBlock(QTextBlockFormat(), fmt)
-            if line:
-                cursor.insertText(line, fmt)
+        if not self._tail and self.open is None and (self.closed or self._end):
+            newline, rest = "\n", text  # nothing open to continue: start a line of its own
+        elif first:
+            cursor.insertText(first, fmt)  # the open block's last line goes on
+        self._tail = True
+        if newline:
+            # One new plain block, then the rest in one insertion (Qt splits its lines): its
+            # lines take the plain block's format, not a heading's or a code line's.
+            cursor.insertBlock(QTextBlockFormat(), fmt)
+            if rest:
+                cursor.insertText(rest, fmt)
         cursor.endEditBlock()
 
     def _render_closed(self) -> None:
