@@ -124,20 +124,3 @@ def test_a_fast_stream_renders_from_the_timer_not_inside_the_frame(qtbot: QtBot)
     assert [s.block.kind for s in live.closed] == ["paragraph", "heading", "paragraph"]
     assert "## Fast" not in view.document().toPlainText()
     assert view.document().toPlainText().endswith("Fast\n" + "word " * 299 + "word\nend")
-
-
-def test_a_step_stopped_at_its_budget_keeps_the_rest_in_sight(qtbot: QtBot) -> None:
-    view = _view(qtbot)
-    buffer = TextBuffer()
-    buffer.append(PROSE, 0)
-    buffer.append("Still **open** at the end", 1)
-    view.sync(buffer)  # a flood: left to the timer
-    live = view.live_markdown
-    assert live is not None
-    assert live.step(0.0) == 0.0  # one more batch, then the budget
-    shown = view.document().toPlainText()
-    assert 0 < len(live.closed) < 160
-    assert shown.endswith("A second paragraph\nover two lines.\n\nStill **open** at the end")
-    view.flush()
-    assert len(live.closed) == 160
-    assert view.document().toPlainText().endswith("over two lines.\nStill open at the end")

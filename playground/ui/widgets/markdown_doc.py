@@ -37,9 +37,9 @@ OPEN_INTERVAL = 0.030  # s between render steps: 30 per second reads as live
 FAST_INTERVAL = 0.100
 FAST_CHARS = 1500
 OPEN_FACTOR = 10.0  # ... and at least 10x the last step's cost, so it takes at most a tenth
-# Source characters rendered as one md4c document: about 2.5 ms of parse and layout here, so a
-# step that stops at its budget after a batch stays near it.
-BATCH_CHARS = 4000
+# Source characters rendered as one md4c document (about 5 ms of parse and layout here): what
+# a flood brings in one FAST_INTERVAL, so a step under a flood rarely stops at its budget.
+BATCH_CHARS = 8000
 _BATCHED = frozenset({"paragraph", "heading"})  # one md4c block -> one QTextBlock each
 
 
@@ -140,8 +140,9 @@ class LiveMarkdown:
                 # sees the layout's cost too, so a burst stops at the budget.
                 self._edit(self._render_closed)
                 if clock() - started > budget and self._backlog:
-                    if live:
-                        self._show_rest(fast)  # the rest stays in sight until its turn
+                    # The rest follows in the timer's next turns. (Putting it back as the tail
+                    # meanwhile was measured: on a busy machine the extra layout made the steps
+                    # slower, the backlog longer and the next tail longer still.)
                     return 0.0
         if not self._dirty:
             return None
@@ -178,18 +179,6 @@ class LiveMarkdown:
             if rest:
                 cursor.insertText(rest, fmt)
         cursor.endEditBlock()
-
-    def _show_rest(self, fast: bool) -> None:
-        """A step stopped at its budget while a stream runs: what it has not rendered yet goes
-        back in as the tail (the blocks' text; their blank lines as one), so no frame in
-        between shows less than the one before."""
-        parts = [block.text for block in self._backlog]
-        open_block = self._splitter.open_block()
-        if open_block is not None:
-            parts.append(open_block.text)
-        rest = "\n\n".join(parts)
-        self._raw, self._raw_len, self._tail_at = [rest], len(rest) if fast else 0, 0
-        self._show_tail()
 
     def _render_closed(self) -> None:
         """The next closed block, or a run of paragraphs and headings rendered as one."""
