@@ -204,9 +204,11 @@ class LiveMarkdown:
         cursor.insertFragment(fragment)
         before = start
         for one, end in zip(run, ends, strict=True):
-            self._add_closed(Shown(one, before, start + end))
+            self.closed.append(Shown(one, before, start + end))
+            self._starts.append(before)
             before = start + end
         self.closed[-1].doc_end = self._end = cursor.position()
+        self._keep_end_formats()
 
     def _add_closed(self, shown: Shown) -> None:
         self.closed.append(shown)
