@@ -123,6 +123,7 @@ def test_ui_figures_in_a_child_process() -> None:
     figures = runner.measure(["ui"], "tiny")
     _numbers(figures, "ui_vs_raw_client", "ui_events_s", "raw_client_events_s")
     _numbers(figures, "ui_paced_events_s", "ui_busy_p99_ms")
+    _numbers(figures, "ui_markdown_vs_plain", "ui_plain_vs_raw_client")
     assert isinstance(figures["ui_stall_p99_ms"], float)
     assert isinstance(figures["ui_stall_2k_p99_ms"], float)
 

@@ -50,6 +50,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure("parser_vs_sseclient_30b", "parser", 3.0, True),
     Figure("decode_vs_openai_sdk", "decode", 8.0, True),
     Figure("ui_vs_raw_client", "ui", 0.9, True),
+    Figure("ui_markdown_vs_plain", "ui", 0.95, True),
     Figure("ui_stall_p99_ms", "ui", 25.0, False, "ms"),
     Figure("ui_stall_2k_p99_ms", "ui", 16.0, False, "ms"),
     Figure("render_growth", "render", 2.0, False),

@@ -89,7 +89,9 @@ def _stream_text(body: bytes) -> tuple[int, str]:
     return events, "".join(text)
 
 
-async def _window_run(url: str, n_chunks: int, pace: str = "instant") -> dict[str, Any]:
+async def _window_run(
+    url: str, n_chunks: int, pace: str = "instant", *, markdown: bool = True
+) -> dict[str, Any]:
     from PySide6.QtCore import QElapsedTimer, QSettings, Qt, QTimer
 
     from playground.ui.widgets.answer_view import AnswerView
@@ -107,6 +109,9 @@ async def _window_run(url: str, n_chunks: int, pace: str = "instant") -> dict[st
     panel.set_pace(pace)
     base_headers = panel.sim_headers
     panel.sim_headers = lambda: {**base_headers(), **headers}  # type: ignore[method-assign]
+    for widget in panel.widgets.values():
+        if isinstance(widget, AnswerView):
+            widget.set_markdown(markdown)
 
     clock = QElapsedTimer()
     clock.start()
@@ -153,9 +158,15 @@ async def _window_run(url: str, n_chunks: int, pace: str = "instant") -> dict[st
     return result
 
 
+_turn = itertools.count()  # repetitions in this process: which window run goes first
+
+
 def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
     """``ui_vs_raw_client``: chat chunks per second received and shown by the real window
     (offscreen) over what a bare httpx client reads of the same stream from the same simulator;
+    ``ui_markdown_vs_plain``: the window's rate with the answer rendered as Markdown live (as
+    users see it) over its rate with the answer as plain text, the same stream in the same run
+    (the two take turns at going first, after a short warm-up run of both);
     ``ui_stall_p99_ms``: p99 lateness of a 5 ms UI timer while the window streams it;
     ``ui_stall_2k_p99_ms``: the same lateness while a fresh window streams ``n_paced`` tokens
     at a fast model's pace (2,000 tokens/s, ``X-Sim-Pace: 0.5`` ms per token)."""
@@ -172,8 +183,17 @@ def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
         app = QApplication.instance() or QApplication([])
         loop = qasync.QEventLoop(app)
         asyncio.set_event_loop(loop)
+        turn = next(_turn)
         with loop:
-            run = loop.run_until_complete(_window_run(url, n_chunks))
+            if turn == 0:  # the first window's imports and caches, outside the measured runs
+                for markdown in (True, False):
+                    loop.run_until_complete(_window_run(url, 500, markdown=markdown))
+            runs = {}
+            for markdown in (False, True) if turn % 2 else (True, False):
+                runs[markdown] = loop.run_until_complete(
+                    _window_run(url, n_chunks, markdown=markdown)
+                )
+            run, plain = runs[True], runs[False]
             paced = loop.run_until_complete(_window_run(url, n_paced, PACE_2K)) if n_paced else {}
     finally:
         sim.terminate()
@@ -193,12 +213,17 @@ def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
             f"({len(got)} vs {len(raw_text)} characters; {run['events']} vs {raw_events} events; "
             f"status {run['status']})"
         )
-    if run["shown"] != len(raw_text):
-        raise RuntimeError(f"the window shows {run['shown']} of {len(raw_text)} characters")
+    for one in (run, plain):
+        if one["shown"] != len(raw_text) or one["text"] != raw_text:
+            raise RuntimeError(f"the window shows {one['shown']} of {len(raw_text)} characters")
     ui_rate = run["events"] / run["seconds"]
+    plain_rate = plain["events"] / plain["seconds"]
     raw_rate = raw_events / raw_s
     figures: dict[str, Value] = {
         "ui_vs_raw_client": ui_rate / raw_rate,
+        "ui_markdown_vs_plain": ui_rate / plain_rate,
+        "ui_plain_vs_raw_client": plain_rate / raw_rate,
+        "ui_plain_stall_p99_ms": max(0.0, percentile(plain["lateness_ms"], 0.99)),
         "ui_stall_p99_ms": max(0.0, percentile(run["lateness_ms"], 0.99)),
         "ui_busy_p99_ms": percentile(run["busy_ms"], 0.99),
         "ui_events_s": ui_rate,

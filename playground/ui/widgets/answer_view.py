@@ -30,7 +30,7 @@ class ChoicePane(QWidget):
 
     activated = Signal(int)
 
-    def __init__(self, index: int, parent: QWidget | None = None) -> None:
+    def __init__(self, index: int, parent: QWidget | None = None, *, markdown: bool = True) -> None:
         super().__init__(parent)
         self.index = index
         layout = QVBoxLayout(self)
@@ -57,7 +57,7 @@ class ChoicePane(QWidget):
         self.text = LiveText(
             self,
             placeholder="The answer appears here as it streams. Type a prompt and press Send.",
-            markdown=True,
+            markdown=markdown,
         )
         layout.addWidget(self.text, 1)
         self.text.activated.connect(self.activated)
@@ -83,8 +83,10 @@ class AnswerView(QWidget):
 
     itemActivated = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, markdown: bool = True) -> None:
         super().__init__(parent)
+        # False: the answer as plain text (the benchmark's baseline for ui_markdown_vs_plain).
+        self.markdown = markdown
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -180,6 +182,12 @@ class AnswerView(QWidget):
         )
         self.lost.show()
 
+    def set_markdown(self, on: bool) -> None:
+        """Render the answer as Markdown (the default) or show it as plain text, from the next
+        run on (a run being shown keeps its look)."""
+        self.markdown = on
+        self.reset()
+
     def set_placeholder(self, text: str) -> None:
         """What an empty pane says (until the next reset brings the idle hint back)."""
         for pane in self.panes.values():
@@ -220,7 +228,7 @@ class AnswerView(QWidget):
     def _pane(self, index: int) -> ChoicePane:
         pane = self.panes.get(index)
         if pane is None:
-            pane = self.panes[index] = ChoicePane(index, self)
+            pane = self.panes[index] = ChoicePane(index, self, markdown=self.markdown)
             pane.activated.connect(self.itemActivated)
             # Keep tabs in choice order even if choice 2 arrives before choice 1.
             position = sum(1 for other in self.panes if other < index)

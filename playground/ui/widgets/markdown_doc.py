@@ -2,9 +2,15 @@
 
 The text goes through ``BlockSplitter`` (pure, playground/protocol/markdown.py); each block it
 closes is rendered once at the end of the document and never touched again; the block still
-open is removed and rendered anew, at most so often: after a render that took ``c`` seconds the
-next waits ``max(OPEN_INTERVAL, OPEN_FACTOR * c)``, so the open block never takes more than
-about a quarter of the UI thread however large it grows. Closed blocks that arrive in a burst (a
+open is removed and rendered anew. While a stream runs, rendering happens by time, not per
+frame: after a render step that took ``c`` seconds the next waits ``max(interval, OPEN_FACTOR *
+c)`` (``OPEN_INTERVAL``, or ``FAST_INTERVAL`` while text arrives far faster than anyone reads),
+and what arrives in between is appended as plain text after the last render (the *tail*), so
+every frame still shows every character and Markdown takes at most a tenth of the UI thread.
+The step then renders the closed blocks that came in since as few md4c documents as it can
+(runs of paragraphs and headings go in one, ``BlockRenderer.batch``): at full loopback speed
+that is a few dozen blocks per step, and one parse and one insertion for them all costs about
+a third of one per block. Closed blocks that arrive in a burst once the text is complete (a
 capture opened, an answer shown from History) are rendered ``budget`` seconds at a time.
 """
 
@@ -23,10 +29,18 @@ from playground.protocol.markdown import Block, BlockSplitter
 from .gap_marks import GLYPH, Gap, mark_format
 from .markdown_render import BlockRenderer
 
-__all__ = ["OPEN_FACTOR", "OPEN_INTERVAL", "LiveMarkdown", "Shown"]
+__all__ = ["FAST_INTERVAL", "OPEN_FACTOR", "OPEN_INTERVAL", "LiveMarkdown", "Shown"]
 
-OPEN_INTERVAL = 0.030  # s between renders of the open block: 30 per second reads as live
-OPEN_FACTOR = 3.0  # ... and at least 3x its last cost, so it takes at most a quarter
+OPEN_INTERVAL = 0.030  # s between render steps: 30 per second reads as live
+# ... 10 per second while more than FAST_CHARS arrived since the last step (about 50,000
+# characters a second: no one reads that; each frame still shows the new text, as the tail).
+FAST_INTERVAL = 0.100
+FAST_CHARS = 1500
+OPEN_FACTOR = 10.0  # ... and at least 10x the last step's cost, so it takes at most a tenth
+# Source characters rendered as one md4c document (about 5 ms of parse and layout here): what
+# a flood brings in one FAST_INTERVAL, so a step under a flood rarely stops at its budget.
+BATCH_CHARS = 8000
+_BATCHED = frozenset({"paragraph", "heading"})  # one md4c block -> one QTextBlock each
 
 
 @dataclass(slots=True)
@@ -61,11 +75,17 @@ class LiveMarkdown:
         self._gaps: list[Gap] = []  # lost text not yet in a closed block, in offset order
         self.marked: list[Gap] = []  # ... and those a closed block (or the end) shows
         self.finished = False
+        self._raw: list[str] = []  # text fed since the last render step
+        self._raw_len = 0
+        self._tail_at = 0  # how much of _raw the tail shows
+        self._tail = False  # plain text follows the last render
 
     # -- input ---------------------------------------------------------------------------------
 
     def feed(self, text: str) -> None:
         self._backlog.extend(self._splitter.feed(text))
+        self._raw.append(text)
+        self._raw_len += len(text)
         self._dirty = True
 
     def mark_gap(self, gap: Gap) -> None:
@@ -94,35 +114,107 @@ class LiveMarkdown:
 
     # -- rendering -----------------------------------------------------------------------------
 
-    def step(self, budget: float) -> float | None:
+    def step(self, budget: float, *, defer: bool = False) -> float | None:
         """Render for about ``budget`` seconds; None when all is shown, else seconds until the
-        next step is due (0: closed blocks are still waiting)."""
+        next step is due (0: closed blocks are still waiting). ``defer``: while a stream runs
+        faster than FAST_CHARS a step, only show the new text (the tail) and leave a due render
+        step to the next call (LiveText's timer)."""
         clock = time.perf_counter
         started = clock()
+        if not self._backlog and not self._dirty:
+            return None
+        live = self.throttle and not self.finished
+        if live and started < self._due:
+            self._show_tail()  # every frame shows every character, rendered or not
+            return self._due - started
+        if live and defer and self._raw_len > FAST_CHARS:
+            # Due now: the timer's step renders it all in a moment (a tail laid out now would
+            # only be removed again).
+            return 0.0
+        fast = self._raw_len > FAST_CHARS
+        self._raw, self._raw_len, self._tail_at = [], 0, 0
         if self._backlog:
             self._edit(self._drop_open)
             while self._backlog:
-                # One insertion per closed block, laid out as it goes in: the clock sees the
-                # layout's cost too, so a burst stops at the budget.
-                block = self._backlog.popleft()
-                self.closed.append(self._render(block))
-                self._starts.append(self.closed[-1].doc_start)
-                self._end = self.closed[-1].doc_end
-                self._keep_end_formats()
+                # One insertion per batch of closed blocks, laid out as it goes in: the clock
+                # sees the layout's cost too, so a burst stops at the budget.
+                self._edit(self._render_closed)
                 if clock() - started > budget and self._backlog:
+                    # The rest follows in the timer's next turns. (Putting it back as the tail
+                    # meanwhile was measured: on a busy machine the extra layout made the steps
+                    # slower, the backlog longer and the next tail longer still.)
                     return 0.0
         if not self._dirty:
             return None
-        now = clock()
-        if self.throttle and now < self._due:
-            return self._due - now
         self._dirty = False
         self._edit(self._replace_open)
         if self.finished:
             self._mark_end()
-        cost = clock() - now
-        self._due = clock() + max(OPEN_INTERVAL, OPEN_FACTOR * cost)
+        cost = clock() - started
+        interval = FAST_INTERVAL if fast else OPEN_INTERVAL
+        self._due = clock() + max(interval, OPEN_FACTOR * cost)
         return None
+
+    def _show_tail(self) -> None:
+        """Append the text fed since the last render step as plain text (cheap: no parse, and
+        Qt lays out only the last paragraph); the next step replaces it with its rendering."""
+        text = "".join(self._raw[self._tail_at :])
+        self._tail_at = len(self._raw)
+        if not text:
+            return
+        cursor = QTextCursor(self.document)
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        fmt = QTextCharFormat(self.renderer.base) if self.renderer.base else QTextCharFormat()
+        first, newline, rest = text.partition("\n")
+        cursor.beginEditBlock()
+        if not self._tail and self.open is None and (self.closed or self._end):
+            newline, rest = "\n", text  # nothing open to continue: start a line of its own
+        elif first:
+            cursor.insertText(first, fmt)  # the open block's last line goes on
+        self._tail = True
+        if newline:
+            # One new plain block, then the rest in one insertion (Qt splits its lines): its
+            # lines take the plain block's format, not a heading's or a code line's.
+            cursor.insertBlock(QTextBlockFormat(), fmt)
+            if rest:
+                cursor.insertText(rest, fmt)
+        cursor.endEditBlock()
+
+    def _render_closed(self) -> None:
+        """The next closed block, or a run of paragraphs and headings rendered as one."""
+        block = self._backlog.popleft()
+        run = [block]
+        if block.kind in _BATCHED and not block.continued and not self._gaps:
+            size = len(block.text)
+            while self._backlog and size < BATCH_CHARS:
+                following = self._backlog[0]
+                if following.kind not in _BATCHED or following.continued:
+                    break
+                run.append(self._backlog.popleft())
+                size += len(following.text)
+        got = self.renderer.batch(run, leading=bool(self.closed)) if len(run) > 1 else None
+        if got is None:
+            for one in run:
+                self._add_closed(self._render(one))
+            return
+        fragment, ends = got
+        cursor = QTextCursor(self.document)
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        start = cursor.position()
+        cursor.insertFragment(fragment)
+        before = start
+        for one, end in zip(run, ends, strict=True):
+            self.closed.append(Shown(one, before, start + end))
+            self._starts.append(before)
+            before = start + end
+        self.closed[-1].doc_end = self._end = cursor.position()
+        self._keep_end_formats()
+
+    def _add_closed(self, shown: Shown) -> None:
+        self.closed.append(shown)
+        self._starts.append(shown.doc_start)
+        self._end = shown.doc_end
+        self._keep_end_formats()
 
     def _edit(self, change: Callable[[], None]) -> None:
         # One edit block: the view lays the change out once, not once per part of it.
@@ -179,9 +271,10 @@ class LiveMarkdown:
             self._keep_end_formats()
 
     def _drop_open(self) -> None:
-        if self.open is None:
+        if self.open is None and not self._tail:
             return
         self.open = None
+        self._tail = False
         cursor = QTextCursor(self.document)
         cursor.setPosition(self._end)
         cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)

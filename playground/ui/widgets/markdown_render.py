@@ -145,6 +145,33 @@ class BlockRenderer:
             apply_marks(out, list(gaps), dark=self.colors.dark)
         return QTextDocumentFragment(out)
 
+    def batch(
+        self, blocks: Sequence[Block], *, leading: bool
+    ) -> tuple[QTextDocumentFragment, list[int]] | None:
+        """Paragraphs and headings (never continued) rendered as one md4c document: the
+        fragment and where each block ends in it; None if md4c did not make one QTextBlock per
+        block (then each is rendered alone). Rendered alone or together they look the same:
+        md4c reads top-level blocks as the splitter cut them, and ``_mend`` works per block."""
+        joined = Block(
+            "paragraph", blocks[0].start, blocks[-1].end, "\n\n".join(b.text for b in blocks)
+        )
+        out = self._prose(joined, leading)
+        skip = out.blockCount() - len(blocks)
+        if skip not in (0, 1) or (skip and not leading):
+            return None
+        if self.base is not None:
+            whole = QTextCursor(out)
+            whole.select(QTextCursor.SelectionType.Document)
+            whole.mergeCharFormat(self.base)
+        ends: list[int] = []
+        item = out.begin()
+        for _ in range(skip):
+            item = item.next()
+        while item.isValid():
+            ends.append(item.position() + item.length() - 1)
+            item = item.next()
+        return QTextDocumentFragment(out), ends
+
     # -- prose through md4c --------------------------------------------------------------------
 
     def _prose(self, block: Block, leading: bool) -> QTextDocument:
