@@ -12,6 +12,7 @@ import pytest
 from panel_helpers import sim_panel
 
 from playground.ui import frames
+from playground.ui.conversation.parking import KEEP_RENDERED
 
 ROUTES = ("chat", "responses", "messages")
 FIRST = "Tell me about the Eiffel Tower in Paris"
@@ -121,3 +122,38 @@ def test_an_edit_delete_or_insert_rebuilds_only_what_it_changed(qloop: Any, sim:
     # before it stays the same block.
     assert _then_wait(qloop, panel, inserted[1].regenerate_button.click) == "complete"
     assert view.blocks[0] is inserted[0] and len(view.blocks) == 2
+
+
+def test_older_turns_far_out_of_view_park_their_text_and_get_it_back(qloop: Any, sim: Any) -> None:
+    panel = sim_panel("chat", sim, pace="instant")
+    base = panel.sim_headers
+    panel.sim_headers = lambda: {**base(), "X-Sim-Tokens": "400"}  # answers taller than the pane
+    view = panel.conversation.view
+    for n in range(6):
+        assert _say(qloop, panel, f"{FIRST} ({n})") == "complete"
+    qloop.sleep(0.05)
+    blocks = view.blocks
+    assert len(blocks) == 12
+    # The newest turns keep their rendered text; the oldest, far above the view, parked it
+    # in a place as tall.
+    # (The last, the answer just streamed, is shown by the live views below.)
+    assert all(b.parked is None for b in blocks[-KEEP_RENDERED:]) and blocks[-1].live
+    assert all(b.text_view is not None for b in blocks[-KEEP_RENDERED:-1])
+    parked = [b for b in blocks if b.parked is not None]
+    assert blocks[0] in parked and blocks[1] in parked
+    assert all(b.text_view is None for b in parked)
+    tall = [b.height() for b in blocks]
+    # Scrolled to the top: the first turns are rendered again, at the height they had, and
+    # the answers near the end (far below now) are still rendered (they are the newest).
+    view.scroller.verticalScrollBar().setValue(0)
+    qloop.sleep(0.05)
+    assert blocks[0].parked is None and blocks[0].text_view is not None
+    assert blocks[1].text_view.source == blocks[1].turn.text[: len(blocks[1].text_view.source)]
+    assert "Eiffel" in blocks[0].text_view.toPlainText()
+    assert [b.height() for b in blocks] == tall
+    assert view.scroller.verticalScrollBar().value() == 0
+    # Edit opens on a parked turn too, with its whole text.
+    far = next(b for b in blocks if b.parked is not None)
+    far.edit_button.click()
+    assert far.editor is not None and far.parked is None
+    assert far.editor.edit.toPlainText() == far.turn.text

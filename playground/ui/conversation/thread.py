@@ -164,7 +164,8 @@ class ConversationThread(QObject):
         for secret in spec.secrets():
             if secret:
                 body = _scrub(body, secret)
-        body = _shared(redact_base64(body), self._sent_texts, known := {})
+        known: dict[str, str] = {}
+        body = _shared(redact_base64(body), self._sent_texts, known)
         self._sent_texts = known
         self.requests.append({"path": urlsplit(spec.url).path, "body": body})
 

@@ -27,11 +27,13 @@ from PySide6.QtWidgets import (
 
 from playground.protocol.conversation import Role, ToolCall, Turn
 from playground.ui.conversation.attachments import image_row
+from playground.ui.conversation.parking import Parking
 from playground.ui.elided_label import ElidedLabel
 
 if TYPE_CHECKING:
     # The rendered turn text is a LiveText: its module loads with the first turn shown, not with
     # the first frame (every conversational panel builds its thread view before it).
+    from playground.ui.conversation.parking import ParkedText
     from playground.ui.conversation.turn_widgets import TurnEditor, TurnText
 
 __all__ = ["ThreadView"]
@@ -113,6 +115,7 @@ class _TurnBlock(QFrame):
         layout.addLayout(head)
         self.editor: TurnEditor | None = None
         self.text_view: TurnText | None = None
+        self.parked: ParkedText | None = None  # the text put away while far out of view
         # The parts, in a layout of their own: the editor takes the text's place while open.
         self.parts_layout = QVBoxLayout()
         self.parts_layout.setSpacing(2)
@@ -169,6 +172,9 @@ class _TurnBlock(QFrame):
         if self.editor is not None:
             self.editor.edit.setFocus()
             return
+        from playground.ui.conversation.parking import unpark
+
+        unpark(self)
         from playground.ui.conversation.turn_widgets import TurnEditor
 
         self.editor = TurnEditor(self.turn.text)
@@ -265,6 +271,7 @@ class ThreadView(QWidget):
         self.scroller.setWidget(self.body)
         # The newest turn in view: the bar follows its range as blocks are added.
         self.scroller.verticalScrollBar().rangeChanged.connect(self._to_end)
+        self.parking = Parking(self)  # older turns' rendered text, while far out of view
         outer.addWidget(self.scroller, 1)
         self.results_box = QWidget()
         results = QVBoxLayout(self.results_box)
@@ -356,6 +363,7 @@ class ThreadView(QWidget):
                 shown.deleteLater()
         self._spare = {}
         self._show_results(open_calls, prefill)
+        self.parking.soon()
         count = len(turns)
         self.summary.setText(
             f"Conversation: {count} turn{'s' if count != 1 else ''}"
