@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, QTimer
+from PySide6.QtCore import QEvent, QSize, QTimer
 from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:
@@ -60,6 +60,13 @@ class ParkedText(QWidget):
 
     def minimumSizeHint(self) -> QSize:
         return QSize(0, 0)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:  # the text as the turn would show it now
+            self._doc.setDefaultFont(self.font())
+            self._heights.clear()
+            self.updateGeometry()
+        super().changeEvent(event)
 
 
 def park(block: _TurnBlock) -> None:
