@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QColor, QFontDatabase, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -46,6 +46,7 @@ ACCENTS = {
     "assistant": "#3aa675",
     "tool": "#d08a2c",
 }
+ACCENT_WIDTH = 3  # the accent's border at a block's left
 PREVIEW_CHARS = 4000  # a long turn is cut in its block (the JSON body and Edit have it whole)
 INSERT_ROLES: tuple[Role, ...] = ("user", "assistant")
 
@@ -77,12 +78,11 @@ class _TurnBlock(QFrame):
         self.live = live
         self.view = view
         self.setObjectName("turn")
-        self.setStyleSheet(
-            f"QFrame#turn {{ border-left: 3px solid {ACCENTS.get(turn.role, 'gray')};"
-            " padding-left: 6px; }"
-        )
+        # The role's accent is painted (paintEvent), not a style sheet: one per block made every
+        # widget in it style-sheet styled, ~80 KB a turn (measured with 100 turns).
+        self.accent = QColor(ACCENTS.get(turn.role, "gray"))
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 2, 2, 2)
+        layout.setContentsMargins(ACCENT_WIDTH + 12, 2, 2, 2)  # the border, then 12 px
         layout.setSpacing(2)
         head = QHBoxLayout()
         title = ElidedLabel(turn.role + (" — the answer below" if live else ""))
@@ -166,6 +166,12 @@ class _TurnBlock(QFrame):
             self.regenerate_button.setParent(None)
             self.regenerate_button.deleteLater()
             self.regenerate_button = None
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        painter = QPainter(self)
+        painter.fillRect(0, 0, ACCENT_WIDTH, self.height(), self.accent)
+        painter.end()
 
     def open_editor(self) -> None:
         """Edit: the turn's whole text in an editor in place of its rendered text."""
