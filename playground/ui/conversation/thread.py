@@ -60,6 +60,7 @@ class ConversationThread(QObject):
         self.turns: list[Turn] = []
         self.live: int | None = None  # the index of the answer the live views show
         self.requests: list[dict[str, Any]] = []  # every request sent, as the dump shows it
+        self._sent_texts: dict[str, str] = {}  # the last request's long strings (``_shared``)
         self.auto_results: dict[str, str] = {}  # tool name -> canned result (--tool-result)
         self.attachments: list[Image] = []  # images for the next user turn (--attach)
         self._sent_run = False
@@ -163,7 +164,10 @@ class ConversationThread(QObject):
         for secret in spec.secrets():
             if secret:
                 body = _scrub(body, secret)
-        self.requests.append({"path": urlsplit(spec.url).path, "body": redact_base64(body)})
+        known: dict[str, str] = {}
+        body = _shared(redact_base64(body), self._sent_texts, known)
+        self._sent_texts = known
+        self.requests.append({"path": urlsplit(spec.url).path, "body": body})
 
     def _on_finished(self, status: str) -> None:
         session = self.panel.session
@@ -264,6 +268,23 @@ def _scrub(value: Any, secret: str) -> Any:
         return {k: _scrub(v, secret) for k, v in value.items()}
     if isinstance(value, list):
         return [_scrub(v, secret) for v in value]
+    return value
+
+
+def _shared(value: Any, last: dict[str, str], known: dict[str, str]) -> Any:
+    """``value`` with each long string the last request had replaced by that one, so each turn's
+    text is kept once, not once per request after it (the requests grew with the square of the
+    thread: 13 MB after 50 answers of 2,000 tokens). ``known`` gets this value's long strings."""
+    if isinstance(value, str):
+        if len(value) < 64:
+            return value
+        value = last.get(value, value)
+        known[value] = value
+        return value
+    if isinstance(value, dict):
+        return {k: _shared(v, last, known) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shared(v, last, known) for v in value]
     return value
 
 

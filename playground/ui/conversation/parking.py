@@ -1,0 +1,130 @@
+"""Parking: the rendered text of a thread's older turns put away while far out of view.
+
+A laid-out answer of 4,000 characters weighs ~0.35 MB in Qt (its document's layout): kept for
+every turn, that was most of a long session's memory growth (measured: 50 answers of 2,000
+tokens). The newest turns keep their text wherever the pane is scrolled; an older turn more than
+a view's height out of view has a ``ParkedText`` of the same height in its place (the rendered
+document not laid out, ~40 KB), and gets its text rendered again as it comes near.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QSize, QTimer
+from PySide6.QtWidgets import QWidget
+
+if TYPE_CHECKING:
+    from playground.ui.conversation.thread_view import ThreadView, _TurnBlock
+    from playground.ui.conversation.turn_widgets import TurnText
+
+__all__ = ["KEEP_RENDERED", "ParkedText", "Parking", "park", "unpark"]
+
+KEEP_RENDERED = 8  # the newest turns: their text stays rendered
+
+
+class ParkedText(QWidget):
+    """A turn's rendered text put away: as tall as the text shown, without the text laid out."""
+
+    def __init__(self, shown: TurnText) -> None:
+        super().__init__()
+        self.source = shown.source
+        self._doc = shown.document().clone()  # laid out only to measure it at a new width
+        self._doc.setDefaultFont(shown.document().defaultFont())
+        self._heights = dict(shown._heights)
+        self._frame = shown.frameWidth()
+        self._bar = shown.horizontalScrollBar().sizeHint().height()
+        self._width = shown.sizeHint().width()
+        self.setSizePolicy(shown.sizePolicy())
+        self.setMinimumHeight(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        height = self._heights.get(width)
+        if height is None:
+            from playground.ui.conversation.turn_widgets import text_height
+
+            # A copy laid out and dropped at once: the layout is what weighs.
+            inner = max(width - 2 * self._frame, 1)
+            height = self._heights[width] = text_height(
+                self._doc.clone(), inner, self._frame, self._bar
+            )
+        return height
+
+    def sizeHint(self) -> QSize:
+        return QSize(
+            self._width, self.heightForWidth(self.width() if self.width() > 1 else self._width)
+        )
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, 0)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:  # the text as the turn would show it now
+            self._doc.setDefaultFont(self.font())
+            self._heights.clear()
+            self.updateGeometry()
+        super().changeEvent(event)
+
+
+def park(block: _TurnBlock) -> None:
+    """Far out of view: ``block``'s rendered text put away, its place kept as tall."""
+    shown = block.text_view
+    if shown is None or block.editor is not None:
+        return
+    block.parked = ParkedText(shown)
+    block.parts_layout.replaceWidget(shown, block.parked)
+    block.parked.show()
+    shown.setParent(None)
+    shown.deleteLater()
+    block.text_view = None
+
+
+def unpark(block: _TurnBlock) -> None:
+    """Near the view again: ``block``'s text rendered in the place kept for it."""
+    parked = block.parked
+    if parked is None:
+        return
+    block.text_view = block.view.text_view(parked.source)
+    block.parts_layout.replaceWidget(parked, block.text_view)
+    block.text_view.show()
+    parked.setParent(None)
+    parked.deleteLater()
+    block.parked = None
+
+
+class Parking:
+    """Parks and unparks a ThreadView's turns as it is scrolled and as its turns change."""
+
+    def __init__(self, view: ThreadView) -> None:
+        self.view = view
+        self._timer: QTimer | None = None
+        view.scroller.verticalScrollBar().valueChanged.connect(self.soon)
+
+    def soon(self) -> None:
+        """Look again once the blocks are laid out where they will be."""
+        if self._timer is None:
+            if len(self.view.blocks) <= KEEP_RENDERED:
+                return
+            self._timer = QTimer(self.view)
+            self._timer.setSingleShot(True)
+            self._timer.setInterval(0)
+            self._timer.timeout.connect(self.now)
+        self._timer.start()
+
+    def now(self) -> None:
+        """Older turns far out of view parked; those near it (and the newest) rendered."""
+        view = self.view
+        bar = view.scroller.verticalScrollBar()
+        seen = view.scroller.viewport().height()
+        margin = max(seen, 400)
+        top, bottom = bar.value() - margin, bar.value() + seen + margin
+        oldest_kept = len(view.blocks) - KEEP_RENDERED
+        for i, block in enumerate(view.blocks):
+            where = block.geometry()
+            if i >= oldest_kept or (where.bottom() >= top and where.top() <= bottom):
+                unpark(block)
+            else:
+                park(block)
