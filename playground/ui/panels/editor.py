@@ -119,6 +119,11 @@ class RequestEditor(QWidget):
             self._syncing = False
         self._form_to_raw()
 
+    @property
+    def tool_choice(self) -> QComboBox:
+        """The Tools group's Tool choice (built with the group's body on first use)."""
+        return self.tools.tool_choice
+
     # ---- the raw JSON body view ------------------------------------------------------------
     @property
     def raw(self) -> QPlainTextEdit:
@@ -178,7 +183,7 @@ class RequestEditor(QWidget):
             # The tools as a list, each checked as JSON Schema (ui/panels/tools_editor.py).
             self.tools = ToolsEditor()
             self.tools.changed.connect(self._form_edited)
-            self.use_tools, self.tool_choice = self.tools.use_tools, self.tools.tool_choice
+            self.use_tools = self.tools.use_tools
             f.addRow(self.tools)
             if r == "chat":
                 self.include_usage = QCheckBox("stream_options.include_usage")

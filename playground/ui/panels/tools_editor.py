@@ -53,6 +53,11 @@ _CHOICES = ("auto", "none", "required")
 _ERROR = "#d9534f"
 _NEW_SCHEMA = '{\n  "type": "object",\n  "properties": {}\n}'
 Checked = tuple[dict[str, Any] | None, list[SchemaProblem]]
+_BODY_PARTS = frozenset(
+    ("list", "add_button", "remove_button", "as_json", "pages", "tool_choice", "name")
+    + ("description", "parameters", "schema_errors", "canned", "builtin_note", "json_edit")
+    + ("json_error",)
+)
 
 
 class ToolsEditor(QGroupBox):
@@ -83,13 +88,49 @@ class ToolsEditor(QGroupBox):
         top.addStretch(1)
         layout.addLayout(top)
         # What Send tools sends: shown while it is on, so a form without tools stays short
-        # (at 1024x700 the whole form fits the column with the Tools group closed).
+        # (at 1024x700 the whole form fits the column with the Tools group closed). It is built
+        # when Send tools is first turned on or one of its parts is reached for: with Send tools
+        # off the first frame shows none of it (startup time).
         self.body = QWidget()
         body = QVBoxLayout(self.body)
         body.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.body)
         self.body.setVisible(False)
         self.auto_reply.setVisible(False)
+        self._body_built = False
+
+    # The parts of the body (built by ``_build_body`` on first use).
+    list: QListWidget
+    add_button: QToolButton
+    remove_button: QToolButton
+    as_json: QToolButton
+    pages: QStackedWidget
+    tool_choice: QComboBox
+    name: QLineEdit
+    description: QLineEdit
+    parameters: QPlainTextEdit
+    schema_errors: QLabel
+    canned: QPlainTextEdit
+    builtin_note: QLabel
+    json_edit: QPlainTextEdit
+    json_error: QLabel
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for what normal look-up does not find: a part of the unbuilt body.
+        if name in _BODY_PARTS and not self.__dict__.get("_body_built", True):
+            self._build_body()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def body_built(self) -> bool:
+        """Whether the list, the selected tool's fields and Tool choice exist yet."""
+        return self._body_built
+
+    def _build_body(self) -> None:
+        self._body_built = True
+        body = self.body.layout()
+        assert isinstance(body, QVBoxLayout)
         # The list and its buttons.
         row = QHBoxLayout()
         self.list = QListWidget()
@@ -395,6 +436,8 @@ class ToolsEditor(QGroupBox):
         self._show_sending(on)
 
     def _show_sending(self, on: bool) -> None:
+        if on and not self._body_built:
+            self._build_body()
         self.body.setVisible(on)
         self.auto_reply.setVisible(on)
 
