@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
 from playground.ui.panels.editor_parts import DEFAULT_PROMPTS, EFFORTS, mono_font
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QComboBox
+
     from playground.protocol.requests import RequestParams
     from playground.ui.panels.editor import RequestEditor
 
@@ -44,6 +46,19 @@ FORMATS = (("", "text"), ("json_object", "JSON object"), ("json_schema", "JSON S
 SUMMARIES = ("", "auto", "concise", "detailed")  # Responses' reasoning.summary
 PARALLEL = (("", "default"), ("on", "on"), ("off", "off"))
 _UNSET = -0.01  # a spin box's "default" (its special value): the key is not sent
+_LAZY = dict.fromkeys(("schema_name", "schema_strict", "schema", "schema_note"), "schema")
+_LAZY |= dict.fromkeys(("top_p", "stop", "seed", "n", "frequency", "presence"), "advanced")
+_LAZY |= dict.fromkeys(("summary", "parallel"), "advanced")
+# The Advanced fields a body may set: one set builds the group to show it.
+_ADVANCED_KEYS: tuple[str, ...] = (
+    "top_p",
+    "stop",
+    "seed",
+    "n",
+    "frequency_penalty",
+    "presence_penalty",
+)
+_ADVANCED_KEYS += ("reasoning_summary", "parallel_tool_calls")
 
 
 def parse_stops(text: str) -> list[str] | None:
@@ -78,9 +93,32 @@ class ChatForm:
     """The fields of a chat, responses or messages editor other than its tools; the editor keeps
     the widgets as its own attributes too (``editor.temperature``...), as its callers read them."""
 
+    # Built on first use (``__getattr__``): the schema editor's fields and the Advanced group's.
+    schema_name: QLineEdit
+    schema_strict: QCheckBox
+    schema: QPlainTextEdit
+    schema_note: QLabel
+    top_p: QDoubleSpinBox
+    stop: QLineEdit
+    seed: QSpinBox
+    n: QSpinBox
+    frequency: QDoubleSpinBox
+    presence: QDoubleSpinBox
+    summary: QComboBox
+    parallel: QComboBox
+
     def __init__(self, editor: RequestEditor) -> None:
         self.editor = editor
         self.route = editor.route
+        self._built: set[str] = set()  # "schema", "advanced": the parts built so far
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for what normal look-up does not find: a field of an unbuilt part.
+        part = _LAZY.get(name)
+        if part is not None and part not in self.__dict__.get("_built", {part}):
+            (self._build_schema if part == "schema" else self._build_advanced)()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # ---- building -----------------------------------------------------------------------------
     def add_top(self, f: QFormLayout) -> None:
@@ -145,10 +183,21 @@ class ChatForm:
             }[r]
         )
         layout.addWidget(self.format)
+        # The schema editor shows while the format is JSON Schema; it is built the first time it
+        # is (or one of its fields is reached for): the first frame's format is text.
         self.schema_box = QWidget()
-        inner = QFormLayout(self.schema_box)
-        inner.setContentsMargins(0, 0, 0, 0)
-        inner.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self._schema_form = QFormLayout(self.schema_box)
+        self._schema_form.setContentsMargins(0, 0, 0, 0)
+        self._schema_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        layout.addWidget(self.schema_box)
+        self.schema_box.hide()
+        self.format.currentIndexChanged.connect(self._format_shown)
+        f.addRow(box)
+        self.format_box = box
+
+    def _build_schema(self) -> None:
+        e, r, inner = self.editor, self.route, self._schema_form
+        self._built.add("schema")
         self.schema_name = QLineEdit("answer")
         self.schema_name.textChanged.connect(e._form_edited)
         self.schema_strict = QCheckBox("strict")
@@ -171,17 +220,16 @@ class ChatForm:
         self.schema_note.setWordWrap(True)
         self.schema_note.setStyleSheet("color: gray;")
         inner.addRow(self.schema_note)
-        layout.addWidget(self.schema_box)
-        self.schema_box.hide()
-        self.format.currentIndexChanged.connect(self._format_shown)
-        f.addRow(box)
-        self.format_box = box
 
     def _format_shown(self) -> None:
-        self.schema_box.setVisible(self.format.currentData() == "json_schema")
+        on = self.format.currentData() == "json_schema"
+        if on and "schema" not in self._built:
+            self._build_schema()
+        self.schema_box.setVisible(on)
 
     def _add_advanced(self, f: QFormLayout) -> None:
-        e, r = self.editor, self.route
+        # The group's fields are built when it is first opened or one of them is reached for:
+        # folded, the first frame shows only its toggle (startup time).
         self.advanced_toggle = QToolButton()
         self.advanced_toggle.setText("Advanced")
         self.advanced_toggle.setCheckable(True)
@@ -195,6 +243,15 @@ class ChatForm:
         # The column was sized before this group opened (route_panel.py): a row too long for
         # it puts its field under its label instead of running past the column's edge.
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self._advanced_form = form
+        self.advanced.hide()
+        self.advanced_toggle.toggled.connect(self.show_advanced)
+        f.addRow(self.advanced_toggle)
+        f.addRow(self.advanced)
+
+    def _build_advanced(self) -> None:
+        e, r, form = self.editor, self.route, self._advanced_form
+        self._built.add("advanced")
         self.top_p = self._spin(_UNSET, 1.0, 0.05)
         form.addRow("Top P", self.top_p)
         self.stop = QLineEdit()
@@ -231,12 +288,10 @@ class ChatForm:
             else "parallel_tool_calls (sent with tools)"
         )
         form.addRow("Parallel tool calls", self.parallel)
-        self.advanced.hide()
-        self.advanced_toggle.toggled.connect(self.show_advanced)
-        f.addRow(self.advanced_toggle)
-        f.addRow(self.advanced)
 
     def show_advanced(self, on: bool) -> None:
+        if on and "advanced" not in self._built:
+            self._build_advanced()
         self.advanced_toggle.setChecked(on)
         self.advanced_toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.advanced.setVisible(on)
@@ -253,6 +308,18 @@ class ChatForm:
             p.thinking_budget = e.thinking.value() or None
         else:
             p.reasoning_effort = e.effort.currentData() or None
+        if "advanced" in self._built:  # unbuilt, every field says "default": nothing is sent
+            self._read_advanced(p)
+        kind = self.format.currentData() or None
+        p.format_type = kind
+        if kind == "json_schema":
+            p.schema = self._schema()
+            if r != "messages":
+                p.schema_name = self.schema_name.text().strip() or "answer"
+                p.schema_strict = self.schema_strict.isChecked() or None
+
+    def _read_advanced(self, p: RequestParams) -> None:
+        r = self.route
         p.top_p = _value(self.top_p)
         if r != "responses":
             p.stop = parse_stops(self.stop.text())
@@ -264,13 +331,6 @@ class ChatForm:
         if r == "responses":
             p.reasoning_summary = self.summary.currentData() or None
         p.parallel_tool_calls = {"on": True, "off": False}.get(self.parallel.currentData() or "")
-        kind = self.format.currentData() or None
-        p.format_type = kind
-        if kind == "json_schema":
-            p.schema = self._schema()
-            if r != "messages":
-                p.schema_name = self.schema_name.text().strip() or "answer"
-                p.schema_strict = self.schema_strict.isChecked() or None
 
     def _schema(self) -> dict[str, Any]:
         try:
@@ -296,6 +356,25 @@ class ChatForm:
             e.thinking.setValue(p.thinking_budget or 0)
         else:
             select_value(e.effort, p.reasoning_effort or "")
+        if "advanced" in self._built or any(getattr(p, k) is not None for k in _ADVANCED_KEYS):
+            self._show_advanced_values(p)
+        select_value(self.format, p.format_type or "")
+        if p.format_type == "json_schema":
+            self.schema.setPlainText(json.dumps(p.schema or {}, indent=2, ensure_ascii=False))
+            self.schema_name.setText(p.schema_name or "answer")
+            self.schema_strict.setChecked(bool(p.schema_strict))
+            self.schema_note.setText(_schema_problem(p.schema or {}))
+        self._format_shown()
+        if any(
+            getattr(p, k) is not None
+            for k in ("top_p", "stop", "seed", "frequency_penalty", "presence_penalty")
+        ) or (p.reasoning_summary or p.parallel_tool_calls is not None or (p.n or 0) > 1):
+            self.show_advanced(True)  # a value the body set is never hidden in a folded group
+
+    def _show_advanced_values(self, p: RequestParams) -> None:
+        from playground.ui.panels.editor_fill import select_value
+
+        r = self.route
         self.top_p.setValue(p.top_p if p.top_p is not None else _UNSET)
         self.stop.setText(show_stops(p.stop))
         if r == "chat":
@@ -311,18 +390,6 @@ class ChatForm:
             "" if p.parallel_tool_calls is None else ("on" if p.parallel_tool_calls else "off")
         )
         select_value(self.parallel, parallel)
-        select_value(self.format, p.format_type or "")
-        if p.format_type == "json_schema":
-            self.schema.setPlainText(json.dumps(p.schema or {}, indent=2, ensure_ascii=False))
-            self.schema_name.setText(p.schema_name or "answer")
-            self.schema_strict.setChecked(bool(p.schema_strict))
-            self.schema_note.setText(_schema_problem(p.schema or {}))
-        self._format_shown()
-        if any(
-            getattr(p, k) is not None
-            for k in ("top_p", "stop", "seed", "frequency_penalty", "presence_penalty")
-        ) or (p.reasoning_summary or p.parallel_tool_calls is not None or (p.n or 0) > 1):
-            self.show_advanced(True)  # a value the body set is never hidden in a folded group
 
 
 def _schema_problem(schema: dict[str, Any]) -> str:

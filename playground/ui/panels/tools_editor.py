@@ -53,11 +53,9 @@ _CHOICES = ("auto", "none", "required")
 _ERROR = "#d9534f"
 _NEW_SCHEMA = '{\n  "type": "object",\n  "properties": {}\n}'
 Checked = tuple[dict[str, Any] | None, list[SchemaProblem]]
-_BODY_PARTS = frozenset(
-    ("list", "add_button", "remove_button", "as_json", "pages", "tool_choice", "name")
-    + ("description", "parameters", "schema_errors", "canned", "builtin_note", "json_edit")
-    + ("json_error",)
-)
+_BODY_PARTS = frozenset(("list", "add_button", "remove_button", "as_json", "pages", "name"))
+_BODY_PARTS |= {"tool_choice", "description", "parameters", "schema_errors", "canned"}
+_BODY_PARTS |= {"builtin_note", "json_edit", "json_error"}
 
 
 class ToolsEditor(QGroupBox):
@@ -99,22 +97,7 @@ class ToolsEditor(QGroupBox):
         self.auto_reply.setVisible(False)
         self._body_built = False
 
-    # The parts of the body (built by ``_build_body`` on first use).
-    list: QListWidget
-    add_button: QToolButton
-    remove_button: QToolButton
-    as_json: QToolButton
-    pages: QStackedWidget
-    tool_choice: QComboBox
-    name: QLineEdit
-    description: QLineEdit
-    parameters: QPlainTextEdit
-    schema_errors: QLabel
-    canned: QPlainTextEdit
-    builtin_note: QLabel
-    json_edit: QPlainTextEdit
-    json_error: QLabel
-
+    # The parts of the body (``_BODY_PARTS``) are made by ``_build_body`` on first use.
     def __getattr__(self, name: str) -> Any:
         # Only reached for what normal look-up does not find: a part of the unbuilt body.
         if name in _BODY_PARTS and not self.__dict__.get("_body_built", True):
