@@ -8,28 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import (
-    QBuffer,
-    QByteArray,
-    QEvent,
-    QIODevice,
-    QMimeData,
-    QObject,
-    Qt,
-    QUrl,
-    Signal,
-)
-from PySide6.QtGui import (
-    QColor,
-    QDragEnterEvent,
-    QDropEvent,
-    QImage,
-    QImageReader,
-    QKeyEvent,
-    QKeySequence,
-    QPainter,
-    QPixmap,
-)
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFormLayout,
@@ -46,7 +26,13 @@ from PySide6.QtWidgets import (
 from playground.protocol.conversation.model import Image, parse_data_url
 from playground.ui.conversation.flow_layout import FlowLayout
 
+# The image classes (QImage, QImageReader, QBuffer, QPainter, QUrl...) are imported by the code
+# that uses them: the first frame shows an empty strip, and PySide makes each class it is asked
+# for, with its enums, when first imported (startup time).
 if TYPE_CHECKING:
+    from PySide6.QtCore import QMimeData, QUrl
+    from PySide6.QtGui import QImage, QPixmap
+
     from playground.ui.conversation.thread import ConversationThread
 
 __all__ = [
@@ -96,6 +82,9 @@ def thumbnail(data: bytes, side: int = THUMB) -> tuple[QImage, int, int]:
     cached = _THUMBS.get(data)
     if cached is not None:
         return cached
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QImageReader
+
     buffer = QBuffer()
     buffer.setData(QByteArray(data))
     buffer.open(QIODevice.OpenModeFlag.ReadOnly)
@@ -162,6 +151,8 @@ def image_from_url(text: str) -> Image:
 
 
 def _png(image: QImage) -> bytes:
+    from PySide6.QtCore import QBuffer, QIODevice
+
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     image.save(buffer, "PNG")  # type: ignore[call-overload]  # the stub says bytes
@@ -189,6 +180,8 @@ def images_from_mime(mime: QMimeData) -> tuple[list[Image], list[str]]:
             if image_mime(data) is not None:
                 return [Image(image_mime(data) or fmt, data)], []
     if mime.hasImage():
+        from PySide6.QtGui import QImage
+
         value = mime.imageData()
         image = value if isinstance(value, QImage) else QImage(value)
         if not image.isNull():
@@ -226,6 +219,8 @@ def carries_images(mime: QMimeData) -> bool:
 def _on_checks(image: QImage) -> QPixmap:
     """``image`` over a checkerboard where it is transparent: a mask's clear areas (the ones an
     edit paints) must not look like an empty thumbnail."""
+    from PySide6.QtGui import QPainter, QPixmap
+
     if image.isNull() or not image.hasAlphaChannel():
         return QPixmap.fromImage(image)
     pixmap = QPixmap(image.size())
@@ -424,9 +419,32 @@ class AttachmentStrip(QWidget):
         """Take image drops (and, on a text box, image pastes) on ``widget`` for the strip."""
         widget.setAcceptDrops(True)
         widget.installEventFilter(self._catcher)
-        viewport = getattr(widget, "viewport", None)
-        if callable(viewport):  # a text box takes its drops on its viewport
-            viewport().installEventFilter(self._catcher)
+        if callable(getattr(widget, "viewport", None)):  # a text box takes drops on its viewport
+            # Not before a main window's first frame: the first bare viewport PySide wraps has
+            # it load every QtWidgets class to find its type (65 of them, about 8 ms on a 2-core
+            # Xeon), and nothing is dropped on a box not yet on screen. So the viewport is
+            # caught when the box is shown, once its window has painted (at once in a window
+            # that has no first frame to wait for, a panel on its own).
+            self._catcher.viewports.append(widget)
+
+    def _catch_viewports(self) -> None:
+        """Catch the drops on the pending text boxes' viewports (their window is painted)."""
+        waiting, self._catcher.viewports = self._catcher.viewports, []
+        for widget in waiting:
+            widget.viewport().installEventFilter(self._catcher)  # type: ignore[attr-defined]
+
+    def _shown(self, widget: QWidget) -> None:
+        if widget not in self._catcher.viewports:
+            return
+        window = widget.window()
+        first_frame = getattr(window, "firstFrame", None)
+        if first_frame is not None and not getattr(window, "painted", True):
+            if not self._catcher.waiting:
+                self._catcher.waiting = True
+                # After the frame, not inside its paint event: the frame reaches the screen first.
+                first_frame.connect(lambda: QTimer.singleShot(0, self, self._catch_viewports))
+        else:
+            self._catch_viewports()
 
     def _to_thread(self) -> None:
         thread = self._thread
@@ -447,9 +465,14 @@ class _Catcher(QObject):
     def __init__(self, strip: AttachmentStrip) -> None:
         super().__init__(strip)
         self.strip = strip
+        self.viewports: list[QWidget] = []  # text boxes whose viewport is not caught yet
+        self.waiting = False  # for the window's first frame
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         try:
+            if event.type() == QEvent.Type.Show and self.viewports:
+                assert isinstance(watched, QWidget)
+                self.strip._shown(watched)
             return self._filter(event)
         except Exception as exc:  # raised inside Qt's event dispatch, it aborts the program
             self.strip.add([], [f"Could not attach that ({type(exc).__name__}: {exc})"])
@@ -469,6 +492,8 @@ class _Catcher(QObject):
                 return True
         elif kind == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
+            from PySide6.QtGui import QKeySequence
+
             if event.matches(QKeySequence.StandardKey.Paste):
                 mime = QApplication.clipboard().mimeData()
                 if mime is not None and carries_images(mime) and self.strip.add_mime(mime):
