@@ -14,7 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSignalBlocker, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,10 +23,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QPlainTextEdit,
-    QStackedWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -111,6 +108,10 @@ class ToolsEditor(QGroupBox):
         return self._body_built
 
     def _build_body(self) -> None:
+        # Classes only the body uses load with it: PySide makes each one, with its enums, when
+        # it is first imported (startup time).
+        from PySide6.QtWidgets import QListWidget, QStackedWidget
+
         self._body_built = True
         body = self.body.layout()
         assert isinstance(body, QVBoxLayout)
@@ -295,7 +296,7 @@ class ToolsEditor(QGroupBox):
         with QSignalBlocker(self.list):
             self.list.clear()
             for _ in self.defs:
-                self.list.addItem(QListWidgetItem())
+                self.list.addItem("")
             self.list.setCurrentRow(select)
         for i in range(len(self.defs)):
             self._mark(i)
@@ -318,7 +319,7 @@ class ToolsEditor(QGroupBox):
             text += "  · built-in"
         if problems:
             item.setText(f"⚠ {text}  · {'no name' if not d.name.strip() else 'invalid schema'}")
-            item.setForeground(QBrush(QColor(_ERROR)))
+            item.setForeground(QColor(_ERROR))
             item.setToolTip("\n".join(str(p) for p in problems))
         else:
             item.setText(text)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSignalBlocker
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QMessageBox
+from PySide6.QtWidgets import QMenu
 
 from playground.protocol.conversation.bodies import CONVERSATION_ROUTES
 
@@ -125,6 +125,9 @@ class Presets:
         if name is None:
             if not self.window.interactive:
                 return None
+            # Dialogs: their classes load when first used (startup time).
+            from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
+
             name, ok = QInputDialog.getText(
                 self.window,
                 "Save as preset",
@@ -218,6 +221,8 @@ class Presets:
         from playground.runs.presets import delete_preset
 
         if self.window.interactive:
+            from PySide6.QtWidgets import QMessageBox
+
             answer = QMessageBox.question(
                 self.window, "Delete the preset?", f"Delete the preset “{name}”?"
             )

@@ -6,8 +6,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QFileDialog
-
 if TYPE_CHECKING:
     from playground.runs.record import RunRecord
     from playground.ui.session import StreamSession
@@ -76,6 +74,8 @@ class RunFiles:
         return True
 
     def open_capture_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog  # a dialog: its class loads when first used
+
         path, _ = QFileDialog.getOpenFileName(self.window, "Open a capture", "", CAPTURE_FILTER)
         if path:
             self.window.open_capture(path)
