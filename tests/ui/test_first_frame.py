@@ -18,6 +18,7 @@ _PROBE = textwrap.dedent(
     """
     import gc, json, os, sys
     from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6 import QtWidgets
     from PySide6.QtWidgets import QApplication, QMainWindow
 
     facts = {}
@@ -44,13 +45,60 @@ _PROBE = textwrap.dedent(
                 for m in ("playground.ui.settings_dialog", "playground.ui.inspector.request_view")
                 if m in sys.modules
             ),
+            "route": window.current_panel().route,
+            "unused_modules": sorted(m for m in LATER if m in sys.modules),
+            # PySide makes each Qt class (with its enums) the first time it is reached for.
+            "unused_qt": sorted(c for c in LATER_QT if c in vars(QtWidgets)),
+            **form(window.current_panel().editor),
         }
+
+    # What the first frame does without: loaded when first used.
+    LATER = (
+        "jsonschema",  # the schema checks: with the first schema typed
+        "playground.protocol.structured",  # the structured answer's check
+        "playground.runs.presets",  # the presets folder: when the Presets menu opens
+    )
+    # Dialogs and the tools list; QWizard, QMdiArea... are what PySide loads all at once with
+    # the first bare QWidget it wraps (a scroll area's viewport).
+    LATER_QT = ("QFileDialog", "QInputDialog", "QMessageBox", "QListWidget", "QWizard", "QMdiArea")
+
+    def form(editor):
+        chat = getattr(editor, "chat_form", None)
+        if chat is None:
+            return {}
+        return {
+            "tools_body": editor.tools.body_built,
+            "form_parts": sorted(chat._built),
+            "tools_sending": editor.use_tools.isChecked(),
+            "format": chat.format.currentData(),
+            "advanced_open": chat.advanced_toggle.isChecked(),
+        }
+
+    def dropped_image(window):
+        # An image file dropped on the prompt box's viewport: does the strip take it?
+        import tempfile
+        from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+        from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
+        editor = window.current_panel().editor
+        path = os.path.join(tempfile.mkdtemp(), "dot.png")
+        image = QImage(4, 4, QImage.Format.Format_RGB32)
+        image.fill(0)
+        image.save(path)
+        mime = QMimeData()
+        mime.setUrls([QUrl.fromLocalFile(path)])
+        actions, left = Qt.DropAction.CopyAction, Qt.MouseButton.LeftButton
+        none = Qt.KeyboardModifier.NoModifier
+        viewport = editor.prompt.viewport()
+        QApplication.sendEvent(viewport, QDragEnterEvent(QPoint(5, 5), actions, mime, left, none))
+        QApplication.sendEvent(viewport, QDropEvent(QPointF(5, 5), actions, mime, left, none))
+        return len(editor.attachments.images)
 
     def settled(window):
         facts["settled"] = state(window) | {
             "save_action": window.menus.save_action.text(),
             "models_pending": window.provider_bar.models_pending,
             "simulator": bool(window.provider_bar.simulator_url),
+            "dropped": dropped_image(window),
         }
         print(json.dumps(facts), flush=True)
         os._exit(0)
@@ -65,7 +113,15 @@ _PROBE = textwrap.dedent(
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     probe = Probe()
-    app.installEventFilter(probe)
+    # The main window's events only, as the startup bench watches them: an application-wide
+    # Python filter is handed every object, and wrapping them has PySide make every Qt class.
+    show = QMainWindow.show
+
+    def show_watched(window):
+        window.installEventFilter(probe)
+        show(window)
+
+    QMainWindow.show = show_watched
     from playground.ui.app import main
     main([])
     """
@@ -106,6 +162,12 @@ def test_first_frame_comes_before_asyncio_history_docks_and_other_widgets(
     assert first["widget_modules"] == []
     # Nor the settings dialog or the request / response views (their tabs are not open).
     assert first["dialog_modules"] == []
+    assert first["unused_modules"] == [] and first["unused_qt"] == []
+    # The chat panel's form as a first start shows it: Send tools off, the format text, the
+    # Advanced group folded; so the tools list, the schema editor and the Advanced fields wait.
+    assert first["route"] == "chat"
+    assert not first["tools_sending"] and first["format"] == "" and not first["advanced_open"]
+    assert not first["tools_body"] and first["form_parts"] == []
 
     after = facts["settled"]
     assert after["asyncio_loaded"] and after["qasync"]
@@ -118,3 +180,5 @@ def test_first_frame_comes_before_asyncio_history_docks_and_other_widgets(
     assert after["docks"] and after["save_action"] == "&Save run as capture…"
     assert not after["models_pending"]  # the model list was asked for once the loop ran
     assert after["simulator"]
+    # The prompt box's viewport, caught once the window painted, takes an image dropped on it.
+    assert after["dropped"] == 1
