@@ -3,9 +3,13 @@ in its tooltip), so a narrow pane keeps its buttons and never widens the window.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QPaintEvent
 
 __all__ = ["ElidedLabel"]
 
@@ -38,6 +42,9 @@ class ElidedLabel(QLabel):
         return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, room)
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        # QPainter (with its enums) loads with the first paint, after the window's first frame.
+        from PySide6.QtGui import QPainter
+
         painter = QPainter(self)
         painter.setPen(self.palette().color(self.foregroundRole()))
         painter.setFont(self.font())
