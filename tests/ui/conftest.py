@@ -185,3 +185,12 @@ def freeze_watch() -> Iterator[FreezeWatch]:
     watch = FreezeWatch()
     yield watch
     watch.stop()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Empty the clipboard before the process exits: the offscreen platform's clipboard still
+    holding data at exit crashes the interpreter (a segfault after every test passed)."""
+    from PySide6.QtWidgets import QApplication
+
+    if QApplication.instance() is not None:
+        QApplication.clipboard().clear()
