@@ -309,14 +309,18 @@ class AttachmentStrip(QWidget):
         self.chips_box.hide()
         outer.addWidget(self.chips_box)
         row = QHBoxLayout()
-        self.attach_button = QPushButton("Attach image…")
+        # Short words: at 1024 px the form's field column is ~150 px, button and URL box share it.
+        self.attach_button = QPushButton("Attach…")
         self.attach_button.setToolTip(
             "Attach a PNG, JPEG, WebP or GIF to the message (or paste one, or drop it here)"
         )
         self.attach_button.clicked.connect(self.browse)
         row.addWidget(self.attach_button)
         self.url = QLineEdit()
-        self.url.setPlaceholderText("or an image URL (http(s) or data:), Enter")
+        self.url.setPlaceholderText("or image URL")
+        self.url.setToolTip(
+            "An image URL (http(s), sent as a URL; data:, sent as its bytes), Enter"
+        )
         self.url.returnPressed.connect(self.add_url)
         row.addWidget(self.url, 1)
         outer.addLayout(row)
