@@ -1,7 +1,9 @@
-"""A route panel on the session's simulator, shown offscreen, as the panel tests build it."""
+"""A route panel on the session's simulator, shown offscreen, and runs on it sent and awaited."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from playground.transport.providers import provider_by_id
@@ -29,3 +31,24 @@ def sim_panel(route: str, sim: Any, model: str = "sim-reasoner", pace: str = "fa
     panel.resize(1000, 700)
     panel.show()
     return panel
+
+
+def then_wait(qloop: Any, panel: Any, action: Callable[[], None] | None = None) -> str:
+    """Do ``action`` (by default Send: it starts a run) in the loop; the status the run ended in."""
+    start = action or panel.send
+
+    async def go() -> str:
+        start()
+        await asyncio.sleep(0)
+        status: str = await panel.session.wait()
+        return status
+
+    status = qloop.run(go(), 30)
+    qloop.sleep(0.05)  # the finished signal's slots (the thread, the views) have run
+    return status
+
+
+def say(qloop: Any, panel: Any, text: str) -> str:
+    """``text`` typed in the prompt box and sent; the status the run ended in."""
+    panel.editor.prompt.setPlainText(text)
+    return then_wait(qloop, panel)

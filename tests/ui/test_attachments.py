@@ -4,14 +4,13 @@ simulator, and shown as thumbnails on the sent turn."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from panel_helpers import sim_panel
+from panel_helpers import sim_panel, then_wait
 from PIL import Image as PILImage
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage, QKeySequence
@@ -27,18 +26,6 @@ def _png(width: int = 64, height: int = 48) -> bytes:
     buf = io.BytesIO()
     PILImage.new("RGB", (width, height), (200, 60, 40)).save(buf, "PNG")
     return buf.getvalue()
-
-
-def _send(qloop: Any, panel: Any) -> str:
-    async def go() -> str:
-        panel.send()
-        await asyncio.sleep(0)
-        status: str = await panel.session.wait()
-        return status
-
-    status = qloop.run(go(), 30)
-    qloop.sleep(0.05)
-    return status
 
 
 def _drop(widget: Any, mime: QMimeData) -> bool:
@@ -106,7 +93,7 @@ def test_an_image_dropped_on_the_prompt_is_sent_and_read(
     # The JSON body already carries the image on the turn.
     assert "base64" in panel.editor.raw.toPlainText()
     panel.editor.prompt.setPlainText("What is in this picture?")
-    assert _send(qloop, panel) == "complete"
+    assert then_wait(qloop, panel) == "complete"
     assert "I see a 64×48 PNG image" in str(panel.session.state.text)
     # Sent: the strip is empty, the turn holds the image and its block shows the thumbnail.
     assert strip.images == [] and strip.chips_box.isHidden()
@@ -131,7 +118,7 @@ def test_an_image_pasted_into_the_prompt_is_sent(
     assert len(strip.images) == 1
     assert strip.chip_texts()[0].startswith("64×48 PNG")
     assert panel.editor.prompt.toPlainText() == "Describe it"  # nothing pasted as text
-    assert _send(qloop, panel) == "complete"
+    assert then_wait(qloop, panel) == "complete"
     assert "I see a 64×48 PNG image" in str(panel.session.state.text)
     assert strip.images == []
 
@@ -198,7 +185,7 @@ def test_a_turn_with_an_image_looks_right(qloop: Any, sim: Any, tmp_path: Path) 
     PILImage.radial_gradient("L").convert("RGB").resize((640, 480)).save(buf, "PNG")
     panel.editor.attachments.add_files([_write(tmp_path / "photo.png", buf.getvalue())])
     panel.editor.prompt.setPlainText("What is in this picture?")
-    assert _send(qloop, panel) == "complete"
+    assert then_wait(qloop, panel) == "complete"
     panel.editor.attachments.add_files([_write(tmp_path / "next.png", _png())])
     qloop.sleep(0.1)
     shot = panel.grab()

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from panel_helpers import sim_panel
+from panel_helpers import say, sim_panel, then_wait
 from PySide6.QtCore import Qt
 
 from playground.protocol.conversation import Thinking, parse_body
@@ -26,23 +25,6 @@ def _panel(route: str, sim: Any) -> Any:
     if route == "messages":  # an edited answer must go back with its thinking and signature
         panel.editor.thinking.setValue(1024)
     return panel
-
-
-def _then_wait(qloop: Any, panel: Any, action: Callable[[], None]) -> str:
-    async def go() -> str:
-        action()
-        await asyncio.sleep(0)
-        status: str = await panel.session.wait()
-        return status
-
-    status = qloop.run(go(), 30)
-    qloop.sleep(0.05)
-    return status
-
-
-def _say(qloop: Any, panel: Any, text: str) -> str:
-    panel.editor.prompt.setPlainText(text)
-    return _then_wait(qloop, panel, panel.send)
 
 
 def _text(panel: Any) -> str:
@@ -76,7 +58,7 @@ def test_an_edited_question_and_answer_are_what_the_next_request_carries(
 ) -> None:
     panel = _panel(route, sim)
     thread = panel.conversation
-    assert _say(qloop, panel, FIRST) == "complete"
+    assert say(qloop, panel, FIRST) == "complete"
     first_answer = thread.turns[1].text
     # Cancel leaves the turn as it was.
     block = thread.view.blocks[0]
@@ -102,7 +84,7 @@ def test_an_edited_question_and_answer_are_what_the_next_request_carries(
     # The block shows the edited text, rendered; the JSON body view carries the edits.
     assert thread.view.blocks[1].text_view.toPlainText().strip() == STEER
     assert _body_turns(panel, route) == [("user", EDITED), ("assistant", STEER)]
-    assert _say(qloop, panel, "And how old is it?") == "complete"
+    assert say(qloop, panel, "And how old is it?") == "complete"
     assert _sent(panel, route) == [
         ("user", EDITED),
         ("assistant", STEER),
@@ -119,7 +101,7 @@ def test_turns_inserted_before_and_after_are_sent_in_place(
 ) -> None:
     panel = _panel(route, sim)
     thread, view = panel.conversation, panel.conversation.view
-    _say(qloop, panel, FIRST)
+    say(qloop, panel, FIRST)
     answer = thread.turns[1].text
     labels = [a.text() for a in view.blocks[0].insert_menu.actions()]
     assert labels == [
@@ -161,7 +143,7 @@ def test_turns_inserted_before_and_after_are_sent_in_place(
         for frame in shown.document().rootFrame().childFrames()
     )
     assert _body_turns(panel, route) == expected
-    assert _say(qloop, panel, "And Madrid?") == "complete"
+    assert say(qloop, panel, "And Madrid?") == "complete"
     assert _sent(panel, route) == [*expected, ("user", "And Madrid?")]
     assert _text(panel).startswith(f'Following up on "{FIRST}".')
 
@@ -172,15 +154,15 @@ def test_regenerate_drops_the_answer_and_what_follows_and_asks_again(
 ) -> None:
     panel = _panel(route, sim)
     thread, view = panel.conversation, panel.conversation.view
-    _say(qloop, panel, FIRST)
-    _say(qloop, panel, "Then tell me about Rome")
+    say(qloop, panel, FIRST)
+    say(qloop, panel, "Then tell me about Rome")
     assert [t.role for t in thread.turns] == ["user", "assistant"] * 2
     assert view.blocks[0].regenerate_button is None  # a user turn has nothing to regenerate
     panel.editor.prompt.setPlainText("words not sent yet")
     requests = len(thread.requests)
     block = view.blocks[1]
     assert block.regenerate_button is not None
-    assert _then_wait(qloop, panel, block.regenerate_button.click) == "complete"
+    assert then_wait(qloop, panel, block.regenerate_button.click) == "complete"
     # One more request, with the turns before the answer only: no Rome, no prompt box turn.
     assert len(thread.requests) == requests + 1
     assert _sent(panel, route) == [("user", FIRST)]
@@ -203,7 +185,7 @@ def test_send_to_another_panel_carries_the_thread(
     if source == "messages":
         panel.editor.thinking.setValue(1024)  # thinking is Anthropic's: it stays behind
     panel.editor.system.setPlainText("Answer briefly.")
-    assert _say(qloop, panel, FIRST) == "complete"
+    assert say(qloop, panel, FIRST) == "complete"
     answer = panel.conversation.turns[1].text
     panel.editor.prompt.setPlainText("And how tall is it?")
     view = panel.conversation.view
@@ -220,7 +202,7 @@ def test_send_to_another_panel_carries_the_thread(
     assert other.editor.prompt.toPlainText() == "And how tall is it?"
     assert other.editor.system.toPlainText() == "Answer briefly."
     assert len(other.conversation.view.blocks) == 2
-    assert _then_wait(qloop, other, other.send) == "complete"
+    assert then_wait(qloop, other, other.send) == "complete"
     assert _sent(other, target) == [
         ("user", FIRST),
         ("assistant", answer),
@@ -231,7 +213,7 @@ def test_send_to_another_panel_carries_the_thread(
 
 def test_send_to_compare_gives_every_column_the_thread(window: Any, qloop: Any) -> None:
     panel = window.show_panel("chat")
-    assert _say(qloop, panel, FIRST) == "complete"
+    assert say(qloop, panel, FIRST) == "complete"
     panel.editor.prompt.setPlainText("And how tall is it?")
     actions = {a.data(): a for a in panel.conversation.view.send_to_menu.actions()}
     actions["compare"].trigger()

@@ -3,13 +3,11 @@ follow-ups carry the earlier turns, turns can be deleted, tool calls are answere
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from panel_helpers import sim_panel
+from panel_helpers import say, sim_panel, then_wait
 from PySide6.QtGui import QKeySequence, QShortcut
 from sdk_referee import TIME_TOOL, sdk_answer
 
@@ -22,25 +20,6 @@ ASK_TOOLS = "What is the weather and the time in Paris?"
 
 def _panel(route: str, sim: Any) -> Any:
     return sim_panel(route, sim, pace="instant")
-
-
-def _then_wait(qloop: Any, panel: Any, action: Callable[[], None]) -> str:
-    """Do ``action`` (which starts a run) in the loop and wait until the stream ended."""
-
-    async def go() -> str:
-        action()
-        await asyncio.sleep(0)
-        status: str = await panel.session.wait()
-        return status
-
-    status = qloop.run(go(), 30)
-    qloop.sleep(0.05)
-    return status
-
-
-def _say(qloop: Any, panel: Any, text: str) -> str:
-    panel.editor.prompt.setPlainText(text)
-    return _then_wait(qloop, panel, panel.send)
 
 
 def _text(panel: Any) -> str:
@@ -67,7 +46,7 @@ def _body(panel: Any) -> str:
 def test_a_follow_up_carries_the_earlier_turns(route: str, qloop: Any, sim: Any) -> None:
     panel = _panel(route, sim)
     assert panel.conversation.view.isHidden()
-    assert _say(qloop, panel, FIRST) == "complete"
+    assert say(qloop, panel, FIRST) == "complete"
     first_answer = _text(panel)
     # The answer stays in the thread; the prompt box is empty for the next turn.
     assert [t.role for t in panel.conversation.turns] == ["user", "assistant"]
@@ -77,7 +56,7 @@ def test_a_follow_up_carries_the_earlier_turns(route: str, qloop: Any, sim: Any)
     assert len(panel.conversation.view.blocks) == 2
     # The JSON body view shows the thread's messages.
     assert FIRST in _body(panel) and first_answer in _body(panel)
-    assert _say(qloop, panel, "And how tall is it?") == "complete"
+    assert say(qloop, panel, "And how tall is it?") == "complete"
     assert _text(panel).startswith(f'Following up on "{FIRST}".')
     assert [t.role for t in panel.conversation.turns] == ["user", "assistant", "user", "assistant"]
     paths = [r["path"] for r in panel.conversation.requests]
@@ -89,15 +68,15 @@ def test_a_follow_up_carries_the_earlier_turns(route: str, qloop: Any, sim: Any)
 @pytest.mark.parametrize("route", ROUTES)
 def test_a_deleted_turn_is_not_sent(route: str, qloop: Any, sim: Any) -> None:
     panel = _panel(route, sim)
-    _say(qloop, panel, FIRST)
-    _say(qloop, panel, "Then tell me about Rome")
+    say(qloop, panel, FIRST)
+    say(qloop, panel, "Then tell me about Rome")
     assert len(panel.conversation.turns) == 4
     panel.conversation.view.blocks[0].delete_button.click()  # the first question
     panel.conversation.view.blocks[0].delete_button.click()  # and its answer
     assert [t.role for t in panel.conversation.turns] == ["user", "assistant"]
     assert len(panel.conversation.view.blocks) == 2
     assert FIRST not in _body(panel).splitlines()
-    _say(qloop, panel, "And Madrid?")
+    say(qloop, panel, "And Madrid?")
     # The follow-up names the turn still there, not the deleted one.
     assert _text(panel).startswith('Following up on "Then tell me about Rome".')
     assert FIRST not in _strings(panel.conversation.requests[-1]["body"]).splitlines()
@@ -121,7 +100,7 @@ def test_a_two_round_tool_loop_with_parallel_calls(route: str, qloop: Any, sim: 
         editor.thinking.setValue(1024)
     view = panel.conversation.view
     for round_, ask in enumerate([ASK_TOOLS, "And tomorrow, weather and time?"]):
-        assert _say(qloop, panel, ask) == "complete"
+        assert say(qloop, panel, ask) == "complete"
         calls = panel.conversation.turns[-1].tool_calls
         assert [c.name for c in calls] == ["get_weather", "get_time"]
         # One result editor per parallel call, and the Send results action.
@@ -131,7 +110,7 @@ def test_a_two_round_tool_loop_with_parallel_calls(route: str, qloop: Any, sim: 
             editor_.edit.setPlainText(json.dumps({"round": round_, "tool": editor_.call.name}))
         # Round one by the button; round two by Send (Ctrl+Enter), which sends the results.
         press = view.send_results_button.click if round_ == 0 else panel.send
-        assert _then_wait(qloop, panel, press) == "complete"
+        assert then_wait(qloop, panel, press) == "complete"
         used = (
             f'The tool answered: get_weather: {{"round": {round_}, "tool": "get_weather"}}; '
             f'get_time: {{"round": {round_}, "tool": "get_time"}}'
@@ -155,11 +134,11 @@ def test_the_official_sdks_accept_the_bodies_the_panel_sent(
     panel = _panel(route, sim)
     panel.editor.use_tools.setChecked(True)
     panel.editor.tools.setPlainText(json.dumps([SAMPLE_TOOL, TIME_TOOL]))
-    _say(qloop, panel, ASK_TOOLS)
+    say(qloop, panel, ASK_TOOLS)
     for editor_ in panel.conversation.view.result_editors:
         editor_.edit.setPlainText('{"ok": true}')
-    _then_wait(qloop, panel, panel.conversation.view.send_results_button.click)
-    _say(qloop, panel, "And tomorrow?")
+    then_wait(qloop, panel, panel.conversation.view.send_results_button.click)
+    say(qloop, panel, "And tomorrow?")
     texts = []
     for request in panel.conversation.requests:
         text, sent = sdk_answer(sim.base_url, route, request["body"])
@@ -190,6 +169,6 @@ def test_a_body_typed_into_the_json_view_fills_the_thread(route: str, qloop: Any
     assert [t.role for t in panel.conversation.turns] == ["user", "assistant"]
     assert panel.editor.prompt.toPlainText() == "How tall is it?"
     assert len(panel.conversation.view.blocks) == 2
-    assert _then_wait(qloop, panel, panel.send) == "complete"
+    assert then_wait(qloop, panel, panel.send) == "complete"
     assert _text(panel).startswith(f'Following up on "{FIRST}".')
     assert [t.role for t in panel.conversation.turns] == ["user", "assistant"] * 2

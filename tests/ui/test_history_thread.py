@@ -3,34 +3,16 @@ real simulator: the thread its request sent, and its answer as the last assistan
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
+from panel_helpers import say
 from PySide6.QtCore import Qt
 
 ROUTES = ("chat", "responses", "messages")
 FIRST = "Tell me about the Eiffel Tower in Paris"
 SECOND = "Then tell me about Rome"
-
-
-def _then_wait(qloop: Any, panel: Any, action: Callable[[], None]) -> str:
-    async def go() -> str:
-        action()
-        await asyncio.sleep(0)
-        status: str = await panel.session.wait()
-        return status
-
-    status = qloop.run(go(), 30)
-    qloop.sleep(0.05)
-    return status
-
-
-def _say(qloop: Any, panel: Any, text: str) -> str:
-    panel.editor.prompt.setPlainText(text)
-    return _then_wait(qloop, panel, panel.send)
 
 
 def _run_ids(window: Any, route: str) -> list[str]:
@@ -52,10 +34,10 @@ def test_reopening_a_run_restores_its_thread(route: str, window: Any, qloop: Any
     panel = window.show_panel(route)
     panel.set_pace("instant")
     before = set(_run_ids(window, route))
-    assert _say(qloop, panel, FIRST) == "complete"
+    assert say(qloop, panel, FIRST) == "complete"
     thread = panel.conversation
     first_answer = thread.turns[-1]  # with its reasoning (a chat body sends none back)
-    assert _say(qloop, panel, SECOND) == "complete"
+    assert say(qloop, panel, SECOND) == "complete"
     live = list(thread.turns)
     assert [t.role for t in live] == ["user", "assistant"] * 2
     qloop.sleep(0.05)
@@ -89,7 +71,7 @@ def test_reopening_a_run_restores_its_thread(route: str, window: Any, qloop: Any
     view.reopen(first)
     qloop.run(panel.session.wait(), 20)
     qloop.sleep(0.05)
-    assert _say(qloop, panel, "And how tall is it?") == "complete"
+    assert say(qloop, panel, "And how tall is it?") == "complete"
     assert panel.session.state.text.startswith(f'Following up on "{FIRST}".')
     assert _seen(thread.turns)[:2] == _seen(live[:2])
     assert len(thread.turns) == 4
@@ -99,9 +81,9 @@ def test_a_refused_run_comes_back_without_an_answer(window: Any, qloop: Any) -> 
     panel = window.show_panel("chat")
     panel.set_pace("instant")
     before = set(_run_ids(window, "chat"))
-    assert _say(qloop, panel, FIRST) == "complete"
+    assert say(qloop, panel, FIRST) == "complete"
     panel.set_fault("http-500")
-    assert _say(qloop, panel, SECOND) == "failed"
+    assert say(qloop, panel, SECOND) == "failed"
     panel.set_fault("none")
     qloop.sleep(0.05)
     refused = next(i for i in _run_ids(window, "chat") if i not in before)

@@ -4,7 +4,6 @@ into a multipart POST /v1/images/edits that streams partials and a final picture
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import subprocess
@@ -16,7 +15,7 @@ from typing import Any
 
 import openai
 from headless_helpers import headless_env
-from panel_helpers import sim_panel
+from panel_helpers import sim_panel, then_wait
 from PIL import Image as PILImage
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -31,18 +30,6 @@ def _png(width: int = 64, height: int = 48, *, alpha: bool = False) -> bytes:
     mode, fill = ("RGBA", (0, 0, 0, 0)) if alpha else ("RGB", (30, 120, 200))
     PILImage.new(mode, (width, height), fill).save(buf, "PNG")
     return buf.getvalue()
-
-
-def _send(qloop: Any, panel: Any) -> str:
-    async def go() -> str:
-        panel.send()
-        await asyncio.sleep(0)
-        status: str = await panel.session.wait()
-        return status
-
-    status = qloop.run(go(), 30)
-    qloop.sleep(0.05)
-    return status
 
 
 def _drop_file(widget: Any, path: Path) -> None:
@@ -70,7 +57,7 @@ def test_an_input_image_makes_send_an_edit_that_streams_partials(
     edit.mask_slot.set_image(Image("image/png", _png(alpha=True)))
     panel.editor.prompt.setPlainText("a red barn at dusk")
     panel.editor.partial_images.setValue(2)
-    assert _send(qloop, panel) == "complete"
+    assert then_wait(qloop, panel) == "complete"
     images = panel.session.state.images
     assert [i.final for i in images] == [False, False, True]
     assert all(i.item is not None for i in images)
@@ -85,7 +72,7 @@ def test_an_input_image_makes_send_an_edit_that_streams_partials(
     # Cleared: the next Send is a generation again.
     edit.source.clear()
     assert edit.files() == []
-    assert _send(qloop, panel) == "complete"
+    assert then_wait(qloop, panel) == "complete"
     assert panel.requests[-1]["path"] == "/v1/images/generations"
 
 
@@ -105,7 +92,7 @@ def test_no_image_no_edit_and_a_gif_is_refused_by_the_server(qloop: Any, sim: An
     buf = io.BytesIO()
     PILImage.new("RGB", (8, 8)).save(buf, "GIF")
     edit.source.set_image(Image("image/gif", buf.getvalue()))
-    _send(qloop, panel)
+    then_wait(qloop, panel)
     assert panel.session.run.status == 400
     assert "unsupported mimetype" in panel.banner.text
 
@@ -143,7 +130,7 @@ def test_the_openai_sdk_sends_the_same_edit(qloop: Any, sim: Any) -> None:
     panel = sim_panel("images", sim, pace="instant")
     panel.editor.image_input.source.set_image(Image("image/png", _png()))
     panel.editor.prompt.setPlainText("a lighthouse")
-    assert _send(qloop, panel) == "complete"
+    assert then_wait(qloop, panel) == "complete"
     ours = panel.requests[0]
     sent: list[Any] = []
     kinds: list[str] = []

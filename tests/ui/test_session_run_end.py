@@ -2,24 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
-from panel_helpers import sim_panel
-
-
-def _run(qloop: Any, panel: Any, prompt: str) -> str:
-    async def go() -> str:
-        panel.editor.prompt.setPlainText(prompt)
-        panel.send()
-        await asyncio.sleep(0)
-        status: str = await panel.session.wait()
-        return status
-
-    status = qloop.run(go(), 30)
-    qloop.sleep(0.05)
-    return status
+from panel_helpers import say, sim_panel
 
 
 @pytest.mark.parametrize(("route", "reads"), [("chat", False), ("messages", True)])
@@ -39,7 +25,7 @@ def test_the_thread_parses_payloads_at_the_end_only_for_routes_that_read_them(
 
     panel = sim_panel(route, sim, pace="instant")
     monkeypatch.setattr(StreamDecoder, "payload", counting)
-    assert _run(qloop, panel, "Tell me about lighthouses") == "complete"
+    assert say(qloop, panel, "Tell me about lighthouses") == "complete"
     thread = panel.conversation
     assert thread is not None and [t.role for t in thread.turns] == ["user", "assistant"]
     assert thread.turns[-1].text

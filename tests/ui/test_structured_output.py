@@ -4,12 +4,11 @@ schema (valid, or each error with its JSON path and a schema_invalid finding).""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
 import pytest
-from panel_helpers import sim_panel
+from panel_helpers import sim_panel, then_wait
 
 from playground.ui.panels.chat_form import SAMPLE_SCHEMA
 
@@ -20,18 +19,6 @@ UNSATISFIABLE = {
     "properties": {"city": {"type": "string", "pattern": "^[0-9]+$"}},
     "required": ["city"],
 }
-
-
-def _run(qloop: Any, panel: Any) -> str:
-    async def go() -> str:
-        panel.send()
-        await asyncio.sleep(0)
-        status: str = await panel.session.wait()
-        return status
-
-    status = qloop.run(go(), 30)
-    qloop.sleep(0.05)
-    return status
 
 
 def _ask_schema(panel: Any, schema: dict[str, Any]) -> None:
@@ -70,7 +57,7 @@ def test_a_json_schema_answer_is_shown_as_json_and_valid(route: str, sim: Any, q
         },
         "messages": {"format": {"type": "json_schema", "schema": SAMPLE_SCHEMA}},
     }[route] == shape
-    assert _run(qloop, panel) == "complete"
+    assert then_wait(qloop, panel) == "complete"
     view = panel.views["structured"]
     assert view.isVisible() and not panel.views["answer"].isVisible()
     shown = view.text.toPlainText()
@@ -89,7 +76,7 @@ def test_an_answer_the_schema_refuses_shows_each_error_and_a_finding(
 ) -> None:
     panel = sim_panel(route, sim, pace="instant")
     _ask_schema(panel, UNSATISFIABLE)
-    assert _run(qloop, panel) == "complete"
+    assert then_wait(qloop, panel) == "complete"
     city = json.loads(panel.session.state.text)["city"]
     error = f"$.city: '{city}' does not match '^[0-9]+$'"
     view = panel.views["structured"]
@@ -104,7 +91,7 @@ def test_a_cut_answer_is_not_valid_and_says_why(sim: Any, qloop: Any) -> None:
     panel = sim_panel("chat", sim, pace="instant")
     _ask_schema(panel, SAMPLE_SCHEMA)
     panel.set_fault("drop")  # the connection drops mid-answer
-    status = _run(qloop, panel)
+    status = then_wait(qloop, panel)
     assert status == "truncated"
     view = panel.views["structured"]
     assert view.verdict_line.text() == "Not checked: the run ended truncated before a whole answer."
@@ -115,7 +102,7 @@ def test_an_answer_refused_before_its_stream_is_not_checked(sim: Any, qloop: Any
     panel = sim_panel("responses", sim, pace="instant")
     _ask_schema(panel, SAMPLE_SCHEMA)
     panel.set_fault("http-429")
-    assert _run(qloop, panel) == "failed"
+    assert then_wait(qloop, panel) == "failed"
     view = panel.views["structured"]
     assert view.verdict_line.text() == "Not checked: the run ended failed before an answer."
     assert panel.dump_state()["structured"] == {
@@ -128,7 +115,7 @@ def test_without_a_schema_the_markdown_answer_shows_and_no_structured_key(
     sim: Any, qloop: Any
 ) -> None:
     panel = sim_panel("chat", sim, pace="instant")
-    assert _run(qloop, panel) == "complete"
+    assert then_wait(qloop, panel) == "complete"
     assert panel.views["answer"].isVisible() and not panel.views["structured"].isVisible()
     assert "structured" not in panel.dump_state()
 

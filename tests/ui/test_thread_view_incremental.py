@@ -4,12 +4,10 @@ the turns it changed, and nothing is rebuilt while an answer streams."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from panel_helpers import sim_panel
+from panel_helpers import say, sim_panel, then_wait
 
 from playground.ui import frames
 from playground.ui.conversation.parking import KEEP_RENDERED
@@ -18,30 +16,13 @@ ROUTES = ("chat", "responses", "messages")
 FIRST = "Tell me about the Eiffel Tower in Paris"
 
 
-def _then_wait(qloop: Any, panel: Any, action: Callable[[], None]) -> str:
-    async def go() -> str:
-        action()
-        await asyncio.sleep(0)
-        status: str = await panel.session.wait()
-        return status
-
-    status = qloop.run(go(), 30)
-    qloop.sleep(0.05)
-    return status
-
-
-def _say(qloop: Any, panel: Any, text: str) -> str:
-    panel.editor.prompt.setPlainText(text)
-    return _then_wait(qloop, panel, panel.send)
-
-
 @pytest.mark.parametrize("route", ROUTES)
 def test_a_new_turn_keeps_the_earlier_blocks(route: str, qloop: Any, sim: Any) -> None:
     panel = sim_panel(route, sim, pace="instant")
     if route == "messages":  # thinking and its signature go back and forth with each answer
         panel.editor.thinking.setValue(1024)
     view = panel.conversation.view
-    assert _say(qloop, panel, FIRST) == "complete"
+    assert say(qloop, panel, FIRST) == "complete"
     first = list(view.blocks)
     texts = [b.text_view for b in first]
     assert len(first) == 2 and first[1].live  # the answer is shown in full by the live views
@@ -53,7 +34,7 @@ def test_a_new_turn_keeps_the_earlier_blocks(route: str, qloop: Any, sim: Any) -
 
     frames.frame_observers.append(watch)
     try:
-        assert _say(qloop, panel, "And how tall is it?") == "complete"
+        assert say(qloop, panel, "And how tall is it?") == "complete"
     finally:
         frames.frame_observers.remove(watch)
     blocks = view.blocks
@@ -71,7 +52,7 @@ def test_a_new_turn_keeps_the_earlier_blocks(route: str, qloop: Any, sim: Any) -
     assert ids[:3] in seen and seen <= {ids[:3], ids}
     # The next question keeps all of them but the answer just shown live.
     earlier = list(blocks)
-    assert _say(qloop, panel, "And when was it built?") == "complete"
+    assert say(qloop, panel, "And when was it built?") == "complete"
     assert all(a is b for a, b in zip(view.blocks[:3], earlier[:3], strict=True))
     assert view.blocks[3] is not earlier[3] and len(view.blocks) == 6
 
@@ -79,9 +60,9 @@ def test_a_new_turn_keeps_the_earlier_blocks(route: str, qloop: Any, sim: Any) -
 def test_an_edit_delete_or_insert_rebuilds_only_what_it_changed(qloop: Any, sim: Any) -> None:
     panel = sim_panel("chat", sim, pace="instant")
     thread, view = panel.conversation, panel.conversation.view
-    _say(qloop, panel, FIRST)
-    _say(qloop, panel, "Then tell me about Rome")
-    _say(qloop, panel, "And Madrid?")
+    say(qloop, panel, FIRST)
+    say(qloop, panel, "Then tell me about Rome")
+    say(qloop, panel, "And Madrid?")
     before = list(view.blocks)
     assert len(before) == 6
     # Edit the second question: its block alone is new.
@@ -120,7 +101,7 @@ def test_an_edit_delete_or_insert_rebuilds_only_what_it_changed(qloop: Any, sim:
     assert [b.index for b in inserted] == list(range(len(inserted)))
     # Regenerating the first answer drops it and what follows, and asks again: the question
     # before it stays the same block.
-    assert _then_wait(qloop, panel, inserted[1].regenerate_button.click) == "complete"
+    assert then_wait(qloop, panel, inserted[1].regenerate_button.click) == "complete"
     assert view.blocks[0] is inserted[0] and len(view.blocks) == 2
 
 
@@ -130,7 +111,7 @@ def test_older_turns_far_out_of_view_park_their_text_and_get_it_back(qloop: Any,
     panel.sim_headers = lambda: {**base(), "X-Sim-Tokens": "400"}  # answers taller than the pane
     view = panel.conversation.view
     for n in range(6):
-        assert _say(qloop, panel, f"{FIRST} ({n})") == "complete"
+        assert say(qloop, panel, f"{FIRST} ({n})") == "complete"
     qloop.sleep(0.05)
     blocks = view.blocks
     assert len(blocks) == 12

@@ -4,13 +4,12 @@ model and body), a new conversation from it (no thread, same system and tools); 
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from panel_helpers import say, then_wait
 from sdk_referee import TIME_TOOL
 
 from playground.protocol.conversation.bodies import parse_body
@@ -22,23 +21,6 @@ ASK_TOOLS = "What is the weather and the time in Paris?"
 FOLLOW_UP = "Thanks. Is it a good day for a walk?"
 SYSTEM = "You are a terse travel assistant."
 CANNED = {"get_weather": '{"temp": 21, "sky": "clear"}'}
-
-
-def _then_wait(qloop: Any, panel: Any, action: Callable[[], None]) -> str:
-    async def go() -> str:
-        action()
-        await asyncio.sleep(0)
-        status: str = await panel.session.wait()
-        return status
-
-    status = qloop.run(go(), 30)
-    qloop.sleep(0.05)
-    return status
-
-
-def _say(qloop: Any, panel: Any, text: str) -> str:
-    panel.editor.prompt.setPlainText(text)
-    return _then_wait(qloop, panel, panel.send)
 
 
 def _menu_texts(menu: Any) -> list[str]:
@@ -63,20 +45,20 @@ def _conversation(qloop: Any, window: Any, route: str) -> Any:
     assert tools.name.text() == "get_weather"
     tools.canned.setPlainText(CANNED["get_weather"])
     assert not tools.auto_reply.isChecked()
-    assert _say(qloop, panel, ASK_TOOLS) == "complete"
+    assert say(qloop, panel, ASK_TOOLS) == "complete"
     view = panel.conversation.view
     assert [e.call.name for e in view.result_editors] == ["get_weather", "get_time"]
     # The canned result fills its call's editor; the other is typed.
     assert view.result_editors[0].edit.toPlainText() == CANNED["get_weather"]
     view.result_editors[1].edit.setPlainText('{"time": "14:05"}')
-    assert _then_wait(qloop, panel, view.send_results_button.click) == "complete"
-    assert _say(qloop, panel, FOLLOW_UP) == "complete"
+    assert then_wait(qloop, panel, view.send_results_button.click) == "complete"
+    assert say(qloop, panel, FOLLOW_UP) == "complete"
     # The simulator calls a tool again: the canned one is filled in, any other typed.
     assert view.result_editors and view.result_editors[0].call.name == "get_weather"
     assert view.result_editors[0].edit.toPlainText() == CANNED["get_weather"]
     for other in view.result_editors[1:]:
         other.edit.setPlainText('{"time": "14:06"}')
-    assert _then_wait(qloop, panel, panel.send) == "complete"
+    assert then_wait(qloop, panel, panel.send) == "complete"
     roles = [t.role for t in panel.conversation.turns]
     assert roles == ["user", "assistant", "tool", "assistant"] * 2
     assert panel.conversation.turns[-1].text
@@ -120,7 +102,7 @@ def test_a_preset_saved_and_opened_again(
     assert panel.editor.tools.canned_results() == CANNED and thread.auto_results == {}
     # The conversation goes on from the preset: the next request carries its turns (and the
     # simulator, which checks them as the vendors do, takes it).
-    assert _say(qloop, panel, "And in the evening?") == "complete"
+    assert say(qloop, panel, "And in the evening?") == "complete"
     sent = parse_body(thread.requests[-1]["body"], route).conversation.turns
     assert [(t.role, t.text) for t in sent] == [(t.role, t.text) for t in turns] + [
         ("user", "And in the evening?")
@@ -149,7 +131,7 @@ def test_a_new_conversation_from_a_preset(
         assert fresh[key] == body[key]
     assert panel.editor.tools.canned_results() == CANNED
     # The first question of a new conversation: no earlier turn is named, the tools are sent.
-    assert _say(qloop, panel, ASK_TOOLS) == "complete"
+    assert say(qloop, panel, ASK_TOOLS) == "complete"
     assert not panel.session.state.text.startswith("Following up")
     assert [t.role for t in thread.turns] == ["user", "assistant"]
     assert [c.name for c in thread.turns[-1].tool_calls] == ["get_weather", "get_time"]
