@@ -102,10 +102,11 @@ def validate(schema: Mapping[str, Any], value: Any) -> Verdict:
     import jsonschema
     from jsonschema.exceptions import SchemaError
 
+    document = dict(schema)  # jsonschema's validators are typed for a dict
     try:
-        cls = jsonschema.validators.validator_for(schema)
-        cls.check_schema(schema)
-        found = list(cls(schema).iter_errors(value))
+        cls = jsonschema.validators.validator_for(document)
+        cls.check_schema(document)
+        found = list(cls(document).iter_errors(value))
     except SchemaError as exc:
         return Verdict(False, (f"schema: {_short(str(exc.message))}",))
     except Exception as exc:  # a $ref to a remote document and the like: said, not raised
