@@ -3,7 +3,8 @@
 Layout under the data folder: ``history/index.json`` (summaries, rewritten atomically) and
 ``history/runs/<id>.capture.jsonl`` (one capture per run, ``.part`` while it streams).
 A corrupt index or capture found at start-up is renamed ``*.corrupt`` and reported in
-``RunHistory.messages`` (set aside with a message, and the program starts).
+``RunHistory.messages`` (set aside with a message, and the program starts). Given a background
+``FileWriter`` (runs/writer.py), a run's index and capture writes happen on its thread, in order.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 from playground.protocol.capture import Capture
 from playground.runs.journal import PART_SUFFIX, CaptureJournal, JournalError, read_journal
 from playground.runs.paths import data_dir
+from playground.runs.writer import FileWriter
 
 __all__ = ["HistoryError", "LoadedRun", "RunHistory", "RunRecorder", "RunSummary"]
 
@@ -101,7 +103,7 @@ class RunRecorder(CaptureJournal):
     """The RunSink that journals one run into the history (put it after the panel's own sink)."""
 
     def __init__(self, history: RunHistory, summary: RunSummary, path: Path, **kw: Any) -> None:
-        super().__init__(path, summary.route, **kw)
+        super().__init__(path, summary.route, writer=history.writer, **kw)
         self.history = history
         self.summary = summary
 
@@ -149,15 +151,24 @@ class RunRecorder(CaptureJournal):
 class RunHistory:
     """Runs kept on disk under ``root`` (default: ``<data dir>/history``)."""
 
-    def __init__(self, root: Path | None = None, *, max_runs_per_route: int = 200) -> None:
+    def __init__(
+        self,
+        root: Path | None = None,
+        *,
+        max_runs_per_route: int = 200,
+        writer: FileWriter | None = None,
+    ) -> None:
         self.root = Path(root) if root is not None else data_dir() / "history"
+        # Where the index and the captures are written durably: inline unless one is given.
+        self.writer = writer if writer is not None else FileWriter(threaded=False)
         self.runs_dir = self.root / "runs"
         self.index_path = self.root / "index.json"
         self.max_runs_per_route = max_runs_per_route
         self.messages: list[str] = []  # what start-up set aside or recovered, for the status bar
         self._runs: dict[str, RunSummary] = {}
         self.runs_dir.mkdir(parents=True, exist_ok=True)
-        self._load()
+        if self._load():  # at start-up, on the caller: a folder that cannot be written raises
+            self._write_index(self._index_data())
 
     # -- public API --------------------------------------------------------------------------
     def start_run(
@@ -184,15 +195,22 @@ class RunHistory:
     def capture_path(self, run_id: str) -> Path:
         return self.runs_dir / f"{run_id}{CAPTURE_SUFFIX}"
 
+    def run_file(self, run_id: str) -> Path:
+        """The run's capture as it is now: its .part while it streams or after a crash.
+
+        Waits for the writer first, so a run that just ended is read whole, not mid-rename.
+        """
+        self.writer.flush()
+        path = self.capture_path(run_id)
+        part = path.with_name(path.name + PART_SUFFIX)
+        return path if path.exists() or not part.exists() else part
+
     def load_run(self, run_id: str) -> LoadedRun:
         """Reopen a run (its .part when it is still streaming or was cut by a crash)."""
         summary = self._runs.get(run_id)
         if summary is None:
             raise HistoryError(f"There is no run {run_id} in the history.")
-        path = self.capture_path(run_id)
-        if not path.exists():
-            part = path.with_name(path.name + PART_SUFFIX)
-            path = part if part.exists() else path
+        path = self.run_file(run_id)
         try:
             journal = read_journal(path)
         except JournalError as exc:
@@ -214,23 +232,22 @@ class RunHistory:
 
     def delete_run(self, run_id: str) -> None:
         self._runs.pop(run_id, None)
-        for path in (self.capture_path(run_id),):
+        path = self.capture_path(run_id)
+
+        def unlink() -> None:  # after the run's own close, should that still be queued
             for candidate in (path, path.with_name(path.name + PART_SUFFIX)):
-                with contextlib.suppress(FileNotFoundError):
+                with contextlib.suppress(OSError):
                     candidate.unlink()
+
+        self.writer.submit(unlink)
         self._save_index()
 
     # -- internals ---------------------------------------------------------------------------
     def _put(self, summary: RunSummary) -> None:
         """Record a summary; a disk problem becomes a message, never an error in the stream."""
         self._runs[summary.id] = summary
-        try:
-            self._prune(summary.route)
-            self._save_index()
-        except OSError as exc:
-            message = f"The run history could not be saved ({exc.strerror or type(exc).__name__})."
-            if message not in self.messages:
-                self.messages.append(message)
+        self._prune(summary.route)
+        self._save_index()
 
     def _prune(self, route: str) -> None:
         runs = self.list_runs(route)
@@ -238,8 +255,24 @@ class RunHistory:
             if old.status != "streaming":
                 self.delete_run(old.id)
 
+    def _index_data(self) -> dict[str, Any]:
+        return {"format": INDEX_FORMAT, "runs": [asdict(r) for r in self.list_runs()]}
+
     def _save_index(self) -> None:
-        data = {"format": INDEX_FORMAT, "runs": [asdict(r) for r in self.list_runs()]}
+        """Queue the index as it is now (a copy); a newer one queued before it starts wins."""
+        data = self._index_data()
+        self.writer.submit(lambda: self._write_index_or_say(data), key=("index", self.index_path))
+
+    def _write_index_or_say(self, data: dict[str, Any]) -> None:
+        """A disk problem becomes a message, never an error in the stream (or the writer)."""
+        try:
+            self._write_index(data)
+        except OSError as exc:
+            message = f"The run history could not be saved ({exc.strerror or type(exc).__name__})."
+            if message not in self.messages:
+                self.messages.append(message)
+
+    def _write_index(self, data: dict[str, Any]) -> None:
         fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".tmp", dir=self.root)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as file:
@@ -252,7 +285,8 @@ class RunHistory:
                 os.unlink(tmp)
             raise
 
-    def _load(self) -> None:
+    def _load(self) -> bool:
+        """Read the index and match it with the files; True when it is to be written again."""
         changed = False
         if self.index_path.exists():
             try:
@@ -271,8 +305,7 @@ class RunHistory:
                 )
                 changed = True
         changed |= self._reconcile()
-        if changed or not self.index_path.exists():
-            self._save_index()
+        return changed or not self.index_path.exists()
 
     def _reconcile(self) -> bool:
         """Match the index with the files: recover crashed runs, adopt orphans, drop the missing."""

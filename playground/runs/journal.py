@@ -4,7 +4,8 @@ The format itself (records, line encoding, the reader) lives in ``playground.pro
 this module is the app's RunSink on top of it: keys scrubbed from what it writes, the decoder's
 verdict as the final status, a full disk reported instead of raised. Lines are written and flushed
 as the bytes arrive into ``<name>.part``; the end renames it into place (a crash
-mid-stream loses nothing already received, and a finished file appears atomically).
+mid-stream loses nothing already received, and a finished file appears atomically). Given a
+``FileWriter``, the end's fsync and rename run on its thread, not the caller's (runs/writer.py).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from playground.protocol.capture import (
     FORMAT,
@@ -29,6 +30,9 @@ from playground.protocol.capture import (
 )
 from playground.transport.errors import TransportError
 from playground.transport.redact import redact_headers, redact_pairs, scrub
+
+if TYPE_CHECKING:
+    from playground.runs.writer import FileWriter
 
 __all__ = [
     "CAPTURE_FORMAT",
@@ -77,6 +81,7 @@ class CaptureJournal:
         *,
         secrets: tuple[str, ...] = (),
         status_source: Callable[[], str | None] | None = None,
+        writer: FileWriter | None = None,
     ) -> None:
         self.path = Path(path)
         self.part_path = self.path.with_name(self.path.name + PART_SUFFIX)
@@ -92,6 +97,7 @@ class CaptureJournal:
         self.request: dict[str, Any] | None = None
         self.write_error: str | None = None  # a full disk or a lost folder: the run goes on
         self._file: IO[bytes] | None = None
+        self.writer = writer  # None: the end's fsync and rename happen in close() itself
 
     # -- RunSink -----------------------------------------------------------------------------
     def on_request(
@@ -171,10 +177,19 @@ class CaptureJournal:
             self._fail(exc)
 
     def close(self) -> None:
-        """Finish the file: fsync, then rename the .part into place (atomic on one filesystem)."""
+        """Finish the file: fsync, then rename the .part into place (atomic on one filesystem).
+
+        With a writer, this is queued on its thread; ``write_error`` says a failure when it ran.
+        """
         if self._file is None:
             return
         file, self._file = self._file, None
+        if self.writer is None:
+            self._finish(file)
+        else:
+            self.writer.submit(lambda: self._finish(file))
+
+    def _finish(self, file: IO[bytes]) -> None:
         try:
             try:
                 file.flush()

@@ -351,9 +351,13 @@ async def _settle_widgets(panel: Any) -> None:
 def _journal_to(panel: Any, path: str) -> None:
     """--save-capture: the run is journaled to ``path`` as it streams (playground-capture/1)."""
     from playground.runs.journal import CaptureJournal
+    from playground.runs.writer import shared_writer
 
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    writer = shared_writer()  # flushed by the window's shutdown, before the process exits
     panel.session.add_sink_for_next_run(
-        lambda spec: CaptureJournal(target, panel.route, secrets=tuple(spec.secrets()))
+        lambda spec: CaptureJournal(
+            target, panel.route, secrets=tuple(spec.secrets()), writer=writer
+        )
     )

@@ -339,9 +339,7 @@ class HistoryView(QWidget):
         self.status.setText(message)
 
     def _path(self, run_id: str) -> Path:
-        path = Path(self.history.capture_path(run_id))
-        part = path.with_name(path.name + ".part")
-        return path if path.exists() or not part.exists() else part
+        return Path(self.history.run_file(run_id))  # after the writer: a run just ended is whole
 
     # ---- actions -----------------------------------------------------------------------------
     def reopen(self, run_id: str | None = None, speed: float = 0.0) -> Any:

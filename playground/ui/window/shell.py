@@ -470,13 +470,17 @@ class MainWindow(QMainWindow):
         if self.simulator is not None:
             simulator, self.simulator = self.simulator, None
             await lazy.in_thread(simulator.stop)
+        from playground.runs.writer import flush_shared
+
+        await lazy.in_thread(flush_shared)  # every run's files complete before the process ends
 
 
 def _open_history() -> RunHistory | None:
     """The run history; None when its folder cannot be used (the window opens anyway)."""
     from playground.runs.history import RunHistory
+    from playground.runs.writer import shared_writer
 
-    try:
-        return RunHistory()
+    try:  # its fsync and renames on the writer's thread: the UI thread never waits on the disk
+        return RunHistory(writer=shared_writer())
     except Exception:  # an unwritable data folder must not keep the window from opening
         return None
