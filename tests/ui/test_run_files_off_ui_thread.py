@@ -89,8 +89,8 @@ def test_a_runs_start_and_end_never_fsync_on_the_ui_thread(
 def test_a_quit_right_after_a_run_leaves_complete_files(
     own_window: Any, qloop: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A slow disk: each fsync takes 0.3 s, so the run's writes are still queued when it ends.
-    calls = _record_fsync(monkeypatch, delay=0.3)
+    # A slow disk: each fsync takes 0.5 s, so the run's writes are still queued when it ends.
+    calls = _record_fsync(monkeypatch, delay=0.5)
     panel = own_window.show_panel("chat")
     panel.set_pace("instant")
     assert say(qloop, panel, "Hello there") == "complete"
