@@ -56,6 +56,20 @@ def test_minimum_size_fits_a_small_laptop(window: Any, qloop: Any) -> None:
     assert window.size().toTuple() == (960, 600)
 
 
+def test_signed_thinking_keeps_the_minimum_size(
+    window: Any, qloop: Any, send_and_wait: Any
+) -> None:
+    panel = window.show_panel("messages")
+    panel.editor.thinking.setValue(1024)  # the simulator signs its thinking
+    assert send_and_wait(panel, 60) == "complete"
+    assert panel.views["thinking"].note.text().startswith("Signed reasoning")
+    layout = audit_layout(window)
+    assert layout["min_width"] <= 960 and layout["min_height"] <= 600
+    window.resize(960, 600)
+    qloop.sleep(0.05)
+    assert window.size().toTuple() == (960, 600)
+
+
 def test_no_overlaps_at_laptop_and_full_sizes_before_and_after_runs(
     window: Any, qloop: Any, send_and_wait: Any
 ) -> None:

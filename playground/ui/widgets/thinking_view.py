@@ -45,6 +45,8 @@ class ThinkingView(QWidget):
         layout.addWidget(self.toggle)
         self.note = QLabel(self)
         self.note.setStyleSheet("color: palette(mid); font-style: italic;")
+        # Wrapped: on one line the signature note asked 455 px and held the window over 1,000 wide.
+        self.note.setWordWrap(True)
         self.note.hide()
         layout.addWidget(self.note)
         self.text = LiveText(
