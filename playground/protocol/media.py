@@ -100,6 +100,12 @@ def image_format(data: bytes) -> str | None:
     return None
 
 
+def image_mime(data: bytes) -> str | None:
+    """The MIME type of a PNG, JPEG, WebP or GIF by its first bytes; None for anything else."""
+    fmt = image_format(data)
+    return f"image/{fmt}" if fmt is not None else None
+
+
 def image_size(data: bytes) -> tuple[int, int] | None:
     """Width and height from the header alone (works on a truncated file); None if unknown."""
     try:

@@ -17,7 +17,8 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from playground.protocol.conversation.model import Image, data_url
-from playground.ui.conversation.attachments import ImageChip, describe, image_mime
+from playground.protocol.media import image_mime
+from playground.ui.conversation.attachments import ImageChip, describe
 
 ROUTES = ("chat", "responses", "messages")
 

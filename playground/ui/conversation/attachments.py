@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QKeyEvent
@@ -23,14 +22,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.protocol.conversation.model import Image, parse_data_url
+from playground.protocol.conversation.model import Image
 from playground.ui.conversation.flow_layout import FlowLayout
+from playground.ui.conversation.image_sources import (
+    carries_images,
+    image_from_url,
+    images_from_mime,
+    read_image_file,
+)
 
 # The image classes (QImage, QImageReader, QBuffer, QPainter, QUrl...) are imported by the code
 # that uses them: the first frame shows an empty strip, and PySide makes each class it is asked
 # for, with its enums, when first imported (startup time).
 if TYPE_CHECKING:
-    from PySide6.QtCore import QMimeData, QUrl
+    from PySide6.QtCore import QMimeData
     from PySide6.QtGui import QImage, QPixmap
 
     from playground.ui.conversation.thread import ConversationThread
@@ -39,10 +44,7 @@ __all__ = [
     "AttachmentStrip",
     "ImageChip",
     "describe",
-    "image_mime",
     "image_row",
-    "images_from_mime",
-    "read_image_file",
     "thumbnail",
 ]
 
@@ -50,31 +52,10 @@ THUMB = 56  # a thumbnail's longer side, px
 URL_CHARS = 26  # about as wide as a chip of bytes (a wider one set the form's minimum)
 INFO_WIDTH = 120
 FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/webp": "WebP", "image/gif": "GIF"}
-# The image formats every route takes (PNG, JPEG, WebP, GIF), by their files' first bytes: a
-# file's name can lie, its bytes are what the server reads.
-_MAGIC = (
-    (b"\x89PNG\r\n\x1a\n", "image/png"),
-    (b"\xff\xd8\xff", "image/jpeg"),
-    (b"GIF87a", "image/gif"),
-    (b"GIF89a", "image/gif"),
-)
-_EXT_MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
-_EXT_MIME |= {".webp": "image/webp", ".gif": "image/gif"}
-NOT_AN_IMAGE = "not a PNG, JPEG, WebP or GIF image"
 # Decoded thumbnails by image bytes (bytes cache their hash): the thread rebuilds its blocks
 # when a run ends, and must not decode every picture again each time.
 _THUMBS: dict[bytes, tuple[QImage, int, int]] = {}
 _THUMBS_MAX = 64
-
-
-def image_mime(data: bytes) -> str | None:
-    """The MIME type of a PNG, JPEG, WebP or GIF by its first bytes; None for anything else."""
-    for magic, mime in _MAGIC:
-        if data.startswith(magic):
-            return mime
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
-    return None
 
 
 def thumbnail(data: bytes, side: int = THUMB) -> tuple[QImage, int, int]:
@@ -117,103 +98,6 @@ def describe(image: Image) -> str:
     fmt = FORMATS.get(image.mime, image.mime)
     dims = f"{width}×{height} " if width and height else ""
     return f"{dims}{fmt} · {_bytes(len(image.data))}"
-
-
-def read_image_file(path: str | Path) -> Image:
-    """The image in the file at ``path``; ValueError (one sentence) for anything else."""
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise ValueError(f"{p.name}: {exc.strerror or exc}") from None
-    mime = image_mime(data)
-    if mime is None:
-        raise ValueError(f"{p.name} is {NOT_AN_IMAGE}")
-    return Image(mime, data)
-
-
-def image_from_url(text: str) -> Image:
-    """An http(s) image URL as a URL part; a ``data:`` URL decoded to its bytes."""
-    text = text.strip()
-    parsed = parse_data_url(text)
-    if parsed is not None:
-        mime = image_mime(parsed[1])
-        if mime is None:
-            raise ValueError(f"the data: URL is {NOT_AN_IMAGE}")
-        return Image(mime, parsed[1])
-    url = urlsplit(text)
-    if url.scheme in ("http", "https") and url.netloc:
-        mime = _EXT_MIME.get(Path(url.path).suffix.lower(), "image/png")
-        return Image(mime, url=text)
-    if url.scheme == "file":
-        return read_image_file(url.path)
-    raise ValueError(f"{text[:60]!r} is no http(s) or data: image URL")
-
-
-def _png(image: QImage) -> bytes:
-    from PySide6.QtCore import QBuffer, QIODevice
-
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")  # type: ignore[call-overload]  # the stub says bytes
-    return bytes(buffer.data().data())
-
-
-def images_from_mime(mime: QMimeData) -> tuple[list[Image], list[str]]:
-    """The images a drop or a paste carries (image files, an image, an image URL), and a
-    sentence for each thing that is none."""
-    images: list[Image] = []
-    problems: list[str] = []
-    if mime.hasUrls():
-        for url in mime.urls():
-            try:
-                if url.isLocalFile():
-                    images.append(read_image_file(url.toLocalFile()))
-                elif _image_url(url.toString()):  # a link to a page stays the prompt's text
-                    images.append(image_from_url(url.toString()))
-            except ValueError as exc:
-                problems.append(str(exc))
-        return images, problems
-    for fmt in ("image/png", "image/jpeg", "image/webp", "image/gif"):
-        if mime.hasFormat(fmt):
-            data = bytes(mime.data(fmt).data())
-            if image_mime(data) is not None:
-                return [Image(image_mime(data) or fmt, data)], []
-    if mime.hasImage():
-        from PySide6.QtGui import QImage
-
-        value = mime.imageData()
-        image = value if isinstance(value, QImage) else QImage(value)
-        if not image.isNull():
-            return [Image("image/png", _png(image))], []
-    text = mime.text().strip() if mime.hasText() else ""
-    if text.startswith("data:image/"):
-        try:
-            return [image_from_url(text)], []
-        except ValueError as exc:
-            return [], [str(exc)]
-    return [], []
-
-
-def _image_url(text: str) -> bool:
-    return text.startswith("data:image/") or Path(urlsplit(text).path).suffix.lower() in _EXT_MIME
-
-
-def _image_file(url: QUrl) -> bool:
-    # By its name, as a drag cannot wait for the bytes: any other file dropped on the panel is
-    # the window's (a capture to open); the bytes decide when it is dropped.
-    return Path(url.toLocalFile()).suffix.lower() in _EXT_MIME
-
-
-def carries_images(mime: QMimeData) -> bool:
-    """Whether a drop or paste is the strip's (files, an image) rather than the prompt's text."""
-    text = mime.text().strip() if mime.hasText() else ""
-    urls = mime.urls() if mime.hasUrls() else []
-    return (
-        any(_image_file(u) if u.isLocalFile() else _image_url(u.toString()) for u in urls)
-        or mime.hasImage()
-        or text.startswith("data:image/")
-    )
 
 
 def _on_checks(image: QImage) -> QPixmap:

@@ -73,7 +73,7 @@ def check_arguments(args: argparse.Namespace) -> None:
             raise ValueError(f"--tool-result {name}: not valid JSON ({exc})") from None
         results[name.strip()] = text
     args.tool_results = results
-    from playground.ui.conversation.attachments import image_mime  # Qt: only when used
+    from playground.protocol.media import image_mime
 
     images: list[Image] = []
     for path in args.attach or []:

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 
 from playground.protocol.conversation.model import Image
 from playground.protocol.media import audio_mime_of
-from playground.ui.conversation.attachments import (
-    ImageChip,
+from playground.ui.conversation.attachments import ImageChip
+from playground.ui.conversation.image_sources import (
     carries_images,
     images_from_mime,
     read_image_file,
