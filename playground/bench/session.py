@@ -6,11 +6,10 @@ import asyncio
 import gc
 import os
 import resource
-import subprocess
 from typing import Any
 
 from playground.bench.timing import percentile
-from playground.bench.ui import PACE_2K, _start_sim
+from playground.bench.ui import PACE_2K, _start_sim, _stop_sim
 
 Value = float | str
 _PROMPT = "Go on with the story of the lighthouse keeper."
@@ -109,12 +108,5 @@ def session_figures(n_runs: int, n_tokens: int) -> dict[str, Value]:
         with loop:
             result = loop.run_until_complete(_session(url, n_runs, n_tokens))
     finally:
-        sim.terminate()
-        try:
-            sim.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            sim.kill()
-            sim.wait()
-        if sim.stdout is not None:
-            sim.stdout.close()
+        _stop_sim(sim)
     return result

@@ -38,6 +38,18 @@ def _start_sim() -> tuple[subprocess.Popen[str], str]:
     return proc, url
 
 
+def _stop_sim(sim: subprocess.Popen[str]) -> None:
+    """Stop the simulator ``_start_sim`` started, and close its pipe (not left to the collector)."""
+    sim.terminate()
+    try:
+        sim.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        sim.kill()
+        sim.wait()
+    if sim.stdout is not None:
+        sim.stdout.close()
+
+
 def _request(
     url: str, n_chunks: int, pace: str = "instant"
 ) -> tuple[str, dict[str, Any], dict[str, str]]:
@@ -196,14 +208,7 @@ def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
             run, plain = runs[True], runs[False]
             paced = loop.run_until_complete(_window_run(url, n_paced, PACE_2K)) if n_paced else {}
     finally:
-        sim.terminate()
-        try:
-            sim.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            sim.kill()
-            sim.wait()
-        if sim.stdout is not None:
-            sim.stdout.close()
+        _stop_sim(sim)
     if run["text"] != raw_text:
         got: str = run["text"]
         at = next((i for i, (a, b) in enumerate(zip(got, raw_text)) if a != b), None)

@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import secrets as _random
-import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.protocol.capture import Capture
+from playground.runs.atomic import write_json_atomically
 from playground.runs.journal import PART_SUFFIX, CaptureJournal, JournalError, read_journal
 from playground.runs.paths import data_dir
 from playground.runs.writer import FileWriter
@@ -273,17 +273,7 @@ class RunHistory:
                 self.messages.append(message)
 
     def _write_index(self, data: dict[str, Any]) -> None:
-        fd, tmp = tempfile.mkstemp(prefix=".index-", suffix=".tmp", dir=self.root)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as file:
-                json.dump(data, file, ensure_ascii=False, indent=1)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(tmp, self.index_path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_json_atomically(self.index_path, data, prefix=".index-")
 
     def _load(self) -> bool:
         """Read the index and match it with the files; True when it is to be written again."""

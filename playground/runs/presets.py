@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,6 +33,7 @@ from playground.protocol.conversation.bodies import (
     parse_body,
 )
 from playground.protocol.conversation.model import Conversation
+from playground.runs.atomic import write_json_atomically
 from playground.runs.paths import data_dir
 
 __all__ = [
@@ -231,27 +230,11 @@ def save_preset(preset: Preset, root: Path | None = None) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / file_name(name)
-        _write_atomically(target, stamped.to_json())
+        write_json_atomically(target, stamped.to_json(), prefix=".preset-")
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise PresetError(f"The preset {name!r} was not saved ({reason}).") from None
     return target
-
-
-def _write_atomically(target: Path, data: dict[str, Any]) -> None:
-    """A temporary file beside ``target``, flushed to disk, renamed over it (as the history's
-    index is written): a crash leaves the old preset or the new, never half of one."""
-    fd, tmp = tempfile.mkstemp(prefix=".preset-", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            json.dump(data, file, ensure_ascii=False, indent=1)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def list_presets(root: Path | None = None) -> list[PresetInfo]:

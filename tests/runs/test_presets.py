@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from playground.runs import presets as presets_module
 from playground.runs.presets import (
     PRESET_FORMAT,
     Preset,
@@ -119,7 +118,7 @@ def test_a_failed_write_leaves_the_old_preset_and_no_temporary_file(
     def full_disk(fd: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(presets_module.os, "fsync", full_disk)
+    monkeypatch.setattr(os, "fsync", full_disk)
     with pytest.raises(PresetError, match=r"^The preset 'Paris weather' was not saved \(No space"):
         save_preset(_preset(body=CHAT_BODY | {"temperature": 1.5}), tmp_path)
     assert path.read_bytes() == before
@@ -136,7 +135,7 @@ def test_the_write_is_a_rename_over_the_old_file(
         replaced.append((Path(src).name, Path(dst).name))
         real(src, dst)
 
-    monkeypatch.setattr(presets_module.os, "replace", spy)
+    monkeypatch.setattr(os, "replace", spy)
     save_preset(_preset(), tmp_path)
     assert len(replaced) == 1
     tmp, final = replaced[0]
