@@ -252,6 +252,17 @@ class ToolsEditor(QGroupBox):
     def canned_results(self) -> dict[str, str]:
         return canned_results(self.defs)
 
+    def put_canned(self, results: dict[str, str], auto_reply: bool | None) -> None:
+        """Give back canned results by tool name (a preset opened) and, if said, Auto-reply."""
+        with QSignalBlocker(self):
+            for d in self.defs:
+                if d.name in results:
+                    d.canned = results[d.name]
+            if auto_reply is not None:
+                self.auto_reply.setChecked(auto_reply)
+            if self.use_tools.isChecked():
+                self._fill_list(0)  # the list's marks say which tools have a canned result
+
     # ---- filling from a body -----------------------------------------------------------------
     def show_tools(self, tools: list[Any], choice: Any) -> None:
         """The tools and tool choice of a body read back (canned results kept by tool name)."""

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSignalBlocker
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
@@ -15,7 +14,6 @@ from playground.protocol.conversation.bodies import CONVERSATION_ROUTES
 
 if TYPE_CHECKING:
     from playground.runs.presets import Preset, PresetInfo
-    from playground.ui.panels.editor import RequestEditor
     from playground.ui.panels.route_panel import RoutePanel
     from playground.ui.window.shell import MainWindow
 
@@ -98,7 +96,7 @@ class Presets:
         editor.flush()  # a JSON body typed a moment ago is the body
         thread = panel.conversation
         canned = dict(thread.auto_results) if thread is not None else {}
-        canned |= _editor_canned(editor)
+        canned |= editor.tools.canned_results()
         body = editor.body()
         system = getattr(editor, "system", None)
         return Preset(
@@ -108,7 +106,7 @@ class Presets:
             model=str(body.get("model") or editor.model),
             system=(system.toPlainText() or None) if system is not None else None,
             canned=canned,
-            auto_reply=_auto_reply(editor),
+            auto_reply=editor.tools.auto_reply.isChecked(),
             thread=None
             if thread is None
             else thread_keys(panel.route, Conversation(tuple(thread.turns))),
@@ -211,7 +209,7 @@ class Presets:
             # --tool-result answers: those answer every call at once, whatever Auto-reply says.
             thread.auto_results = {}
         panel.editor.set_body(body)  # the body's turns before the prompt become the thread
-        _put_canned(panel.editor, preset)
+        panel.editor.tools.put_canned(dict(preset.canned), preset.auto_reply)
         if thread is not None:
             thread.refresh()  # result editors still open are prefilled from the list
         return panel
@@ -237,47 +235,3 @@ def _title(route: str) -> str:
     from playground.protocol.requests import route_spec
 
     return route_spec(route).title if route in CONVERSATION_ROUTES else route
-
-
-# ---- the tools editor's canned results (a list editor keeps them per tool) --------------------
-def _editor_canned(editor: RequestEditor) -> dict[str, str]:
-    """The canned results the tools editor holds, when it holds any (``canned_results()``)."""
-    getter = getattr(getattr(editor, "tools", None), "canned_results", None)
-    if not callable(getter):
-        return {}
-    try:
-        found = getter()
-    except Exception:
-        return {}
-    if not isinstance(found, dict):
-        return {}
-    return {str(k): str(v) for k, v in found.items()}
-
-
-def _auto_reply(editor: RequestEditor) -> bool | None:
-    box = getattr(getattr(editor, "tools", None), "auto_reply", None)
-    checked = getattr(box, "isChecked", None)
-    return bool(checked()) if callable(checked) else None
-
-
-def _put_canned(editor: RequestEditor, preset: Preset) -> None:
-    """Give the tools editor back its canned results and auto-reply, where it keeps them: each
-    tool of its list (``defs``, matched by name) and its Auto-reply box. A tools editor that has
-    neither (a JSON text box) keeps none; the thread has them all the same."""
-    tools: Any = getattr(editor, "tools", None)
-    defs = getattr(tools, "defs", None)
-    if tools is None or not isinstance(defs, list):
-        return
-    with QSignalBlocker(tools):
-        for d in defs:
-            if getattr(d, "name", None) in preset.canned and hasattr(d, "canned"):
-                d.canned = preset.canned[d.name]
-        box: Any = getattr(tools, "auto_reply", None)
-        if preset.auto_reply is not None and hasattr(box, "setChecked"):
-            box.setChecked(preset.auto_reply)
-        show, wire = getattr(tools, "show_tools", None), getattr(tools, "wire_tools", None)
-        use = getattr(tools, "use_tools", None)
-        choice = getattr(tools, "tool_choice", None)
-        if callable(show) and callable(wire) and use is not None and use.isChecked():
-            # Shown again: the list's marks say which tools have a canned result.
-            show(wire(), choice.currentText() if choice is not None else "auto")
