@@ -216,17 +216,16 @@ class HistoryView(QWidget):
 
         # Two rows of three: in one row the six buttons made the dock 500 px wide at least,
         # and opening it widened a 1024 px window past the screen.
+        self.run_buttons = (
+            self.reopen_button,
+            self.replay_button,
+            self.save_button,
+            self.export_button,
+            self.bundle_button,
+            self.delete_button,
+        )  # what acts on the selected run: enabled while one is selected
         buttons = QGridLayout()
-        for i, w in enumerate(
-            (
-                self.reopen_button,
-                self.replay_button,
-                self.save_button,
-                self.export_button,
-                self.bundle_button,
-                self.delete_button,
-            )
-        ):
+        for i, w in enumerate(self.run_buttons):
             buttons.addWidget(w, i // 3, i % 3)
         head = QHBoxLayout()
         self.title = QLabel("<b>History</b>")
@@ -304,14 +303,7 @@ class HistoryView(QWidget):
 
     def _selection_changed(self) -> None:
         has = self.selected_id() is not None
-        for w in (
-            self.reopen_button,
-            self.replay_button,
-            self.save_button,
-            self.export_button,
-            self.bundle_button,
-            self.delete_button,
-        ):
+        for w in self.run_buttons:
             w.setEnabled(has)
 
     def _context_menu(self, pos: Any) -> None:
