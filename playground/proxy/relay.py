@@ -26,6 +26,7 @@ import httpx
 
 from playground.proxy.bodies import facts_of
 from playground.proxy.exchange import Exchange, ExchangeHub
+from playground.proxy.upstream_reads import answering_head, trace
 from playground.proxy.wire import (
     BASE_PATH,
     redact,
@@ -246,6 +247,7 @@ class Relay:
             request = client.build_request(
                 ex.method,
                 url,
+                extensions={"trace": trace},  # each read's chunks merged before h11 parses them
                 headers=[(k.encode("latin-1"), v.encode("latin-1")) for k, v in forwarded],
                 content=body,
             )
@@ -257,6 +259,7 @@ class Relay:
                 del request.headers[name]
         response: httpx.Response | None = None
         ex.t0 = time.perf_counter()  # the exchange's clock starts as the request goes upstream
+        answering_head.set(ex.method.upper() == "HEAD")
         try:
             try:
                 response = await client.send(request, stream=True)

@@ -8,9 +8,11 @@ the wrapped read waits in short slices and checks a flag between them, so Stop n
 trickery from another thread.
 
 The same RunSink contract as ``stream_request``, with one difference that is the truth of the
-wire: the body pieces h11 finds in one socket read (a server's HTTP chunks, often one per SSE
-event) reach ``on_chunk`` as one piece, stamped with the time that read returned. Without the
-wrapper (a stream that never announced itself) every piece goes out on its own, as before.
+wire: the body pieces of one socket read (a server's HTTP chunks, often one per SSE event)
+reach ``on_chunk`` as one piece, stamped with the time that read returned. The wrapped read
+merges a chunked body's chunks per read before h11 sees them (``chunk_merge``), which takes
+h11's per-chunk CPU off the GIL the UI thread needs. Without the wrapper (a stream that never
+announced itself) every piece goes out on its own, as before.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 import httpcore
 import httpx
 
+from playground.transport.chunk_merge import ChunkMerger
 from playground.transport.client import (
     build_wire_request,
     failure_of,
@@ -73,6 +76,7 @@ class _Wire:
     def _install(self, stream: Any) -> None:
         real: Callable[..., bytes] = stream.read
         clock = time.perf_counter
+        merge = ChunkMerger().feed  # one connection per run: one merger per network stream
 
         def read(max_bytes: int, timeout: float | None = None) -> bytes:
             before = self.before_read
@@ -92,8 +96,11 @@ class _Wire:
                     data = real(max_bytes, timeout=limit)
                 except httpcore.ReadTimeout:
                     continue  # only our slice ran out: check the flag and the deadline again
+                merged = merge(data)
+                if data and not merged:
+                    continue  # the read held only chunk framing: h11 would take b"" for EOF
                 self.t_read = clock()
-                return data
+                return merged
 
         # An instance attribute: the connection calls ``self._network_stream.read``.
         stream.read = read

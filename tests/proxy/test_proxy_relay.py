@@ -308,3 +308,46 @@ def test_tls_to_the_upstream_is_verified(tmp_path: Path) -> None:
     finally:
         proxy.server.stop()
         listener.close()
+
+
+def test_streams_and_head_requests_share_kept_alive_upstream_connections(
+    sim: SimServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The upstream's reads are merged per read before h11 parses them (proxy.upstream_reads):
+    # on a kept-alive connection the merger follows every response, and a HEAD's Content-Length
+    # announces no body (were it taken for one, the next stream would go unmerged).
+    import playground.proxy.upstream_reads as upstream_reads
+    from playground.transport.chunk_merge import ChunkMerger
+
+    merged_reads: list[bool] = []
+
+    class Watched(ChunkMerger):
+        def feed(self, data: bytes) -> bytes:
+            out = super().feed(data)
+            merged_reads.append(self.merging)
+            return out
+
+    monkeypatch.setattr(upstream_reads, "ChunkMerger", Watched)
+    direct = httpx.get(sim.base_url + "/models")
+    fresh = start_proxy(sim.base_url)  # its upstream connections are made under the watch
+    try:
+        with httpx.Client(timeout=10) as client:
+            for _ in range(3):
+                head = client.head(fresh.base_url + "/models")
+                assert head.status_code == 200 and head.content == b""
+                assert head.headers["content-length"] == direct.headers["content-length"]
+                merged_reads.clear()
+                decoder = StreamDecoder("chat")
+                decoder.set_content_type("text/event-stream")
+                with client.stream(
+                    "POST", fresh.base_url + "/chat/completions", json=CHAT, headers=INSTANT
+                ) as r:
+                    for data in r.iter_raw():
+                        decoder.feed(data, 0.0)
+                decoder.finish(0.0)
+                assert decoder.state.status == "complete" and decoder.state.text
+                assert any(merged_reads)  # the stream after the HEAD was merged
+                listed = client.get(fresh.base_url + "/models")
+                assert listed.json() == direct.json()
+    finally:
+        fresh.server.stop()
