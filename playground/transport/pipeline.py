@@ -29,6 +29,7 @@ from playground.transport.redact import scrub
 if TYPE_CHECKING:
     import asyncio
 
+    from playground.transport.decode_ahead import DecodeAhead
     from playground.transport.spec import RequestSpec
 
 __all__ = [
@@ -252,7 +253,9 @@ class ThreadedReader:
     so no lock per chunk); the UI thread replays the entries to the real sink with ``drain``.
     ``cancel`` may come from the UI thread at any time: the reader sees the flag within
     ``blocking.POLL_S`` and closes the connection. ``hold``/``resume`` pause the reader at its
-    next piece of a read while the UI thread does a frame's work.
+    next piece of a read while the UI thread does a frame's work. With ``ahead`` set, the reader
+    also decodes each read as it arrives (``transport.decode_ahead``), and ``hold`` waits for a
+    decode under way, so the UI thread's frame reads a state no thread is changing.
     """
 
     def __init__(
@@ -271,6 +274,8 @@ class ThreadedReader:
         self._queue: deque[tuple[object, ...]] = deque()
         # Gets every network read on the reader thread before the UI thread does; never raises.
         self.tap: Callable[[bytes], None] | None = None
+        self.ahead: DecodeAhead | None = None  # decodes each read on this thread (set before start)
+        self._holding = False
         self._cancelled = False
         self._go = threading.Event()  # cleared while the UI thread does a frame's work
         self._go.set()
@@ -298,10 +303,19 @@ class ThreadedReader:
         return not self._queue
 
     def hold(self) -> None:
-        """Pause the reader at its next piece of a read (it waits with the GIL released)."""
+        """Pause the reader at its next piece of a read (it waits with the GIL released), and
+        wait for the decode of a read under way (at most one read's worth, about 1 ms)."""
         self._go.clear()
+        ahead = self.ahead
+        if ahead is not None and not self._holding:
+            ahead.lock.acquire()
+            self._holding = True
 
     def resume(self) -> None:
+        if self._holding:
+            self._holding = False
+            assert self.ahead is not None
+            self.ahead.lock.release()
         self._go.set()
 
     def cancel(self) -> None:
@@ -372,13 +386,25 @@ class ThreadedReader:
         self._queue.append((_REQUEST, method, url, headers, body))
 
     def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
+        ahead = self.ahead
+        if ahead is not None:
+            content_type = next((v for k, v in headers if k.lower() == "content-type"), None)
+            ahead.on_response(status, content_type)
         self._queue.append((_RESPONSE, status, headers, t))
 
     def on_chunk(self, t: float, data: bytes) -> None:
         tap = self.tap
         if tap is not None:
             tap(data)  # before the UI thread can see the read
-        self._queue.append((_CHUNK, t, data))
+        ahead = self.ahead
+        if ahead is None:
+            self._queue.append((_CHUNK, t, data))
+            return
+        with ahead.lock:  # decoded and queued at once: once closed, every decoded read is queued
+            if ahead.closed:
+                return  # read after the run was stopped: dropped, as Stop drops what follows
+            ahead.on_chunk(t, data)  # decoded before the entry exists: the UI finds it ready
+            self._queue.append((_CHUNK, t, data))
         # The pause for the UI thread's frame is the transport's gate (``gate=self._go``).
 
     def on_transport_error(self, error: TransportError, t: float) -> None:

@@ -9,6 +9,7 @@ on the UI thread.
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from collections.abc import Callable
 from typing import Protocol
@@ -37,6 +38,10 @@ DRAIN_BUDGET_S = 0.004
 FRAME_DRAIN_S = 0.008
 # Each gets the wall seconds of every frame, from its start to its paint (the session benchmark).
 frame_observers: list[Callable[[float], None]] = []
+# How long a thread that wants the GIL waits before the running one must hand it over. Python's
+# 5 ms default is a whole timer tick: with the reader decoding, every timer, paint and input
+# event of the UI thread would wait up to that for the GIL (and Thread.start waits as long).
+SWITCH_INTERVAL_S = 0.001
 
 
 class Frames(Protocol):
@@ -50,6 +55,8 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
     """Start ``reader`` and hand its calls to ``sink`` once per frame until it has ended."""
     import asyncio  # here, not at the top: the first frame imports this module (ui/lazy.py)
 
+    if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
     reader.start(asyncio.get_running_loop())
     frame = FRAME_MS / 1000
     wait = frame

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from playground.runs.record import RunRecord
 from playground.ui import idle, lazy
+from playground.ui.run_sink import RunSinkOfSession
 
 if TYPE_CHECKING:
     import asyncio
@@ -21,8 +22,14 @@ if TYPE_CHECKING:
     from playground.protocol.sse import SSEItem
     from playground.protocol.state import AudioState, StreamState
     from playground.protocol.stream import StreamDecoder
+    from playground.transport.decode_ahead import DecodeAhead
     from playground.transport.errors import TransportError
-    from playground.transport.pipeline import FlushingSink, RunSink, ScrubbingSink
+    from playground.transport.pipeline import (
+        FlushingSink,
+        RunSink,
+        ScrubbingSink,
+        ThreadedReader,
+    )
     from playground.transport.spec import RequestSpec
     from playground.ui.replay import ReplayControl
 
@@ -46,56 +53,6 @@ def _make_decoder(route: str, request: object = None) -> StreamDecoder:
     return StreamDecoder(
         route, request=request if isinstance(request, dict | str | bytes) else None
     )
-
-
-class _RunSink:
-    """The RunSink of one run: the session forwards only while this run is its current one."""
-
-    def __init__(self, session: StreamSession, generation: int) -> None:
-        self.session = session
-        self.generation = generation
-
-    def _live(self) -> bool:
-        return self.session._generation == self.generation
-
-    def on_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        if self._live():
-            self.session._on_request(method, url, headers, body)
-
-    def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        if self._live():
-            self.session._on_response(status, headers, t)
-
-    def on_chunk(self, t: float, data: bytes) -> None:
-        if self._live():
-            self.session._on_chunk(t, data)
-
-    def on_transport_error(self, error: TransportError, t: float) -> None:
-        if self._live():
-            self.session._on_transport_error(error, t)
-
-    def on_end(self, t: float) -> None:
-        if self._live():
-            self.session._on_end(t)
-
-    def flush(self) -> None:
-        """Nothing is held here: the session batches its own updates per frame."""
-
-    # ---- JobListener: what a job reports beside its bytes ------------------------------------
-    def on_job(self, job: dict[str, object]) -> None:
-        if self._live():
-            self.session.jobUpdated.emit(job)
-
-    def on_audio(self, audio: AudioState | None, t: float) -> None:
-        if self._live():
-            self.session._audio_arrived(audio, t)
-
-    def run_failed(self) -> bool:
-        session = self.session
-        state = session.state
-        return state is None or state.error is not None or session.run.transport_error is not None
 
 
 class StreamSession(QObject):
@@ -145,6 +102,9 @@ class StreamSession(QObject):
         self._flush_armed = False
         self._counted = False  # this session's run counts in streams_running()
         self._external = False  # the current run is fed from outside (start_external)
+        self._ahead: DecodeAhead | None = None  # the live run's decoding on its reader thread
+        self._run_target: FlushingSink | None = None  # what the run's byte source feeds
+        self._reader: ThreadedReader | None = None  # the live run's reader thread
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(FRAME_MS)
@@ -210,6 +170,7 @@ class StreamSession(QObject):
         # messages, the inspector or the history).
         self._secrets = secrets
         source = source_for(spec, self._stream, sink, allow_insecure_key)
+        self._run_target = target
         coro = source(target)
         self._task = lazy.run_soon(self._guard(coro, sink.generation))
         if isinstance(target, TeeSink):
@@ -226,9 +187,15 @@ class StreamSession(QObject):
         self, spec: RequestSpec, sink: FlushingSink, allow_insecure_key: bool
     ) -> None:
         """Read ``spec`` on a reader thread; ``sink`` gets its calls here, once per frame."""
+        from playground.transport.decode_ahead import DecodeAhead
         from playground.transport.pipeline import ThreadedReader
         from playground.ui.frames import read_in_frames
 
+        decoder = self.decoder
+        if decoder is not None and self._ahead is None and sink is self._run_target:
+            # The reader thread decodes as it reads; frames only show (transport.decode_ahead).
+            # Only the run's own stream: a music job's song is read into a sink of its own.
+            self._ahead = DecodeAhead(decoder, _has_output)
         reader = ThreadedReader(
             spec,
             connect_timeout=self.connect_timeout,
@@ -236,6 +203,8 @@ class StreamSession(QObject):
             allow_insecure_key=allow_insecure_key,
         )
         reader.tap = self.chunk_tap
+        reader.ahead = self._ahead
+        self._reader = reader
         await read_in_frames(reader, sink, self)
 
     def start_replay(self, capture: Capture, speed: float) -> ReplayControl:
@@ -267,6 +236,13 @@ class StreamSession(QObject):
         """The user stopped it: cancel the task (its finally closes the connection); say so now."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
+        ahead, reader, target = self._ahead, self._reader, self._run_target
+        if ahead is not None and reader is not None and target is not None:
+            # What the reader decoded already is in the state: its reads reach the timeline and
+            # the journals too (closing first: no read is decoded after, each decoded one queued).
+            ahead.close()
+            reader.drain(target, None)
+        self._stop_decoding_ahead()
         if self.decoder is not None and not self._final_emitted:
             self.decoder.cancel()
             self._finalize()
@@ -301,12 +277,14 @@ class StreamSession(QObject):
         return self.decoder.state.status if self.decoder is not None else "idle"
 
     # ---- run lifecycle -----------------------------------------------------------------------
-    def _begin(self, route: str, request: object = None) -> _RunSink:
+    def _begin(self, route: str, request: object = None) -> RunSinkOfSession:
         old = self._task
         if old is not None and not old.done():
             old.cancel()  # its callbacks are ignored from here: the generation moves on
         self._generation += 1
         self._external = False
+        self._stop_decoding_ahead()
+        self._reader = None
         self.decoder = _make_decoder(route, request)
         self.run = RunRecord(route=route, started_at=time.time())
         self.replay_control = None
@@ -320,7 +298,7 @@ class StreamSession(QObject):
         self._run_begins()
         self._watchdog.start()
         self.started.emit()
-        return _RunSink(self, self._generation)
+        return RunSinkOfSession(self, self._generation)
 
     async def _guard(self, coro: Awaitable[None], generation: int) -> None:
         """Run the byte source; whatever escapes it becomes the run's error, never a traceback."""
@@ -330,13 +308,15 @@ class StreamSession(QObject):
             Exception
         ) as exc:  # a bug below us must not take the window down (cancelling is no Exception)
             current = self._generation == generation
+            if current:
+                self._stop_decoding_ahead()
             if current and self.decoder is not None and not self._final_emitted:
                 from playground.runs.outcome import fail_unexpectedly
 
                 fail_unexpectedly(self.decoder.state, exc)
                 self._finalize()
 
-    # ---- RunSink (through _RunSink) -------------------------------------------------------------
+    # ---- RunSink (through RunSinkOfSession) ----------------------------------------------------
     def _on_request(
         self, method: str, url: str, headers: dict[str, str], body: bytes | None
     ) -> None:
@@ -349,7 +329,7 @@ class StreamSession(QObject):
         self.run.status = status
         self.run.response_headers = list(headers)
         self.run.t_headers = t
-        if status < 400 and self.decoder is not None:
+        if status < 400 and self.decoder is not None and self._ahead is None:
             self.decoder.set_content_type(self.run.header("content-type"))
         self.responded.emit(status)
         self._schedule()
@@ -370,10 +350,15 @@ class StreamSession(QObject):
         decoder = self.decoder
         if decoder is None:
             return
-        items = decoder.feed(data, t)
-        self._pending.extend(items)
-        if run.t_first_token is None and _has_output(decoder.state):
-            run.t_first_token = t
+        ahead = self._ahead
+        if ahead is not None:
+            self._pending.extend(ahead.take())  # decoded on the reader thread, in read order
+            if run.t_first_token is None:
+                run.t_first_token = ahead.t_first_token
+        else:
+            self._pending.extend(decoder.feed(data, t))
+            if run.t_first_token is None and _has_output(decoder.state):
+                run.t_first_token = t
         self._schedule()
 
     def _audio_arrived(self, audio: AudioState | None, t: float) -> None:
@@ -396,10 +381,17 @@ class StreamSession(QObject):
         decoder = self.decoder
         if decoder is None or self._final_emitted:
             return
+        self._stop_decoding_ahead()  # the reader has ended: the UI thread finishes the state
         from playground.runs.outcome import end_run
 
         self._pending.extend(end_run(self.run, decoder, self.error_body(), t))
         self._finalize()
+
+    def _stop_decoding_ahead(self) -> None:
+        """From here on the UI thread alone changes the state (waits for a read being decoded)."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None:
+            ahead.close()
 
     # ---- batching ------------------------------------------------------------------------------
     def _schedule(self) -> None:

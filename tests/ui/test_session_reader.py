@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from typing import Any
 
@@ -96,3 +97,66 @@ def test_stop_and_a_new_send_release_the_hold(qloop: Any, sim: Any) -> None:
     from playground.ui.idle import streams_running
 
     assert streams_running() == 0
+
+
+def test_a_live_run_is_decoded_on_its_reader_thread_and_matches_a_decode_of_its_reads(
+    qloop: Any, sim: Any, monkeypatch: Any
+) -> None:
+    import threading
+
+    from playground.ui.session import StreamSession
+
+    threads: set[str] = set()
+    feed = StreamDecoder.feed
+
+    def watched(self: StreamDecoder, chunk: bytes, t: float) -> Any:
+        threads.add(threading.current_thread().name)
+        return feed(self, chunk, t)
+
+    monkeypatch.setattr(StreamDecoder, "feed", watched)
+    session = StreamSession("chat")
+    timeline: list[int] = []
+    session.updated.connect(lambda: timeline.extend(i.index for i in session.new_items()))
+    qloop.do(session.start, _spec(sim, 3000))
+    assert qloop.run(session.wait()) == "complete"
+    assert threads == {"playground-reader"}  # never on the UI thread
+    state, run = session.state, session.run
+    assert state is not None and session.decoder is not None
+    again = StreamDecoder("chat")
+    again.set_content_type("text/event-stream")
+    for t, data in run.chunks:
+        again.feed(data, t)
+    again.finish(run.chunks[-1][0])
+    assert state.text == again.state.text and state.events == again.state.events
+    assert [i.raw for i in session.decoder.items] == [i.raw for i in again.items]
+    # Every item reached the session's updates once, in order (the timeline's rows).
+    assert timeline == list(range(len(again.items)))
+    assert run.t_first_token is not None and run.t_first_token >= run.chunks[0][0]
+
+
+def test_stop_mid_stream_keeps_every_decoded_read_in_the_record_and_the_timeline(
+    qloop: Any, sim: Any
+) -> None:
+    from playground.ui.session import StreamSession
+
+    session = StreamSession("chat")
+    timeline: list[int] = []
+    session.updated.connect(lambda: timeline.extend(i.index for i in session.new_items()))
+    qloop.do(session.start, _spec(sim, 20000, pace="fast"))
+    async def streaming() -> None:
+        while session.state is None or len(session.state.text) <= 2000:
+            await asyncio.sleep(0.005)
+
+    qloop.run(streaming())
+    session.stop()
+    assert qloop.run(session.wait()) == "cancelled"
+    qloop.sleep(0.1)
+    decoder, run = session.decoder, session.run
+    assert decoder is not None
+    # The state holds exactly what the run's reads hold: none decoded without being recorded.
+    again = StreamDecoder("chat")
+    again.set_content_type("text/event-stream")
+    for t, data in run.chunks:
+        again.feed(data, t)
+    assert decoder.state.text == again.state.text
+    assert timeline == list(range(len(decoder.items)))
