@@ -14,7 +14,7 @@ import json
 import os
 import secrets as _random
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,9 @@ class RunSummary:
             raise ValueError("a summary without id or route")
         values.setdefault("started_at", "")
         return cls(**values)
+
+
+_SUMMARY_FIELDS = tuple(f.name for f in fields(RunSummary))
 
 
 @dataclass
@@ -256,7 +259,11 @@ class RunHistory:
                 self.delete_run(old.id)
 
     def _index_data(self) -> dict[str, Any]:
-        return {"format": INDEX_FORMAT, "runs": [asdict(r) for r in self.list_runs()]}
+        # A shallow copy per summary (its fields are all str, int, float or None): asdict's deep
+        # copy cost 23 ms for 160 runs, on the UI thread, as every run began.
+        names = _SUMMARY_FIELDS
+        runs = [{name: getattr(r, name) for name in names} for r in self.list_runs()]
+        return {"format": INDEX_FORMAT, "runs": runs}
 
     def _save_index(self) -> None:
         """Queue the index as it is now (a copy); a newer one queued before it starts wins."""

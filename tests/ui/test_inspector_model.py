@@ -250,3 +250,21 @@ def test_type_from_raw_bytes_matches_type_from_data(parts: list[str]) -> None:
         assert name == (data[9:end] if end > 0 else "message")
     else:
         assert name == "chunk" and '"chat.completion.chunk"' in data[:200]
+
+
+def test_rows_added_after_their_findings_still_show_them(qtbot: QtBot) -> None:
+    # The decoder runs ahead of the timeline (it decodes on the reader thread and the timeline
+    # takes its rows in slices): a finding may name a row the model has not added yet.
+    data = capture_bytes("messages/anthropic-sonnet4-text-tool-use")
+    decoder = StreamDecoder()
+    items = [*decoder.feed(data, 0.0), *decoder.finish(1.0)]
+    flagged = sorted({f.item for f in decoder.state.findings if f.item is not None})
+    assert flagged
+    model = TimelineModel()
+    cut = flagged[-1]  # the last flagged row comes in the second slice
+    model.append_items(items[:cut], decoder)  # findings seen while its row is still missing
+    model.append_items(items[cut:], decoder)
+    assert model.rows_with_findings() == flagged
+    badge = model.data(model.index(cut, COL_FINDINGS))
+    assert badge == str(len(decoder.findings_for(cut)))
+    assert model.data(model.index(cut, COL_FINDINGS), Qt.ItemDataRole.DecorationRole) is not None

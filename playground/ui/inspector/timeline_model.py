@@ -106,6 +106,7 @@ class TimelineModel(QAbstractTableModel):
                 self._add_columns(items)
             self._types.extend(map(self._typer.id_of, items))
             self._worst.frombytes(bytes(len(items)))
+            self._rank_rows_found_early(first, last)
             self.endInsertRows()
         self.update_findings()
 
@@ -113,6 +114,14 @@ class TimelineModel(QAbstractTableModel):
         self._starts.extend([item.start for item in items])
         self._times.extend([item.t_last for item in items])
         self._sizes.extend([item.end - item.start for item in items])
+
+    def _rank_rows_found_early(self, first: int, last: int) -> None:
+        """Findings that named these rows before they were added (the decoder runs ahead of the
+        timeline, which takes its rows in slices) mark them now."""
+        worst = self._worst
+        for row, found in self._findings.items():
+            if first <= row <= last:
+                worst[row] = max(SEVERITY_RANK.get(f.severity, 1) for f in found)
 
     def update_findings(self) -> None:
         """Index findings that arrived since the last call (they may name earlier rows)."""

@@ -6,7 +6,8 @@ open is removed and rendered anew. While a stream runs, rendering happens by tim
 frame: after a render step that took ``c`` seconds the next waits ``max(interval, OPEN_FACTOR *
 c)`` (``OPEN_INTERVAL``, or ``FAST_INTERVAL`` while text arrives far faster than anyone reads),
 and what arrives in between is appended as plain text after the last render (the *tail*), so
-every frame still shows every character and Markdown takes at most a tenth of the UI thread.
+every frame still shows every character. Under a flood (more than ``FAST_CHARS`` a step, over
+15,000 characters a second) there is no tail: the text appears rendered, ten times a second.
 The step then renders the closed blocks that came in since as few md4c documents as it can
 (runs of paragraphs and headings go in one, ``BlockRenderer.batch``): at full loopback speed
 that is a few dozen blocks per step, and one parse and one insertion for them all costs about
@@ -37,9 +38,10 @@ OPEN_INTERVAL = 0.030  # s between render steps: 30 per second reads as live
 FAST_INTERVAL = 0.100
 FAST_CHARS = 1500
 OPEN_FACTOR = 10.0  # ... and at least 10x the last step's cost, so it takes at most a tenth
-# Source characters rendered as one md4c document (about 5 ms of parse and layout here): what
-# a flood brings in one FAST_INTERVAL, so a step under a flood rarely stops at its budget.
-BATCH_CHARS = 8000
+# Source characters rendered as one md4c document: about 2 ms of parse and layout on a 2-core
+# Xeon, so a step checks its budget often enough to stay near it (8,000 made steps of 14 ms
+# under a flood, a stall of their own), and still one document for many small blocks.
+BATCH_CHARS = 3000
 _BATCHED = frozenset({"paragraph", "heading"})  # one md4c block -> one QTextBlock each
 
 
@@ -125,7 +127,11 @@ class LiveMarkdown:
             return None
         live = self.throttle and not self.finished
         if live and started < self._due:
-            self._show_tail()  # every frame shows every character, rendered or not
+            if self._raw_len <= FAST_CHARS:
+                self._show_tail()  # every frame shows every character, rendered or not
+            # Under a flood the text shows at each render step instead: a tail there would be
+            # laid out, removed and laid out again rendered, which was measured at about 40% of
+            # the answer's UI-thread cost at full loopback speed, for text no one can read.
             return self._due - started
         if live and defer and self._raw_len > FAST_CHARS:
             # Due now: the timer's step renders it all in a moment (a tail laid out now would
