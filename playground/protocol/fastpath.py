@@ -100,8 +100,9 @@ def build_template(data: str, payload: Any) -> Template | None:
     return None
 
 
-def template_texts(raws: Sequence[bytes], tpl: Template) -> list[str] | None:
-    """The texts of a run of events that all match ``tpl``, in order; None if any does not.
+def template_texts(raws: Sequence[bytes], tpl: Template) -> tuple[list[str], int] | None:
+    """The texts of a run of events that all match ``tpl``, in order, and the number of bytes
+    the events hold together; None if any does not match.
 
     One read of a fast stream completes a dozen chunks; instead of matching each in Python, the
     middles are cut out in C (``map``), checked all at once, and parsed as one JSON array of
@@ -118,7 +119,8 @@ def template_texts(raws: Sequence[bytes], tpl: Template) -> list[str] | None:
     """
     head, tail, cut, uncut = tpl
     middles = list(map(itemgetter(slice(cut, uncut)), raws))
-    if head + (tail + head).join(middles) + tail != b"".join(raws):
+    joined = b"".join(raws)
+    if head + (tail + head).join(middles) + tail != joined:
         return None
     count = len(middles)
     array = b'["' + b'","'.join(middles) + b'"]'
@@ -128,4 +130,4 @@ def template_texts(raws: Sequence[bytes], tpl: Template) -> list[str] | None:
         texts = _loads(array)
     except orjson.JSONDecodeError:
         return None
-    return texts if type(texts) is list and len(texts) == count else None
+    return (texts, len(joined)) if type(texts) is list and len(texts) == count else None

@@ -109,7 +109,8 @@ def _raw(middle: bytes) -> bytes:
 
 def test_a_run_of_plain_chunks_gives_every_text_at_once() -> None:
     raws = [_raw(m) for m in [b"Hel", b"lo", b" \xc3\xa9", b"\\n", b"", b"\\u00e9\\t"]]
-    assert template_texts(raws, _template()) == ["Hel", "lo", " \u00e9", "\n", "", "\u00e9\t"]
+    texts = ["Hel", "lo", " \u00e9", "\n", "", "\u00e9\t"]
+    assert template_texts(raws, _template()) == (texts, sum(map(len, raws)))
 
 
 @pytest.mark.parametrize(
@@ -137,10 +138,10 @@ def test_a_run_with_one_odd_chunk_is_refused(odd: bytes) -> None:
 @given(st.lists(st.text(alphabet='ab"\\\n\t\u00e9\U0001f600u0{}:,', max_size=8), min_size=1))
 def test_a_run_is_read_exactly_as_one_by_one_or_refused(middles: list[str]) -> None:
     raws = [_raw(m.encode()) for m in middles]
-    texts = template_texts(raws, _template())
+    run = template_texts(raws, _template())
     one_by_one = [string_body(m) for m in middles]
-    if texts is not None:
-        assert texts == one_by_one
+    if run is not None:
+        assert run == (one_by_one, sum(map(len, raws)))
     elif '"' not in "".join(middles) and "\\" not in "".join(middles):
         # Without quotes or backslashes, only a raw control character makes a run fail.
         assert any(text is None for text in one_by_one)
