@@ -22,7 +22,7 @@ event is never turned into a str.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any, Final
 
@@ -30,8 +30,10 @@ import orjson
 
 __all__ = ["Template", "build_template", "string_body", "template_texts"]
 
-# (b"data: " + head, tail + b"\n\n", len of the first, -len of the second), as UTF-8 bytes
-Template = tuple[bytes, bytes, int, int]
+# (b"data: " + head, tail + b"\n\n", len of the first, -len of the second), as UTF-8 bytes,
+# then what ``template_texts`` would otherwise make again for every read: the bytes between two
+# matching events' middles (tail + head) and the getter that cuts a middle out of an event.
+Template = tuple[bytes, bytes, int, int, bytes, Callable[[bytes], bytes]]
 
 _PROBE: Final = "\u2063zq"  # a string no real chunk carries, to prove where the literal sits
 _loads: Final = orjson.loads
@@ -94,7 +96,9 @@ def build_template(data: str, payload: Any) -> Template | None:
                 if probe == payload and tail:
                     head_raw = b"data: " + head.encode()
                     tail_raw = tail.encode() + b"\n\n"
-                    return (head_raw, tail_raw, len(head_raw), -len(tail_raw))
+                    cut, uncut = len(head_raw), -len(tail_raw)
+                    middle = itemgetter(slice(cut, uncut))
+                    return (head_raw, tail_raw, cut, uncut, tail_raw + head_raw, middle)
                 return None
         key = data.find('"content"', key + 9)
     return None
@@ -117,10 +121,10 @@ def template_texts(raws: Sequence[bytes], tpl: Template) -> tuple[list[str], int
       strings are exactly the middles; parsing it checks every escape and rejects control
       characters (line ends included) and invalid UTF-8, as parsing each chunk would.
     """
-    head, tail, cut, uncut = tpl
-    middles = list(map(itemgetter(slice(cut, uncut)), raws))
+    head, tail, _, _, between, middle = tpl
+    middles = list(map(middle, raws))
     joined = b"".join(raws)
-    if head + (tail + head).join(middles) + tail != joined:
+    if head + between.join(middles) + tail != joined:
         return None
     count = len(middles)
     array = b'["' + b'","'.join(middles) + b'"]'

@@ -288,7 +288,7 @@ class StreamDecoder(BodyModes):
         head = tail = b""
         cut = uncut = need = 0
         if tpl is not None:
-            head, tail, cut, uncut = tpl
+            head, tail, cut, uncut, _, _ = tpl
             need = cut - uncut
         text: str | None
         events = 0
@@ -352,7 +352,7 @@ class StreamDecoder(BodyModes):
                                 self._tpl_tries += 1
                                 tpl = build_template(data, payload)
                                 if tpl is not None:
-                                    head, tail, cut, uncut = tpl
+                                    head, tail, cut, uncut, _, _ = tpl
                                     need = cut - uncut
                         continue
                 tpl = None

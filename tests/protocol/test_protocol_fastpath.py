@@ -103,7 +103,7 @@ def _template() -> Template:
 
 
 def _raw(middle: bytes) -> bytes:
-    head, tail, _, _ = _template()
+    head, tail, *_ = _template()
     return head + middle + tail
 
 
