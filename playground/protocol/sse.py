@@ -576,7 +576,6 @@ class SSEParser:
             size = len(data)
             index = self._index
             meta = self._meta()
-            append = out.append
             while stop >= 0:
                 after = stop + 2
                 # One test for "blank line, then another `data: ` line" (most events): a slice
@@ -594,7 +593,7 @@ class SSEParser:
                 event.end = base + after
                 event.t_first = t_line
                 event.t_last = t
-                append(event)
+                out.append(event)  # compiled, a list append of its own (no bound method call)
                 index += 1
                 pos = after
                 t_line = t

@@ -255,27 +255,20 @@ class StreamDecoder(BodyModes):
         bytes are known to be valid UTF-8: fastpath.py), the number of bytes they hold, else -1."""
         # The hot loop (the decode benchmark measures it): locals only, at most one JSON parse
         # per event, none for chat text chunks that match the template (fastpath.py), and those
-        # collected in two lists and added to the text buffer in one go (`_flush`) before
-        # anything else touches the state.
+        # added to the text buffer in one go (`_flush`) before anything else touches the state.
         self.items.extend(items)
         tpl = self._tpl
         if tpl is not None and len(items) > 1:
             # A whole read of plain text chunks (a loaded socket's 4 KiB): one match for all
-            # (fastpath.template_texts), before any of the per-event loop's set-up. No type
-            # check first: a comment's bytes cannot match (they do not start with `data: `).
+            # (fastpath.template_texts), before the per-event loop's set-up. No type check: a
+            # comment's bytes cannot match (they do not start with `data: `).
             run = template_texts(list(map(_RAW, items)), tpl)
             if run is not None:
-                texts, size = run
                 first = items[0].index
-                origins_run: list[int] | range = range(first, first + len(texts))
-                if "" in texts:
-                    kept = [(t, i) for t, i in zip(texts, origins_run) if t]
-                    texts = [t for t, _ in kept]
-                    origins_run = [i for _, i in kept]
                 # Choice 0 exists: the template is built right after text went there.
-                self.state.choices[0].text.extend(texts, origins_run)
+                self.state.choices[0].text.extend(run[0], range(first, first + len(items)))
                 self.state.events += len(items)
-                return size
+                return run[1]
         state = self.state
         loads = _loads
         out = self._out

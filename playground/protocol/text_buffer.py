@@ -108,8 +108,12 @@ class TextBuffer:
             self._compact()
 
     def extend(self, texts: list[str], items: Iterable[int]) -> None:
-        """Append ``texts[i]`` carried by timeline item ``items[i]``, for each i (non-empty texts
-        only; the same result as ``append`` one by one, with the loops in C)."""
+        """Append ``texts[i]`` carried by timeline item ``items[i]``, for each i: the same result
+        as ``append`` one by one (empty texts are skipped), with the loops in C."""
+        if "" in texts:
+            kept = [(text, item) for text, item in zip(texts, items) if text]
+            texts = [text for text, _ in kept]
+            items = [item for _, item in kept]
         if not texts:
             return
         # accumulate yields one value more than there are texts: the new length, popped off.
