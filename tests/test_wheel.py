@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
 # What a checkout may hold that is no part of the source: earlier builds, caches, a venv.
 _NOT_SOURCE = shutil.ignore_patterns(
-    ".git", "build", "dist", "*.egg-info", "__pycache__", "*.so", "sse.build", ".*cache*",
+    ".git", "build", "dist", "*.egg-info", "__pycache__", "*.so", "*.build", ".*cache*",
     ".hypothesis", ".venv", "venv", "tmp",
 )  # fmt: skip
 

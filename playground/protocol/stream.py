@@ -26,6 +26,7 @@ from playground.protocol.sse import (
 )
 from playground.protocol.state import Finding, StreamState
 from playground.protocol.stream_bodies import BodyModes
+from playground.protocol.template_match import raws_of
 from playground.protocol.terminators import (
     done_ends,
     report_done,
@@ -262,7 +263,7 @@ class StreamDecoder(BodyModes):
             # A whole read of plain text chunks (a loaded socket's 4 KiB): one match for all
             # (fastpath.template_texts), before the per-event loop's set-up. No type check: a
             # comment's bytes cannot match (they do not start with `data: `).
-            run = template_texts(list(map(_RAW, items)), tpl)
+            run = template_texts(raws_of(items), tpl)
             if run is not None:
                 first = items[0].index
                 # Choice 0 exists: the template is built right after text went there.
@@ -281,7 +282,7 @@ class StreamDecoder(BodyModes):
         head = tail = b""
         cut = uncut = need = 0
         if tpl is not None:
-            head, tail, cut, uncut, _, _ = tpl
+            head, tail, cut, uncut = tpl
             need = cut - uncut
         text: str | None
         events = 0
@@ -345,7 +346,7 @@ class StreamDecoder(BodyModes):
                                 self._tpl_tries += 1
                                 tpl = build_template(data, payload)
                                 if tpl is not None:
-                                    head, tail, cut, uncut, _, _ = tpl
+                                    head, tail, cut, uncut = tpl
                                     need = cut - uncut
                         continue
                 tpl = None

@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from protocol_helpers import decode, snapshot
 
+import playground.protocol as protocol
 from playground.protocol.decoders.chat import ChatDecoder
 from playground.protocol.fastpath import Template, build_template, string_body, template_texts
+from playground.protocol.template_match import run_array
 
 HEAD = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m",'
 TAIL = '"logprobs":null,"finish_reason":null}]}'
@@ -145,6 +147,25 @@ def test_a_run_is_read_exactly_as_one_by_one_or_refused(middles: list[str]) -> N
     elif '"' not in "".join(middles) and "\\" not in "".join(middles):
         # Without quotes or backslashes, only a raw control character makes a run fail.
         assert any(text is None for text in one_by_one)
+
+
+# template_match.py run by the interpreter (its C-call path), beside the installed build (its
+# native loop, when compiled): both must give the same array, or refuse the same runs.
+SOURCE_MATCH = protocol.load_source("template_match", "_template_match_from_source")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet='ab"\\\n\u00e9u0{}:,', max_size=6), min_size=1, max_size=8),
+    st.lists(st.sampled_from([b"", b"x", b"\n\n", b"data: ", b"id: 1\n"]), max_size=8),
+)
+def test_the_source_and_the_build_match_a_run_alike(middles: list[str], junk: list[bytes]) -> None:
+    raws = [_raw(m.encode()) for m in middles]
+    for i, extra in enumerate(junk):  # some raws spoiled: at the start, the end, or replaced
+        j = i % len(raws)
+        raws[j] = [extra + raws[j], raws[j] + extra, extra][i % 3]
+    assert SOURCE_MATCH.run_array(raws, _template()) == run_array(raws, _template())
+    assert not SOURCE_MATCH._COMPILED
 
 
 @pytest.mark.parametrize(
