@@ -12,7 +12,7 @@ from types import ModuleType
 # loops every byte and every token go through (the SSE parser, the match of chat's text template
 # over a read, the text buffer the state folds into). In import order: each imports only earlier
 # ones. This is the one list; setup.py reads it.
-COMPILED_MODULES = ("sse", "template_match", "text_buffer")
+COMPILED_MODULES = ("sse", "text_buffer", "template_match")
 
 # The import system would prefer a compiled module next to its source whatever the source says,
 # so the compiled ones are used only while each source holds exactly the bytes it was built from

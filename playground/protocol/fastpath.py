@@ -27,7 +27,7 @@ from typing import Any, Final
 
 import orjson
 
-from playground.protocol.template_match import Template, run_array
+from playground.protocol.template_match import Template, run_texts
 
 __all__ = ["Template", "build_template", "string_body", "template_texts"]
 
@@ -103,15 +103,7 @@ def template_texts(raws: Sequence[bytes], tpl: Template) -> tuple[list[str], int
     the events hold together; None if any does not match.
 
     One read of a fast stream completes a dozen chunks; instead of matching each on its own,
-    their middles are cut out and checked in one pass (``template_match.run_array``, compiled)
-    and parsed as one JSON array of strings.
+    their middles are cut out and checked in one pass (``template_match``, compiled) and parsed
+    as one JSON array of strings.
     """
-    found = run_array(raws, tpl)
-    if found is None:
-        return None
-    array, size = found
-    try:
-        texts = _loads(array)
-    except orjson.JSONDecodeError:
-        return None
-    return (texts, size) if type(texts) is list and len(texts) == len(raws) else None
+    return run_texts(raws, tpl, _loads)

@@ -13,7 +13,7 @@ from playground.protocol.decoders.base import RouteDecoder
 from playground.protocol.decoders.whole import report_audio_body
 from playground.protocol.errors import payload_error
 from playground.protocol.events import Finished, StreamEvent
-from playground.protocol.fastpath import Template, build_template, string_body, template_texts
+from playground.protocol.fastpath import Template, build_template, string_body
 from playground.protocol.findings import FindingSink
 from playground.protocol.routes import ROUTE_NAMES, detect_route, make_decoder
 from playground.protocol.sse import (
@@ -26,7 +26,7 @@ from playground.protocol.sse import (
 )
 from playground.protocol.state import Finding, StreamState
 from playground.protocol.stream_bodies import BodyModes
-from playground.protocol.template_match import raws_of
+from playground.protocol.template_match import fold_run
 from playground.protocol.terminators import (
     done_ends,
     report_done,
@@ -261,15 +261,13 @@ class StreamDecoder(BodyModes):
         tpl = self._tpl
         if tpl is not None and len(items) > 1:
             # A whole read of plain text chunks (a loaded socket's 4 KiB): one match for all
-            # (fastpath.template_texts), before the per-event loop's set-up. No type check: a
+            # (template_match.fold_run), before the per-event loop's set-up. No type check: a
             # comment's bytes cannot match (they do not start with `data: `).
-            run = template_texts(raws_of(items), tpl)
-            if run is not None:
-                first = items[0].index
-                # Choice 0 exists: the template is built right after text went there.
-                self.state.choices[0].text.extend(run[0], range(first, first + len(items)))
+            # Choice 0 exists: the template is built right after text went there.
+            size = fold_run(items, tpl, _loads, self.state.choices[0].text)
+            if size >= 0:
                 self.state.events += len(items)
-                return run[1]
+                return size
         state = self.state
         loads = _loads
         out = self._out

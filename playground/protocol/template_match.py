@@ -8,13 +8,14 @@ nothing outside the standard library and the parser, so the build needs no other
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Final
 
 from playground.protocol.sse import SSEItem
+from playground.protocol.text_buffer import TextBuffer
 
-__all__ = ["Template", "raws_of", "run_array"]
+__all__ = ["Template", "fold_run", "raws_of", "run_array", "run_texts"]
 
 # mypyc's build of this module is an extension module (setup.py): ``run_array`` takes its path.
 _COMPILED: Final = not __file__.endswith(".py")
@@ -70,3 +71,35 @@ def run_array(raws: Sequence[bytes], tpl: Template) -> tuple[bytes, int] | None:
     if array.count(34) != 2 * len(middles) or b'\\"' in array:
         return None
     return array, size
+
+
+def run_texts(
+    raws: Sequence[bytes], tpl: Template, loads: Callable[[bytes], object]
+) -> tuple[list[str], int] | None:
+    """The texts of a run of events that all match ``tpl``, in order, and the number of bytes
+    they hold; None if one does not. ``loads`` is orjson's (passed in: the build has no orjson)."""
+    found = run_array(raws, tpl)
+    if found is None:
+        return None
+    array, size = found
+    try:
+        texts = loads(array)
+    except ValueError:  # orjson.JSONDecodeError is one
+        return None
+    if type(texts) is not list or len(texts) != len(raws):
+        return None
+    return texts, size
+
+
+def fold_run(
+    items: Sequence[SSEItem], tpl: Template, loads: Callable[[bytes], object], text: TextBuffer
+) -> int:
+    """Add the texts of a read's events to ``text`` (item by item) when every one matches
+    ``tpl``, and return the number of bytes the events hold; -1, with nothing added, if one does
+    not. One call for the whole read: compiled, the raws, the match and the fold run natively."""
+    found = run_texts(raws_of(items), tpl, loads)
+    if found is None:
+        return -1
+    first = items[0].index
+    text.extend(found[0], range(first, first + len(items)))
+    return found[1]
