@@ -46,7 +46,7 @@ _LINE_END: Final = re.compile(rb"\r\n|\r|\n")
 _CR: Final = 13
 _COLON: Final = 58
 # mypyc's build of this module is an extension module (setup.py): one loop takes its own path.
-_COMPILED: Final = not __file__.endswith(".py")
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 
 
 class SSEEvent:

@@ -18,7 +18,7 @@ from playground.protocol.text_buffer import TextBuffer
 __all__ = ["Template", "fold_run", "raws_of", "run_array", "run_texts"]
 
 # mypyc's build of this module is an extension module (setup.py): ``run_array`` takes its path.
-_COMPILED: Final = not __file__.endswith(".py")
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 
 # (b"data: " + head, tail + b"\n\n", len of the first, -len of the second), as UTF-8 bytes
 Template = tuple[bytes, bytes, int, int]

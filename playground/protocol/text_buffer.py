@@ -15,7 +15,7 @@ __all__ = ["Origins", "TextBuffer"]
 
 _JOIN_EVERY: Final = 64  # TextBuffer pieces joined into one str at a time (memory)
 # mypyc's build of this module is an extension module (setup.py): ``extend`` takes its path.
-_COMPILED: Final = not __file__.endswith(".py")
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 
 
 class Origins(Sequence[tuple[int, int]]):
