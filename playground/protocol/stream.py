@@ -143,16 +143,12 @@ class StreamDecoder(BodyModes):
             unchecked.append(chunk)
             items = self._parser.feed(chunk, t)
             if items:
-                first = items[0]
                 size = self._take(items)
-                if (
-                    size >= 0
-                    and first.start <= self._unchecked_at
-                    and items[-1].end - first.start == size
-                ):
+                start = items[0].start
+                end = items[-1].end
+                if size >= 0 and start <= self._unchecked_at and end - start == size:
                     # Every byte up to the last item is in one of them, and each matched chat's
                     # text template: valid UTF-8 (fastpath.py). Only what follows is unchecked.
-                    end = items[-1].end
                     rest = chunk[end - offset :]
                     self._unchecked = [rest] if rest else []
                     self._unchecked_at = end
