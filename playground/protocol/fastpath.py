@@ -23,15 +23,13 @@ event is never turned into a str.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
 from typing import Any, Final
 
 import orjson
 
-__all__ = ["Template", "build_template", "string_body", "template_texts"]
+from playground.protocol.template_match import Template, run_texts
 
-# (b"data: " + head, tail + b"\n\n", len of the first, -len of the second), as UTF-8 bytes
-Template = tuple[bytes, bytes, int, int]
+__all__ = ["Template", "build_template", "string_body", "template_texts"]
 
 _PROBE: Final = "\u2063zq"  # a string no real chunk carries, to prove where the literal sits
 _loads: Final = orjson.loads
@@ -100,32 +98,12 @@ def build_template(data: str, payload: Any) -> Template | None:
     return None
 
 
-def template_texts(raws: Sequence[bytes], tpl: Template) -> list[str] | None:
-    """The texts of a run of events that all match ``tpl``, in order; None if any does not.
+def template_texts(raws: Sequence[bytes], tpl: Template) -> tuple[list[str], int] | None:
+    """The texts of a run of events that all match ``tpl``, in order, and the number of bytes
+    the events hold together; None if any does not match.
 
-    One read of a fast stream completes a dozen chunks; instead of matching each in Python, the
-    middles are cut out in C (``map``), checked all at once, and parsed as one JSON array of
-    strings. Why that gives each event's text:
-    - The middle of ``raw`` is ``raw[len(head):-len(tail)]``, so ``head + middle + tail`` is as
-      long as ``raw`` when ``raw`` is long enough (else it is longer). If the runs of both are
-      equal, each raw sits where its ``head + middle + tail`` does, with the same length: each
-      raw is exactly that, one `data` line whose data is ``head + middle + tail`` minus the
-      framing (module docstring).
-    - With no quote in any middle and no ``\\"`` anywhere, the only quotes in
-      ``["m1","m2",...,"mn"]`` are the ones put there, none of them escaped, so the array's
-      strings are exactly the middles; parsing it checks every escape and rejects control
-      characters (line ends included) and invalid UTF-8, as parsing each chunk would.
+    One read of a fast stream completes a dozen chunks; instead of matching each on its own,
+    their middles are cut out and checked in one pass (``template_match``, compiled) and parsed
+    as one JSON array of strings.
     """
-    head, tail, cut, uncut = tpl
-    middles = list(map(itemgetter(slice(cut, uncut)), raws))
-    if head + (tail + head).join(middles) + tail != b"".join(raws):
-        return None
-    count = len(middles)
-    array = b'["' + b'","'.join(middles) + b'"]'
-    if array.count(34) != 2 * count or b'\\"' in array:
-        return None
-    try:
-        texts = _loads(array)
-    except orjson.JSONDecodeError:
-        return None
-    return texts if type(texts) is list and len(texts) == count else None
+    return run_texts(raws, tpl, _loads)

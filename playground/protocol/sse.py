@@ -45,6 +45,8 @@ _BOM: Final = b"\xef\xbb\xbf"
 _LINE_END: Final = re.compile(rb"\r\n|\r|\n")
 _CR: Final = 13
 _COLON: Final = 58
+# mypyc's build of this module is an extension module (setup.py): one loop takes its own path.
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 
 
 class SSEEvent:
@@ -576,12 +578,27 @@ class SSEParser:
             size = len(data)
             index = self._index
             meta = self._meta()
-            append = out.append
+            compiled = _COMPILED
             while stop >= 0:
                 after = stop + 2
-                # One test for "blank line, then another `data: ` line" (most events): a slice
-                # compare costs a third less than startswith's argument parsing here ...
-                last = data[stop : stop + 8] != b"\n\ndata: "
+                # One test for "blank line, then another `data: ` line" (most events). Measured:
+                # interpreted, a slice compare costs a third less than startswith's argument
+                # parsing; compiled, reading the bytes one by one (native, no object) beats the
+                # slice (a new bytes object per event) by a tenth of the whole parse, while
+                # interpreted it would cost a third more. So each build takes its own.
+                if compiled:
+                    last = not (
+                        stop + 8 <= size
+                        and data[stop + 1] == 10
+                        and data[stop + 2] == 100  # d
+                        and data[stop + 3] == 97  # a
+                        and data[stop + 4] == 116  # t
+                        and data[stop + 5] == 97  # a
+                        and data[stop + 6] == 58  # :
+                        and data[stop + 7] == 32
+                    )
+                else:
+                    last = data[stop : stop + 8] != b"\n\ndata: "
                 # ... else a blank line before anything else ends this run after this event.
                 if last and (after > size or data[stop + 1] != 10):
                     break
@@ -594,7 +611,7 @@ class SSEParser:
                 event.end = base + after
                 event.t_first = t_line
                 event.t_last = t
-                append(event)
+                out.append(event)  # compiled, a list append of its own (no bound method call)
                 index += 1
                 pos = after
                 t_line = t

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Final
 
@@ -13,7 +13,7 @@ from playground.protocol.decoders.base import RouteDecoder
 from playground.protocol.decoders.whole import report_audio_body
 from playground.protocol.errors import payload_error
 from playground.protocol.events import Finished, StreamEvent
-from playground.protocol.fastpath import Template, build_template, string_body, template_texts
+from playground.protocol.fastpath import Template, build_template, string_body
 from playground.protocol.findings import FindingSink
 from playground.protocol.routes import ROUTE_NAMES, detect_route, make_decoder
 from playground.protocol.sse import (
@@ -26,6 +26,7 @@ from playground.protocol.sse import (
 )
 from playground.protocol.state import Finding, StreamState
 from playground.protocol.stream_bodies import BodyModes
+from playground.protocol.template_match import fold_run
 from playground.protocol.terminators import (
     done_ends,
     report_done,
@@ -40,7 +41,6 @@ _loads: Final = orjson.loads
 _JSONError: Final = orjson.JSONDecodeError
 _CACHE_MAX: Final = 512  # parsed payloads kept by payload() (rows on screen); restarts when full
 _INVALID: Final = object()
-_EVENTS_ONLY: Final = {SSEEvent}
 _RAW: Final = attrgetter("raw")
 _LONG_EVENT: Final = 1 << 16  # raw bytes above which an event's JSON is parsed from its bytes
 _UNCHECKED_MAX: Final = 64  # reads held for a UTF-8 check before it is done anyway
@@ -143,15 +143,12 @@ class StreamDecoder(BodyModes):
             unchecked.append(chunk)
             items = self._parser.feed(chunk, t)
             if items:
-                first = items[0]
-                if (
-                    self._take(items)
-                    and first.start <= self._unchecked_at
-                    and items[-1].end - first.start == sum(map(len, map(_RAW, items)))
-                ):
+                size = self._take(items)
+                start = items[0].start
+                end = items[-1].end
+                if size >= 0 and start <= self._unchecked_at and end - start == size:
                     # Every byte up to the last item is in one of them, and each matched chat's
                     # text template: valid UTF-8 (fastpath.py). Only what follows is unchecked.
-                    end = items[-1].end
                     rest = chunk[end - offset :]
                     self._unchecked = [rest] if rest else []
                     self._unchecked_at = end
@@ -250,15 +247,23 @@ class StreamDecoder(BodyModes):
             cache.clear()  # cheap, and the inspector asks for the rows on screen again anyway
         cache[index] = value
 
-    def _take(self, items: Sequence[SSEItem]) -> bool:
-        """Fold ``items`` into the state; True when every one matched chat's text template (so
-        its bytes are known to be valid UTF-8: fastpath.py)."""
+    def _take(self, items: Sequence[SSEItem]) -> int:
+        """Fold ``items`` into the state; when every one matched chat's text template (so its
+        bytes are known to be valid UTF-8: fastpath.py), the number of bytes they hold, else -1."""
         # The hot loop (the decode benchmark measures it): locals only, at most one JSON parse
         # per event, none for chat text chunks that match the template (fastpath.py), and those
-        # collected in two lists and added to the text buffer in one go (`_flush`) before
-        # anything else touches the state.
+        # added to the text buffer in one go (`_flush`) before anything else touches the state.
         self.items.extend(items)
         tpl = self._tpl
+        if tpl is not None and len(items) > 1:
+            # A whole read of plain text chunks (a loaded socket's 4 KiB): one match for all
+            # (template_match.fold_run), before the per-event loop's set-up. No type check: a
+            # comment's bytes cannot match (they do not start with `data: `).
+            # Choice 0 exists: the template is built right after text went there.
+            size = fold_run(items, tpl, _loads, self.state.choices[0].text)
+            if size >= 0:
+                self.state.events += len(items)
+                return size
         state = self.state
         loads = _loads
         out = self._out
@@ -275,19 +280,6 @@ class StreamDecoder(BodyModes):
             need = cut - uncut
         text: str | None
         events = 0
-        if tpl is not None and len(items) > 1 and set(map(type, items)) == _EVENTS_ONLY:
-            # A whole read of plain text chunks: one match for all (fastpath.template_texts).
-            run = template_texts(list(map(_RAW, items)), tpl)
-            if run is not None:
-                first = items[0].index
-                origins_run: Iterable[int] = range(first, first + len(run))
-                if "" in run:
-                    kept = [(t, i) for t, i in zip(run, origins_run) if t]
-                    run = [t for t, _ in kept]
-                    origins_run = [i for _, i in kept]
-                state.choice(0).text.extend(run, origins_run)
-                state.events += len(items)
-                return True
         matched = 0
         try:
             for item in items:
@@ -388,7 +380,7 @@ class StreamDecoder(BodyModes):
                 self._flush(texts, origins)
             state.events += events
             self._tpl = tpl
-        return matched == len(items)
+        return sum(map(len, map(_RAW, items))) if matched == len(items) else -1
 
     def _report_bad(self) -> None:
         """``bad_base64`` at the event whose base64 did not decode, as soon as it is folded."""

@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from protocol_helpers import decode, snapshot
 
+import playground.protocol as protocol
 from playground.protocol.decoders.chat import ChatDecoder
 from playground.protocol.fastpath import Template, build_template, string_body, template_texts
+from playground.protocol.template_match import run_array
 
 HEAD = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m",'
 TAIL = '"logprobs":null,"finish_reason":null}]}'
@@ -103,13 +105,14 @@ def _template() -> Template:
 
 
 def _raw(middle: bytes) -> bytes:
-    head, tail, _, _ = _template()
+    head, tail, *_ = _template()
     return head + middle + tail
 
 
 def test_a_run_of_plain_chunks_gives_every_text_at_once() -> None:
     raws = [_raw(m) for m in [b"Hel", b"lo", b" \xc3\xa9", b"\\n", b"", b"\\u00e9\\t"]]
-    assert template_texts(raws, _template()) == ["Hel", "lo", " \u00e9", "\n", "", "\u00e9\t"]
+    texts = ["Hel", "lo", " \u00e9", "\n", "", "\u00e9\t"]
+    assert template_texts(raws, _template()) == (texts, sum(map(len, raws)))
 
 
 @pytest.mark.parametrize(
@@ -137,13 +140,32 @@ def test_a_run_with_one_odd_chunk_is_refused(odd: bytes) -> None:
 @given(st.lists(st.text(alphabet='ab"\\\n\t\u00e9\U0001f600u0{}:,', max_size=8), min_size=1))
 def test_a_run_is_read_exactly_as_one_by_one_or_refused(middles: list[str]) -> None:
     raws = [_raw(m.encode()) for m in middles]
-    texts = template_texts(raws, _template())
+    run = template_texts(raws, _template())
     one_by_one = [string_body(m) for m in middles]
-    if texts is not None:
-        assert texts == one_by_one
+    if run is not None:
+        assert run == (one_by_one, sum(map(len, raws)))
     elif '"' not in "".join(middles) and "\\" not in "".join(middles):
         # Without quotes or backslashes, only a raw control character makes a run fail.
         assert any(text is None for text in one_by_one)
+
+
+# template_match.py run by the interpreter (its C-call path), beside the installed build (its
+# native loop, when compiled): both must give the same array, or refuse the same runs.
+SOURCE_MATCH = protocol.load_source("template_match", "_template_match_from_source")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet='ab"\\\n\u00e9u0{}:,', max_size=6), min_size=1, max_size=8),
+    st.lists(st.sampled_from([b"", b"x", b"\n\n", b"data: ", b"id: 1\n"]), max_size=8),
+)
+def test_the_source_and_the_build_match_a_run_alike(middles: list[str], junk: list[bytes]) -> None:
+    raws = [_raw(m.encode()) for m in middles]
+    for i, extra in enumerate(junk):  # some raws spoiled: at the start, the end, or replaced
+        j = i % len(raws)
+        raws[j] = [extra + raws[j], raws[j] + extra, extra][i % 3]
+    assert SOURCE_MATCH.run_array(raws, _template()) == run_array(raws, _template())
+    assert not SOURCE_MATCH._COMPILED
 
 
 @pytest.mark.parametrize(

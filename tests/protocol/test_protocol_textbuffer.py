@@ -5,7 +5,11 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+import playground.protocol as protocol
 from playground.protocol.state import Origins, TextBuffer
+
+# text_buffer.py run by the interpreter (its C-call path), beside the installed build.
+SOURCE_BUFFER = protocol.load_source("text_buffer", "_text_buffer_from_source")
 
 pieces = st.lists(st.tuples(st.text(max_size=5), st.integers(0, 50)), max_size=30)
 
@@ -54,3 +58,15 @@ def test_origins_is_a_sequence() -> None:
     assert [item for _, item in origins] == [3, 4]
     assert repr(origins) == "Origins([(0, 3), (5, 4)])"
     assert TextBuffer().item_at(0) is None
+
+
+@given(st.lists(st.lists(st.text(max_size=4), max_size=8), max_size=12), st.integers(0, 9))
+def test_the_source_and_the_build_extend_alike(runs: list[list[str]], first: int) -> None:
+    built, source = TextBuffer(), SOURCE_BUFFER.TextBuffer()
+    for texts in runs:
+        for buffer in (built, source):
+            buffer.extend(list(texts), range(first, first + len(texts)))
+        first += len(texts)
+    assert built.value == source.value and len(built) == len(source)
+    assert list(built.origins) == list(source.origins)
+    assert not SOURCE_BUFFER._COMPILED

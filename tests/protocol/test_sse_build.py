@@ -1,7 +1,9 @@
-"""The mypyc build of the SSE parser: it is what runs, it matches the source, never runs stale."""
+"""The mypyc build of the SSE parser (and its fellow compiled modules): it is what runs, it matches
+the source, never runs stale."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.machinery
 import os
 import shutil
@@ -96,10 +98,17 @@ def test_the_stamp_names_the_exact_source(tmp_path: Path) -> None:
 
 
 def _import_in_copy(root: Path) -> subprocess.CompletedProcess[str]:
+    """Each compiled module's file, one a line, as a fresh interpreter imports the copy."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(root)
+    script = (
+        "import importlib, playground.protocol as p\n"
+        "for m in p.COMPILED_MODULES:\n"
+        "    print(importlib.import_module('playground.protocol.' + m).__file__)\n"
+        "import playground.protocol.stream\n"  # and the rest of the protocol imports with them
+    )
     return subprocess.run(
-        [sys.executable, "-c", "import playground.protocol.sse as s; print(s.__file__)"],
+        [sys.executable, "-c", script],
         cwd=root,
         env=env,
         capture_output=True,
@@ -108,8 +117,11 @@ def _import_in_copy(root: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_an_edited_parser_runs_from_source_not_from_a_stale_build(tmp_path: Path) -> None:
-    # A copy of the package as an install leaves it (with the compiled module and its stamp,
+@pytest.mark.parametrize("edited", ["sse", "text_buffer"])
+def test_an_edited_module_runs_from_source_not_from_a_stale_build(
+    tmp_path: Path, edited: str
+) -> None:
+    # A copy of the package as an install leaves it (with the compiled modules and their stamps,
     # when this install has them), imported in a fresh interpreter.
     package = tmp_path / "playground"
     package.mkdir()
@@ -117,15 +129,28 @@ def test_an_edited_parser_runs_from_source_not_from_a_stale_build(tmp_path: Path
     shutil.copytree(
         PROTOCOL_DIR, package / "protocol", ignore=shutil.ignore_patterns("__pycache__")
     )
+    sources = [str(package / "protocol" / f"{m}.py") for m in protocol.COMPILED_MODULES]
     fresh = _import_in_copy(tmp_path)
     assert fresh.returncode == 0, fresh.stderr
     if is_compiled(active):
-        assert fresh.stdout.strip().endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+        files = fresh.stdout.split()
+        assert all(f.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for f in files)
+        assert len(files) == len(sources)
         assert fresh.stderr == ""
-    copied = package / "protocol" / "sse.py"
+    copied = package / "protocol" / f"{edited}.py"
     copied.write_bytes(copied.read_bytes() + b"# edited after the build\n")
-    edited = _import_in_copy(tmp_path)
-    assert edited.returncode == 0, edited.stderr
-    assert edited.stdout.strip() == str(copied)
+    stale = _import_in_copy(tmp_path)
+    assert stale.returncode == 0, stale.stderr
+    # Compiled code calls the other compiled modules natively: all run from source, or none.
+    assert stale.stdout.split() == sources
     if is_compiled(active):
-        assert "built from another sse.py" in edited.stderr
+        assert f"built from another {edited}.py" in stale.stderr
+
+
+@pytest.mark.skipif(
+    bool(os.environ.get("PLAYGROUND_PURE_PYTHON")), reason="pure-Python install asked for"
+)
+def test_every_module_setup_compiles_is_installed_compiled() -> None:
+    # playground.protocol.COMPILED_MODULES is the one list setup.py builds and the package checks.
+    for name in protocol.COMPILED_MODULES:
+        assert is_compiled(importlib.import_module(f"playground.protocol.{name}")), name
