@@ -6,6 +6,8 @@ back to its event without re-decoding a route; pieces are joined in groups to bo
 
 from __future__ import annotations
 
+import threading
+
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
@@ -75,10 +77,12 @@ class TextBuffer:
     """Append-only text that remembers which timeline item carried each piece (for linked views).
 
     Appending is O(1); ``value`` joins lazily and caches, so widgets that read only the new suffix
-    (``since(n)``) never pay for the whole document.
+    (``since(n)``) never pay for the whole document. A live run's buffer grows on its reader
+    thread while the UI thread may read it (ui.session): appending and the join that replaces
+    the pieces take one lock, so a join never drops a piece appended meanwhile.
     """
 
-    __slots__ = ("_cache", "_length", "_loose", "origins", "parts")
+    __slots__ = ("_cache", "_length", "_lock", "_loose", "origins", "parts")
 
     def __init__(self) -> None:
         self.parts: list[str] = []
@@ -86,6 +90,7 @@ class TextBuffer:
         self._length = 0
         self._cache: str | None = ""
         self._loose = 0  # parts[_loose:] are pieces as appended, not yet joined into one
+        self._lock = threading.Lock()
 
     def _compact(self) -> None:
         # A token is a str of its own (about 55 bytes for a few characters): join the recent
@@ -100,14 +105,15 @@ class TextBuffer:
     def append(self, text: str, item: int) -> None:
         if not text:
             return
-        origins = self.origins
-        origins.starts.append(self._length)
-        origins.items.append(item)
-        self.parts.append(text)
-        self._length += len(text)
-        self._cache = None
-        if len(self.parts) - self._loose >= _JOIN_EVERY:
-            self._compact()
+        with self._lock:
+            origins = self.origins
+            origins.starts.append(self._length)
+            origins.items.append(item)
+            self.parts.append(text)
+            self._length += len(text)
+            self._cache = None
+            if len(self.parts) - self._loose >= _JOIN_EVERY:
+                self._compact()
 
     def extend(self, texts: list[str], items: Iterable[int]) -> None:
         """Append ``texts[i]`` carried by timeline item ``items[i]``, for each i: the same result
@@ -122,6 +128,10 @@ class TextBuffer:
         # interpreted, ``accumulate`` keeps it in C (it yields one value more than there are
         # texts: the new length, popped off). ``fromlist`` fills an array from a list a third
         # faster than ``extend`` from an iterator (measured).
+        with self._lock:
+            self._extend(texts, items)
+
+    def _extend(self, texts: list[str], items: Iterable[int]) -> None:
         starts: list[int]
         if _COMPILED:
             length = self._length
@@ -149,12 +159,16 @@ class TextBuffer:
 
     @property
     def value(self) -> str:
-        if self._cache is None:
-            joined = "".join(self.parts)
-            self.parts = [joined] if joined else []
-            self._loose = len(self.parts)
-            self._cache = joined
-        return self._cache
+        cache = self._cache
+        if cache is not None:
+            return cache  # a whole snapshot, however far the appender has gone since
+        with self._lock:
+            if self._cache is None:
+                joined = "".join(self.parts)
+                self.parts = [joined] if joined else []
+                self._loose = len(self.parts)
+                self._cache = joined
+            return self._cache
 
     def since(self, offset: int) -> str:
         """The text after ``offset`` characters (what a widget showing ``offset`` chars lacks)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -70,3 +71,52 @@ def test_the_source_and_the_build_extend_alike(runs: list[list[str]], first: int
     assert built.value == source.value and len(built) == len(source)
     assert list(built.origins) == list(source.origins)
     assert not SOURCE_BUFFER._COMPILED
+
+
+def _interpreted_text_buffer() -> type:
+    """TextBuffer run by the interpreter (the installed one may be compiled, where a call never
+    lets another thread in half way: the race this guards against would not show)."""
+    import importlib.util
+    from pathlib import Path
+
+    import playground.protocol
+
+    source = Path(playground.protocol.__file__).parent / "text_buffer.py"
+    spec = importlib.util.spec_from_file_location("_interpreted_text_buffer", source)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.TextBuffer  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("kind", ["installed", "interpreted"])
+def test_a_reader_thread_joining_while_another_appends_loses_no_piece(kind: str) -> None:
+    # A live run's buffer grows on its reader thread while the UI thread reads `value` (which
+    # joins and replaces the pieces): every piece appended must survive every join.
+    import sys
+    import threading
+
+    buffer = TextBuffer() if kind == "installed" else _interpreted_text_buffer()()
+    pieces = [f"<{i}>" for i in range(60_000)]
+    done = threading.Event()
+
+    def write() -> None:
+        for i in range(0, len(pieces), 3):
+            buffer.append(pieces[i], i)
+            buffer.extend(pieces[i + 1 : i + 3], [i + 1, i + 2])
+        done.set()
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        writer = threading.Thread(target=write)
+        writer.start()
+        seen = 0
+        while not done.is_set():
+            text = buffer.value
+            assert text == "".join(pieces)[: len(text)]  # always a whole prefix
+            seen = max(seen, len(text))
+        writer.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert buffer.value == "".join(pieces) and len(buffer) == len(buffer.value)
