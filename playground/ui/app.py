@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING, Any
 from playground.assets import icon_svg
 from playground.protocol.routes import ROUTE_NAMES
 from playground.ui.arguments import UsageError, parse_args
-from playground.ui.conversation.headless import converse
-from playground.ui.conversation.headless import prepare as prepare_conversation
 
 if TYPE_CHECKING:
     import asyncio
@@ -235,6 +233,9 @@ async def _amain(window: MainWindow, args: argparse.Namespace) -> int:
 async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
     """Send (or replay) on one panel, wait for the end, then screenshot and dump."""
     import asyncio
+
+    from playground.ui.conversation.headless import converse
+    from playground.ui.conversation.headless import prepare as prepare_conversation
 
     if args.replay:
         from playground.protocol.capture import read_capture

@@ -57,6 +57,10 @@ _PROBE = textwrap.dedent(
         "jsonschema",  # the schema checks: with the first schema typed
         "playground.protocol.structured",  # the structured answer's check
         "playground.runs.presets",  # the presets folder: when the Presets menu opens
+        # The conversation model and its translations (frozen dataclasses): with a first turn.
+        "playground.protocol.conversation",
+        "playground.protocol.tool_defs",  # the tools list's definitions: with Send tools
+        "playground.protocol.media",  # image and audio formats: with a first image or file
     )
     # Dialogs and the tools list; QWizard, QMdiArea... are what PySide loads all at once with
     # the first bare QWidget it wraps (a scroll area's viewport).

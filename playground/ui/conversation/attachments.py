@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.protocol.conversation.model import Image
 from playground.ui.conversation.flow_layout import FlowLayout
 from playground.ui.conversation.image_sources import (
     carries_images,
@@ -38,6 +37,7 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QMimeData
     from PySide6.QtGui import QImage, QPixmap
 
+    from playground.protocol.conversation.model import Image
     from playground.ui.conversation.thread import ConversationThread
 
 __all__ = [

@@ -8,16 +8,16 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from playground.protocol.conversation.bodies import conversation_file
-from playground.protocol.conversation.model import Conversation, Image, Turn
-from playground.ui.conversation.auto_reply import auto_answer
-
 if TYPE_CHECKING:
+    from playground.protocol.conversation.model import Conversation, Image
     from playground.ui.panels.route_panel import RoutePanel
 
 __all__ = ["DEFAULTS", "add_arguments", "check_arguments", "converse", "prepare"]
 
 DEFAULTS: dict[str, Any] = {"conversation": None, "tool_result": None, "attach": None}
+
+# The window's entry point reads these options on every start, most often with none given: the
+# conversation model (its frozen dataclasses, ~11 ms to import) loads only when one of them is.
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -54,7 +54,9 @@ def check_arguments(args: argparse.Namespace) -> None:
     )
     args.prompts = prompts
     args.prompt = prompts[0] if prompts else None
-    if args.conversation is not None and not isinstance(args.conversation, Conversation):
+    if args.conversation is not None and not _is_conversation(args.conversation):
+        from playground.protocol.conversation.bodies import conversation_file
+
         try:
             data = json.loads(Path(args.conversation).read_text(encoding="utf-8"))
             args.conversation = conversation_file(data)
@@ -73,10 +75,11 @@ def check_arguments(args: argparse.Namespace) -> None:
             raise ValueError(f"--tool-result {name}: not valid JSON ({exc})") from None
         results[name.strip()] = text
     args.tool_results = results
-    from playground.protocol.media import image_mime
-
     images: list[Image] = []
     for path in args.attach or []:
+        from playground.protocol.conversation.model import Image
+        from playground.protocol.media import image_mime
+
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
@@ -96,6 +99,12 @@ def check_arguments(args: argparse.Namespace) -> None:
         raise ValueError("--attach needs --route chat, responses, messages or images")
     if args.route == "images" and len(images) > 2:
         raise ValueError("--attach on images takes the input image and at most one mask")
+
+
+def _is_conversation(value: object) -> bool:
+    from playground.protocol.conversation.model import Conversation
+
+    return isinstance(value, Conversation)
 
 
 def prepare(panel: RoutePanel, args: argparse.Namespace) -> None:
@@ -126,6 +135,8 @@ def attach_now(panel: RoutePanel, images: list[Image]) -> None:
     if panel.editor.prompt.toPlainText().strip():
         thread.attachments = list(images)
         return
+    from playground.protocol.conversation.model import Turn
+
     for i in range(len(thread.turns) - 1, -1, -1):
         if thread.turns[i].role == "user":
             turn = thread.turns[i]
@@ -135,6 +146,8 @@ def attach_now(panel: RoutePanel, images: list[Image]) -> None:
 
 async def converse(panel: RoutePanel, args: argparse.Namespace) -> None:
     """After the first run: answer its tool calls, then send each further ``--prompt``."""
+    from playground.ui.conversation.auto_reply import auto_answer
+
     thread = panel.conversation
     if thread is None:
         return

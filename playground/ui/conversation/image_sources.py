@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from playground.protocol.conversation.model import Image, parse_data_url
-from playground.protocol.media import image_mime
-
 # The image classes are imported by the code that uses them (startup time: PySide makes each
-# class it is asked for, with its enums, when first imported).
+# class it is asked for, with its enums, when first imported); so are the conversation model and
+# the media formats (their frozen dataclasses), which the first frame's empty strip never needs.
 if TYPE_CHECKING:
     from PySide6.QtCore import QMimeData, QUrl
     from PySide6.QtGui import QImage
+
+    from playground.protocol.conversation.model import Image
 
 __all__ = [
     "NOT_AN_IMAGE",
@@ -32,6 +32,9 @@ NOT_AN_IMAGE = "not a PNG, JPEG, WebP or GIF image"
 
 def read_image_file(path: str | Path) -> Image:
     """The image in the file at ``path``; ValueError (one sentence) for anything else."""
+    from playground.protocol.conversation.model import Image
+    from playground.protocol.media import image_mime
+
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -45,6 +48,9 @@ def read_image_file(path: str | Path) -> Image:
 
 def image_from_url(text: str) -> Image:
     """An http(s) image URL as a URL part; a ``data:`` URL decoded to its bytes."""
+    from playground.protocol.conversation.model import Image, parse_data_url
+    from playground.protocol.media import image_mime
+
     text = text.strip()
     parsed = parse_data_url(text)
     if parsed is not None:
@@ -73,6 +79,9 @@ def _png(image: QImage) -> bytes:
 def images_from_mime(mime: QMimeData) -> tuple[list[Image], list[str]]:
     """The images a drop or a paste carries (image files, an image, an image URL), and a
     sentence for each thing that is none."""
+    from playground.protocol.conversation.model import Image
+    from playground.protocol.media import image_mime
+
     images: list[Image] = []
     problems: list[str] = []
     if mime.hasUrls():

@@ -19,17 +19,16 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QSplitter
 
-# Every conversational panel is built before the first frame: what only a finished run needs
-# (assistant_turn, tool_turn) is imported then (startup time).
-from playground.protocol.conversation.bodies import conversation_keys, parse_body
-from playground.protocol.conversation.dump import redact_base64, thread
-from playground.protocol.conversation.model import Conversation, Image, Text, Turn
 from playground.protocol.requests import RequestParams, build_body
 from playground.ui.conversation.auto_reply import answer_when_ended, canned
 from playground.ui.conversation.thread_edit import ThreadEditing
 from playground.ui.conversation.thread_view import ThreadView
 
+# The chat panel's thread is built before the first frame, empty and hidden: the conversation
+# model and its translations (protocol/conversation, a dozen frozen dataclasses: about 4 % of
+# the instructions to that frame) are imported where a turn is first read or made.
 if TYPE_CHECKING:
+    from playground.protocol.conversation.model import Conversation, Image, Turn
     from playground.ui.panels.route_panel import RoutePanel
 
 __all__ = ["ConversationThread"]
@@ -37,6 +36,8 @@ __all__ = ["ConversationThread"]
 
 def _form_keys(route: str) -> set[str]:
     """The keys of a body the form builds that are not its conversation."""
+    from playground.protocol.conversation.bodies import parse_body
+
     built = build_body(route, RequestParams(model="", system="s", prompt="p"))
     return set(parse_body(built, route).params)
 
@@ -104,12 +105,17 @@ class ConversationThread(QObject):
 
     # ---- the body: the thread merged in, a pasted body read back ------------------------------
     def conversation(self, system: str | None = None) -> Conversation:
+        from playground.protocol.conversation.model import Conversation
+
         return Conversation(tuple(self.turns), system)
 
     def merge(self, body: dict[str, Any]) -> dict[str, Any]:
         """``body`` (the editor's: system and prompt) with the thread before the prompt."""
         if not self.turns and not self.attachments:
             return body
+        from playground.protocol.conversation.bodies import conversation_keys, parse_body
+        from playground.protocol.conversation.model import Conversation, Turn
+
         try:
             pasted = parse_body(body, self.route)
         except Exception:
@@ -123,6 +129,9 @@ class ConversationThread(QObject):
     def absorb(self, body: dict[str, Any]) -> dict[str, Any]:
         """A body typed or pasted into the JSON view: its turns before the last user turn become
         the thread; the body given back holds only the system and that last turn (the form's)."""
+        from playground.protocol.conversation.bodies import parse_body
+        from playground.protocol.conversation.model import Text, Turn
+
         try:
             pasted = parse_body(body, self.route)
         except Exception:
@@ -142,6 +151,8 @@ class ConversationThread(QObject):
     # ---- the run ----------------------------------------------------------------------------
     def sent(self, body: dict[str, Any]) -> None:
         """``body`` is being sent: its turns are the thread now, and the prompt box empties."""
+        from playground.protocol.conversation.bodies import parse_body
+
         try:
             pasted = parse_body(body, self.route)
         except Exception:
@@ -160,6 +171,8 @@ class ConversationThread(QObject):
         sent, self._sent_run = self._sent_run, False
         if not sent or spec is None or spec.json_body is None:
             return
+        from playground.protocol.conversation.dump import redact_base64
+
         body: Any = copy.deepcopy(spec.json_body)
         for secret in spec.secrets():
             if secret:
@@ -255,6 +268,8 @@ class ConversationThread(QObject):
 
     def dump(self) -> dict[str, Any]:
         """The headless dump's ``thread`` and ``requests``."""
+        from playground.protocol.conversation.dump import thread
+
         system = getattr(self.panel.editor, "system", None)
         text = system.toPlainText() if system is not None else ""
         return {"thread": thread(self.conversation(text or None)), "requests": self.requests}

@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSignalBlocker
 
-from playground.protocol.conversation.model import Conversation, Role, Turn, with_text
 from playground.protocol.routes import CONVERSATIONAL
 from playground.ui.window.panels import tab_title
 
+# The model is imported by the edits that make turns: the thread (and this) is built before the
+# first frame, which shows no turn (startup time).
 if TYPE_CHECKING:
+    from playground.protocol.conversation.model import Conversation, Role
     from playground.ui.conversation.thread import ConversationThread
     from playground.ui.panels.route_panel import RoutePanel
 
@@ -66,6 +68,8 @@ class ThreadEditing:
         thread = self.thread
         if not 0 <= index < len(thread.turns):
             return
+        from playground.protocol.conversation.model import with_text
+
         conversation = thread.conversation()
         turn = with_text(conversation.turns[index], text)
         # An edited answer is shown in its block: the live views below still show the old one.
@@ -80,6 +84,8 @@ class ThreadEditing:
         if not text.strip():
             thread.view.cancel_insert()
             return
+        from playground.protocol.conversation.model import Turn
+
         chosen: Role = "user" if role == "user" else "assistant"
         live = thread.live
         if live is not None and place <= live:
@@ -140,6 +146,8 @@ class ThreadEditing:
 
     def receive(self, conversation: Conversation, prompt: str) -> None:
         """A thread carried here: it replaces this one; the system and prompt boxes take theirs."""
+        from playground.protocol.conversation.model import Conversation
+
         thread = self.thread
         editor = thread.panel.editor
         for name, text in (("system", conversation.system or ""), ("prompt", prompt)):

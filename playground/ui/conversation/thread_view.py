@@ -25,12 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.protocol.conversation import Role, ToolCall, Turn
 from playground.ui.conversation.attachments import image_row
 from playground.ui.conversation.parking import Parking
 from playground.ui.elided_label import ElidedLabel
 
 if TYPE_CHECKING:
+    from playground.protocol.conversation import Role, ToolCall, Turn
+
     # The rendered turn text is a LiveText: its module loads with the first turn shown, not with
     # the first frame (every conversational panel builds its thread view before it).
     from playground.ui.conversation.parking import ParkedText

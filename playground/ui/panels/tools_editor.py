@@ -30,26 +30,21 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol.params import SAMPLE_TOOL, function_choice
-from playground.protocol.tool_defs import (
-    SchemaProblem,
-    ToolDef,
-    build_tools,
-    canned_results,
-    check_parameters,
-    json_tools,
-    tool_defs,
-)
 from playground.ui.panels.editor_parts import mono_font
 
+# The tool definitions (protocol/tool_defs, its dataclasses) load with the first look at the
+# tools: the first frame shows the group with Send tools off and reads none of them.
 if TYPE_CHECKING:
     from playground.protocol.params import RequestParams
+    from playground.protocol.tool_defs import SchemaProblem, ToolDef
+
+    Checked = tuple[dict[str, Any] | None, list[SchemaProblem]]
 
 __all__ = ["ToolsEditor"]
 
 _CHOICES = ("auto", "none", "required")
 _ERROR = "#d9534f"
 _NEW_SCHEMA = '{\n  "type": "object",\n  "properties": {}\n}'
-Checked = tuple[dict[str, Any] | None, list[SchemaProblem]]
 _BODY_PARTS = frozenset(("list", "add_button", "remove_button", "as_json", "pages", "name"))
 _BODY_PARTS |= {"tool_choice", "description", "parameters", "schema_errors", "canned"}
 _BODY_PARTS |= {"builtin_note", "json_edit", "json_error"}
@@ -62,12 +57,8 @@ class ToolsEditor(QGroupBox):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Tools", parent)
-        self.defs: list[ToolDef] = tool_defs([SAMPLE_TOOL])
-        # Checked schemas by their text: the check runs once per text typed, and the sample's is
-        # known good, so the first frame does not load jsonschema (startup time).
-        self._checked: dict[str, Checked] = {
-            self.defs[0].parameters: (SAMPLE_TOOL["function"]["parameters"], [])
-        }
+        # ``defs`` (the sample tool until others are set) and ``_checked`` (checked schemas by
+        # their text) are made on first use, by ``__getattr__``.
         self._loading = False
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
@@ -96,7 +87,23 @@ class ToolsEditor(QGroupBox):
 
     # The parts of the body (``_BODY_PARTS``) are made by ``_build_body`` on first use.
     def __getattr__(self, name: str) -> Any:
-        # Only reached for what normal look-up does not find: a part of the unbuilt body.
+        # Only reached for what normal look-up does not find: a part of the unbuilt body, or
+        # the tools not yet read.
+        if name == "defs":
+            from playground.protocol.tool_defs import tool_defs
+
+            self.defs: list[ToolDef] = tool_defs([SAMPLE_TOOL])
+            return self.defs
+        if name == "_checked":
+            from playground.protocol.tool_defs import tool_defs
+
+            # The check runs once per text typed, and the sample's is known good, so the first
+            # frame does not load jsonschema (startup time).
+            sample = tool_defs([SAMPLE_TOOL])[0].parameters
+            self._checked: dict[str, Checked] = {
+                sample: (SAMPLE_TOOL["function"]["parameters"], [])
+            }
+            return self._checked
         if name in _BODY_PARTS and not self.__dict__.get("_body_built", True):
             self._build_body()
             return getattr(self, name)
@@ -221,6 +228,8 @@ class ToolsEditor(QGroupBox):
     # ---- what the editor reads ---------------------------------------------------------------
     def check(self, text: str) -> Checked:
         """``check_parameters(text)``, once per text."""
+        from playground.protocol.tool_defs import check_parameters
+
         found = self._checked.get(text)
         if found is None:
             found = self._checked[text] = check_parameters(text)
@@ -230,6 +239,8 @@ class ToolsEditor(QGroupBox):
 
     def wire_tools(self) -> list[dict[str, Any]]:
         """The tools the body sends (the ones with a usable schema)."""
+        from playground.protocol.tool_defs import build_tools
+
         return build_tools(self.defs, self.check)[0]
 
     def put_into(self, p: RequestParams) -> None:
@@ -243,6 +254,8 @@ class ToolsEditor(QGroupBox):
 
     def left_out_note(self) -> str:
         """Why tools of the list are not in the body ("" when every one is)."""
+        from playground.protocol.tool_defs import build_tools
+
         left = build_tools(self.defs, self.check)[1]
         if not left:
             return ""
@@ -250,6 +263,8 @@ class ToolsEditor(QGroupBox):
         return f"Left out of the body (see the Tools list): {names}"
 
     def canned_results(self) -> dict[str, str]:
+        from playground.protocol.tool_defs import canned_results
+
         return canned_results(self.defs)
 
     def put_canned(self, results: dict[str, str], auto_reply: bool | None) -> None:
@@ -266,6 +281,8 @@ class ToolsEditor(QGroupBox):
     # ---- filling from a body -----------------------------------------------------------------
     def show_tools(self, tools: list[Any], choice: Any) -> None:
         """The tools and tool choice of a body read back (canned results kept by tool name)."""
+        from playground.protocol.tool_defs import tool_defs
+
         self.set_sending(True)
         self.defs = tool_defs(tools, self.canned_results())
         self._fill_list(0)
@@ -281,10 +298,14 @@ class ToolsEditor(QGroupBox):
         self._json_edited()
 
     def toPlainText(self) -> str:
+        from playground.protocol.tool_defs import json_tools
+
         return json.dumps(json_tools(self.defs), indent=2, ensure_ascii=False)
 
     # ---- the list ------------------------------------------------------------------------------
     def add_tool(self) -> None:
+        from playground.protocol.tool_defs import ToolDef
+
         taken = {d.name for d in self.defs}
         n = next(i for i in range(1, len(taken) + 2) if f"tool_{i}" not in taken)
         self.defs.append(ToolDef(name=f"tool_{n}", parameters=_NEW_SCHEMA))
@@ -324,6 +345,8 @@ class ToolsEditor(QGroupBox):
             return
         problems = [] if d.builtin is not None else self.check(d.parameters)[1]
         if d.builtin is None and not d.name.strip():
+            from playground.protocol.tool_defs import SchemaProblem
+
             problems = [SchemaProblem("", "no name"), *problems]
         text = d.label + ("  · canned result" if d.canned.strip() else "")
         if d.builtin is not None:
@@ -417,6 +440,8 @@ class ToolsEditor(QGroupBox):
             self.json_error.setText("The tools must be a JSON list of objects.")
             return
         self.json_error.clear()
+        from playground.protocol.tool_defs import tool_defs
+
         self.defs = tool_defs(value, self.canned_results())
         self._fill_list(min(max(self.list.currentRow(), 0), len(self.defs) - 1), rewrite_json=False)
         self._edited()

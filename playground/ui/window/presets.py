@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
-from playground.protocol.conversation.bodies import CONVERSATION_ROUTES
-
 if TYPE_CHECKING:
     from playground.runs.presets import Preset, PresetInfo
     from playground.ui.panels.route_panel import RoutePanel
@@ -232,6 +230,9 @@ class Presets:
 
 
 def _title(route: str) -> str:
+    # Imported here: the menu is made before the first frame, the conversation model with it
+    # was ~6-11 ms of the time to that frame (its frozen dataclasses), needed once a preset lists.
+    from playground.protocol.conversation.bodies import CONVERSATION_ROUTES
     from playground.protocol.requests import route_spec
 
     return route_spec(route).title if route in CONVERSATION_ROUTES else route
