@@ -7,6 +7,7 @@ module only colours them for the compare window.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from playground.protocol.compare import (
     event_sequence,
@@ -19,6 +20,9 @@ from playground.protocol.compare import (
 from playground.protocol.timing_format import format_seconds
 from playground.protocol.timing_types import Timing
 
+if TYPE_CHECKING:
+    from playground.protocol.state import StreamState
+
 __all__ = [
     "event_sequence",
     "figures_html",
@@ -26,6 +30,7 @@ __all__ = [
     "sequence_diff_html",
     "text_diff_html",
     "tool_calls_of",
+    "usage_html",
     "usage_rows",
 ]
 
@@ -108,3 +113,30 @@ def figures_html(t: Timing) -> str:
             f'<span style="color:#dc2626">dead air {format_seconds(t.dead_air_total)}</span>'
         )
     return " · ".join(parts)
+
+
+def usage_html(
+    titles: list[str], states: list[StreamState | None], timings: list[Timing | None]
+) -> str:
+    """The columns' usage and timing side by side, one column per run."""
+    head = "".join(f"<th align=right>{html.escape(title)}</th>" for title in titles)
+    rows = []
+    for name, values in usage_rows(states):
+        cells = "".join(f"<td align=right>{html.escape(v)}</td>" for v in values)
+        rows.append(f"<tr><td>{html.escape(name)}</td>{cells}</tr>")
+    for label, attr in (
+        ("first byte", "t_first_byte"),
+        ("first text", "t_first_text"),
+        ("total", "duration"),
+    ):
+        cells = "".join(
+            "<td align=right>"
+            + (format_seconds(getattr(timing, attr)) if timing is not None else "—")
+            + "</td>"
+            for timing in timings
+        )
+        rows.append(f"<tr><td>{label}</td>{cells}</tr>")
+    return (
+        '<table cellspacing="0" cellpadding="4">'
+        f"<tr><th></th>{head}</tr>" + "".join(rows) + "</table>"
+    )

@@ -8,6 +8,7 @@ calls, the usage as reported and counted, and the sequence of event types.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 from collections.abc import Callable, Sequence
@@ -39,7 +40,6 @@ from playground.protocol.requests import RequestParams, build_body
 from playground.protocol.routes import CONVERSATIONAL
 from playground.protocol.state import StreamState
 from playground.protocol.timing import Timing, compute_timing
-from playground.protocol.timing_format import format_seconds
 from playground.ui.compare_diff import (
     event_sequence,
     figures_html,
@@ -47,7 +47,7 @@ from playground.ui.compare_diff import (
     sequence_diff_html,
     text_diff_html,
     tool_calls_of,
-    usage_rows,
+    usage_html,
 )
 from playground.ui.timing_chart import ArrivalChart
 from playground.ui.widgets.live_text import LiveText
@@ -452,9 +452,17 @@ class CompareWindow(QMainWindow):
         return self.columns[i], self.columns[j]
 
     def refresh_diffs(self) -> None:
+        with contextlib.ExitStack() as held:  # the columns' states, still for the diff's time
+            for column in self.columns:
+                held.enter_context(column.session.reading())
+            self._refresh_diffs()
+
+    def _refresh_diffs(self) -> None:
         pair = self._pair()
         states = [c.state for c in self.columns]
-        self.usage_table.setHtml(self._usage_html(states))
+        self.usage_table.setHtml(
+            usage_html([c.title for c in self.columns], states, [c.timing for c in self.columns])
+        )
         if pair is None:
             for view in (self.text_diff, self.tools_diff, self.events_diff):
                 view.setHtml("")
@@ -470,30 +478,6 @@ class CompareWindow(QMainWindow):
         seq_a = run_length(event_sequence(a.session.decoder)) if a.session.decoder else []
         seq_b = run_length(event_sequence(b.session.decoder)) if b.session.decoder else []
         self.events_diff.setHtml(sequence_diff_html(seq_a, seq_b))
-
-    def _usage_html(self, states: list[StreamState | None]) -> str:
-        head = "".join(f"<th align=right>{html.escape(c.title)}</th>" for c in self.columns)
-        rows = []
-        for name, values in usage_rows(states):
-            cells = "".join(f"<td align=right>{html.escape(v)}</td>" for v in values)
-            rows.append(f"<tr><td>{html.escape(name)}</td>{cells}</tr>")
-        timing_rows = []
-        for label, attr in (
-            ("first byte", "t_first_byte"),
-            ("first text", "t_first_text"),
-            ("total", "duration"),
-        ):
-            cells = "".join(
-                "<td align=right>"
-                + (format_seconds(getattr(c.timing, attr)) if c.timing is not None else "—")
-                + "</td>"
-                for c in self.columns
-            )
-            timing_rows.append(f"<tr><td>{label}</td>{cells}</tr>")
-        return (
-            '<table cellspacing="0" cellpadding="4">'
-            f"<tr><th></th>{head}</tr>" + "".join(rows) + "".join(timing_rows) + "</table>"
-        )
 
     def closeEvent(self, event: Any) -> None:
         self.stop_all()

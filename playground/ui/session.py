@@ -387,6 +387,12 @@ class StreamSession(QObject):
         self._pending.extend(end_run(self.run, decoder, self.error_body(), t))
         self._finalize()
 
+    def reading(self) -> contextlib.AbstractContextManager[object]:
+        """Hold while reading the state outside a frame (a timer, a diff): a live run's reader
+        thread changes it, and a dict it grows must not change while it is iterated."""
+        ahead = self._ahead
+        return ahead.lock if ahead is not None else contextlib.nullcontext()
+
     def _stop_decoding_ahead(self) -> None:
         """From here on the UI thread alone changes the state (waits for a read being decoded)."""
         ahead, self._ahead = self._ahead, None

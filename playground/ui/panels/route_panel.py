@@ -482,7 +482,8 @@ class RoutePanel(QWidget):
     def _update_status(self) -> None:
         from playground.ui.panels.status_feed import update_status
 
-        update_status(self)
+        with self.session.reading():  # its timer ticks between frames too
+            update_status(self)
 
     # ---- headless dump ---
     def dump_state(self) -> dict[str, Any]:
