@@ -7,7 +7,6 @@ back to its event without re-decoding a route; pieces are joined in groups to bo
 from __future__ import annotations
 
 import threading
-
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate

@@ -143,6 +143,7 @@ def test_stop_mid_stream_keeps_every_decoded_read_in_the_record_and_the_timeline
     timeline: list[int] = []
     session.updated.connect(lambda: timeline.extend(i.index for i in session.new_items()))
     qloop.do(session.start, _spec(sim, 20000, pace="fast"))
+
     async def streaming() -> None:
         while session.state is None or len(session.state.text) <= 2000:
             await asyncio.sleep(0.005)
