@@ -9,7 +9,8 @@ import sys
 import threading
 import time
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 from playground.protocol.b64_progress import B64Decoder, ImageStringScanner
@@ -36,20 +37,35 @@ _MIN_PIPELINED = 1 << 18  # base64 characters: below this, decoding in one go is
 _PIECE = 1 << 18  # base64 characters per step when a whole text is decoded in pieces
 
 
-def _pool(early: bool) -> ThreadPoolExecutor:
-    """Threads of their own: a guess waits for network bytes, which must not hold up the decode
-    pool's workers; nor may a guess in progress hold up a whole image's inflate, or the next."""
-    if early:
-        return worker_pool("image-early", _yield_to_ui)
-    return worker_pool("image-inflate")
+def _start(early: bool, pipe: _Pipe, fit: tuple[int, int]) -> Future[Pixels]:
+    """The decode of ``pipe`` in a thread that may wait for network bytes: not a decode pool
+    worker, which it would hold up; and, for a guess, a thread of its own, whose priority it
+    lowers once its input is complete (``_yield_to_ui``)."""
+    if not early:
+        return worker_pool("image-inflate").submit(_decode, pipe, fit)
+    pipe.at_end = _yield_to_ui
+    future: Future[Pixels] = Future()
+
+    def run() -> None:
+        if future.set_running_or_notify_cancel():
+            try:
+                future.set_result(_decode(pipe, fit))
+            except BaseException as exc:  # the claim sees it and takes the usual path
+                future.set_exception(exc)
+
+    threading.Thread(target=run, name="image-early", daemon=True).start()
+    return future
 
 
 def _yield_to_ui() -> None:
     # Work done early must not slow what the UI thread does meanwhile: on two busy cores a guess
     # inflating while the UI thread folds the same event doubled that fold, 5.4 -> 8.5 ms median
     # (6.3 at nice 5), and image_ui_block_ms with it, 14 -> 22 ms. At nice 5 the kernel
-    # lets the UI thread go first. On Linux a thread's nice value is its own; elsewhere the call
-    # would renice the whole process, so it is left out.
+    # lets the UI thread go first. But only once the event is complete (its fold is next): while
+    # its bytes arrive the decode must keep pace, and at nice 5 from the start, on a machine
+    # busy with other work, it fell 20-40 ms behind them. A thread cannot lower its nice value
+    # again (without privileges), hence a thread per guess. On Linux a thread's nice value is its
+    # own; elsewhere the call would renice the whole process, so it is left out.
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), _NICE)
@@ -68,6 +84,7 @@ class _Pipe:
         self._eof = False
         self._aborted = False
         self._cond = threading.Condition()
+        self.at_end: Callable[[], None] | None = None  # called by the reader on seeing the end
 
     # -- the writer ---------------------------------------------------------------------------
     def write(self, data: bytes) -> None:
@@ -93,7 +110,10 @@ class _Pipe:
                 if self._aborted:
                     raise _Aborted("the image was given up")
                 have = len(self._buf) - self._pos
-                if self._eof or (size is not None and 0 <= size <= have):
+                if self._eof:
+                    self._ended()
+                    break
+                if size is not None and 0 <= size <= have:
                     break
                 if not self._cond.wait(_IDLE_S):
                     raise _Aborted("no more bytes came")
@@ -111,10 +131,18 @@ class _Pipe:
             while True:
                 if self._aborted:
                     raise _Aborted("the image was given up")
-                if self._eof or len(self._buf) - pos >= need:
-                    return bytes(self._buf[pos:]), self._eof
+                if self._eof:
+                    self._ended()
+                    return bytes(self._buf[pos:]), True
+                if len(self._buf) - pos >= need:
+                    return bytes(self._buf[pos:]), False
                 if not self._cond.wait(_IDLE_S):
                     raise _Aborted("no more bytes came")
+
+    def _ended(self) -> None:
+        at_end, self.at_end = self.at_end, None
+        if at_end is not None:
+            at_end()
 
     def seek(self, offset: int, whence: int = 0) -> int:
         with self._cond:
@@ -299,7 +327,7 @@ class Guess:
         self._pipe = pipe = _Pipe()
         pipe.write(bytes(head))
         self._head = bytearray()
-        self._future = _pool(self.early).submit(_decode, pipe, self.fit)
+        self._future = _start(self.early, pipe, self.fit)
 
     def result(self, text: str | None, fit: tuple[int, int]) -> DecodedImage | None:
         """The pixels fitted to ``fit``, only if ``text`` is exactly the text decoded here (a
