@@ -296,13 +296,9 @@ class ImageCanvas(QWidget):
         self.setMinimumSize(160, 160)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
-    def set_image(self, image: QImage | None, *, now: bool = False) -> None:
-        """Show ``image``; ``now`` paints it before returning rather than at the next frame."""
+    def set_image(self, image: QImage | None) -> None:
         self._image = image
-        if now and self.isVisible():
-            self.repaint()
-        else:
-            self.update()
+        self.update()
 
     def image(self) -> QImage | None:
         return self._image

@@ -238,8 +238,7 @@ class ImagesView(QWidget):
             self.canvas.set_image(None)
             self.caption.setText(self._caption(image) + f" · cannot decode ({result.error})")
         else:
-            # Painted at once: the strip's thumbnail and layout wait, not the picture.
-            self.canvas.set_image(result.display_image(), now=True)
+            self.canvas.set_image(result.display_image())
             self.caption.setText(self._caption(image))
         if self.strip.currentRow() != position:
             self._updating = True
