@@ -45,10 +45,10 @@ def _start(early: bool, pipe: _Pipe, fit: tuple[int, int]) -> Future[Pixels]:
     lowers once its input is complete (``_yield_to_ui``)."""
     if not early:
         return worker_pool("image-inflate").submit(_decode, pipe, fit)
-    pipe.at_end = _yield_to_ui
     future: Future[Pixels] = Future()
 
     def run() -> None:
+        pipe.attach_reader(_yield_to_ui)
         if future.set_running_or_notify_cancel():
             try:
                 future.set_result(_decode(pipe, fit))
@@ -59,18 +59,19 @@ def _start(early: bool, pipe: _Pipe, fit: tuple[int, int]) -> Future[Pixels]:
     return future
 
 
-def _yield_to_ui() -> None:
+def _yield_to_ui(thread: int) -> None:
     # Work done early must not slow what the UI thread does meanwhile: on two busy cores a guess
     # inflating while the UI thread folds the same event doubled that fold, 5.4 -> 8.5 ms median
     # (6.3 at nice 5), and image_ui_block_ms with it, 14 -> 22 ms. At nice 5 the kernel
-    # lets the UI thread go first. But only once the event is complete (its fold is next): while
-    # its bytes arrive the decode must keep pace, and at nice 5 from the start, on a machine
-    # busy with other work, it fell 20-40 ms behind them. A thread cannot lower its nice value
-    # again (without privileges), hence a thread per guess. On Linux a thread's nice value is its
-    # own; elsewhere the call would renice the whole process, so it is left out.
+    # lets the UI thread go first. But only from the read that completes the event (its fold is
+    # next; the reader renices the decoder then, mid-inflate): while its bytes arrive the decode
+    # must keep pace, and at nice 5 from the start, on a machine busy with other work, it fell
+    # 20-40 ms behind them. A thread cannot be given its priority back (without privileges),
+    # hence a thread per guess. On Linux a thread's nice value is its own; elsewhere the call
+    # would renice the whole process, so it is left out.
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), _NICE)
+            os.setpriority(os.PRIO_PROCESS, thread, _NICE)
 
 
 class _Aborted(OSError):
@@ -86,7 +87,8 @@ class _Pipe:
         self._eof = False
         self._aborted = False
         self._cond = threading.Condition()
-        self.at_end: Callable[[], None] | None = None  # called by the reader on seeing the end
+        self._reader: int | None = None  # the decoding thread's native id
+        self._at_end: Callable[[int], None] | None = None  # given it once the input is complete
 
     # -- the writer ---------------------------------------------------------------------------
     def write(self, data: bytes) -> None:
@@ -99,6 +101,15 @@ class _Pipe:
         with self._cond:
             self._eof = True
             self._cond.notify_all()
+        self._ended()
+
+    def attach_reader(self, at_end: Callable[[int], None]) -> None:
+        """The calling thread reads; ``at_end(its native id)`` runs once the input is complete
+        (here, if it already is; else in ``close_input``, on the writer's thread)."""
+        with self._cond:
+            self._reader = threading.get_native_id()
+            self._at_end = at_end
+        self._ended()
 
     def abort(self) -> None:
         with self._cond:
@@ -112,10 +123,7 @@ class _Pipe:
                 if self._aborted:
                     raise _Aborted("the image was given up")
                 have = len(self._buf) - self._pos
-                if self._eof:
-                    self._ended()
-                    break
-                if size is not None and 0 <= size <= have:
+                if self._eof or (size is not None and 0 <= size <= have):
                     break
                 if not self._cond.wait(_IDLE_S):
                     raise _Aborted("no more bytes came")
@@ -133,18 +141,17 @@ class _Pipe:
             while True:
                 if self._aborted:
                     raise _Aborted("the image was given up")
-                if self._eof:
-                    self._ended()
-                    return bytes(self._buf[pos:]), True
-                if len(self._buf) - pos >= need:
-                    return bytes(self._buf[pos:]), False
+                if self._eof or len(self._buf) - pos >= need:
+                    return bytes(self._buf[pos:]), self._eof
                 if not self._cond.wait(_IDLE_S):
                     raise _Aborted("no more bytes came")
 
     def _ended(self) -> None:
-        at_end, self.at_end = self.at_end, None
-        if at_end is not None:
-            at_end()
+        with self._cond:
+            if not self._eof or self._at_end is None or self._reader is None:
+                return
+            at_end, self._at_end = self._at_end, None
+        at_end(self._reader)
 
     def seek(self, offset: int, whence: int = 0) -> int:
         with self._cond:
