@@ -34,7 +34,7 @@ __all__ = ["Guess", "ImagePrefetch", "early_result"]
 _IDLE_S = 30.0  # a decode waiting this long for more bytes gives up (a stream that stalled)
 _RESULT_S = 10.0  # the longest a claim waits for a complete guess's decode to finish
 _KEEP = 3  # finished guesses kept for the view to claim (partials folded in one frame)
-_NICE = 5  # these threads' priority below the UI thread's (Linux)
+_NICE = 5  # these threads' priority below the UI thread's (Linux), once their input is complete
 _MIN_PIPELINED = 1 << 18  # base64 characters: below this, decoding in one go is quick anyway
 _PIECE = 1 << 18  # base64 characters per step when a whole text is decoded in pieces
 
@@ -130,7 +130,7 @@ class _Pipe:
             stop = len(self._buf)
             if size is not None and size >= 0:
                 stop = min(stop, self._pos + size)
-            out = bytes(self._buf[self._pos : stop])
+            out = self._copy(self._pos, stop)
             self._pos = max(self._pos, stop)
             return out
 
@@ -142,9 +142,15 @@ class _Pipe:
                 if self._aborted:
                     raise _Aborted("the image was given up")
                 if self._eof or len(self._buf) - pos >= need:
-                    return bytes(self._buf[pos:]), self._eof
+                    return self._copy(pos, len(self._buf)), self._eof
                 if not self._cond.wait(_IDLE_S):
                     raise _Aborted("no more bytes came")
+
+    def _copy(self, start: int, stop: int) -> bytes:
+        # One copy, not two (a bytearray slice, then bytes of it): the decoder holds the GIL
+        # while it copies, and a partial's 2 MB pass through here.
+        with memoryview(self._buf) as view:
+            return view[start:stop].tobytes()
 
     def _ended(self) -> None:
         with self._cond:
@@ -266,10 +272,11 @@ class _Idat:
 
     def read(self) -> bytes:
         """All the payload that has arrived (waits for some); b"" after the last IDAT."""
-        out: list[bytes] = []
+        out: list[memoryview] = []
         while not out and not self.ended:
             at_header = not (self.left or self.skip)
             data, eof = self.pipe.wait(self.pos, 8 if at_header else 1)
+            view = memoryview(data)  # the payload is copied once, by the join
             i, n = 0, len(data)
             while i < n:
                 if self.skip:
@@ -277,7 +284,7 @@ class _Idat:
                     self.skip -= k
                 elif self.left:
                     k = min(self.left, n - i)
-                    out.append(data[i : i + k])
+                    out.append(view[i : i + k])
                     self.left -= k
                     if not self.left:
                         self.skip = 4
