@@ -1,0 +1,109 @@
+"""The early image decode's thread: its priority over the event's arrival, and the pixels it hands
+over (an opaque PNG straight in Qt's own layout, the same pixels as the usual path)."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import sys
+import threading
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QImage
+
+from playground.protocol.stream import StreamDecoder
+from playground.ui.widgets import image_prefetch
+from playground.ui.widgets.image_decode import decode_rgba
+from playground.ui.widgets.image_prefetch import ImagePrefetch, early_result
+
+READ = 16384
+
+
+def _png(seed: int, size: int, mode: str = "RGB") -> bytes:
+    from PIL import Image
+
+    rng = random.Random(seed)
+    img = Image.frombytes(mode, (size, size), rng.randbytes(size * size * len(mode)))
+    out = io.BytesIO()
+    img.save(out, "PNG")
+    return out.getvalue()
+
+
+def _event(image: bytes) -> bytes:
+    import base64
+    import json
+
+    body = json.dumps(
+        {"type": "image_generation.partial_image", "b64_json": base64.b64encode(image).decode()}
+    )
+    return b"event: image_generation.partial_image\ndata: " + body.encode() + b"\n\n"
+
+
+def _decoder() -> StreamDecoder:
+    decoder = StreamDecoder("images")
+    decoder.set_content_type("text/event-stream")
+    return decoder
+
+
+def _early_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "image-early" and t.is_alive()]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's nice value is Linux's")
+def test_a_guess_decodes_at_normal_priority_until_its_event_is_complete(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    release = threading.Event()
+    real = image_prefetch._decode
+
+    def held(pipe: Any, fit: tuple[int, int]) -> Any:
+        try:
+            return real(pipe, fit)
+        finally:
+            release.wait(10)  # the thread stays alive for the test to read its priority
+
+    monkeypatch.setattr(image_prefetch, "_decode", held)
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    before = set(_early_threads())
+    prefetch = ImagePrefetch()
+    data = _event(_png(1, 300))
+    try:
+        for i in range(0, len(data) // 2, READ):
+            prefetch.feed(data[i : min(i + READ, len(data) // 2)])
+        (thread,) = set(_early_threads()) - before  # one thread of its own for the guess
+        assert thread.native_id is not None
+        # While the bytes arrive the decode keeps pace: the same priority as the UI thread.
+        assert os.getpriority(os.PRIO_PROCESS, thread.native_id) == base
+        prefetch.feed(data[len(data) // 2 :])  # the read that completes the event
+        # Its fold on the UI thread comes next, and goes first.
+        assert os.getpriority(os.PRIO_PROCESS, thread.native_id) == min(19, base + 5)
+    finally:
+        release.set()
+    assert prefetch._done and prefetch._done[0].complete
+
+
+@pytest.mark.parametrize(("mode", "layout"), [("RGB", "Format_RGB32"), ("RGBA", "Format_RGBA8888")])
+def test_early_pixels_are_the_usual_ones_an_opaque_png_in_qts_own_layout(
+    qapp: Any, mode: str, layout: str
+) -> None:
+    picture = _png(2, 400, mode)
+    prefetch = ImagePrefetch()
+    prefetch.fit = (300, 300)
+    decoder = _decoder()
+    data = _event(picture)
+    for i in range(0, len(data), READ):
+        prefetch.feed(data[i : i + READ])
+        decoder.feed(data[i : i + READ], 0.0)
+    image = decoder.state.images[0]
+    guess = prefetch.claim(len(image.b64 or ""))
+    result = early_result(guess, image, (300, 300))
+    assert result is not None and result.error is None
+    # An opaque 8-bit RGB PNG comes out as the canvas paints it (a blit); other modes keep the
+    # usual RGBA layout. Either way: exactly the usual path's pixels, scaled to the same box.
+    assert result.display_image().format() == getattr(QImage.Format, layout)
+    usual = decode_rgba(picture, (300, 300))
+    assert (result.width, result.height, result.opaque) == (usual.width, usual.height, usual.opaque)
+    assert result.display == usual.display and result.display[1:] == (300, 300)
+    assert result.thumb == usual.thumb
