@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import os
-import struct
 import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
-
-from PySide6.QtGui import QImage
 
 from playground.protocol.b64_progress import B64Decoder, ImageStringScanner
 from playground.protocol.media import image_format
 from playground.protocol.state import ImageState
 
 from .image_decode import DecodedImage, Pixels, load_pixels, present, worker_pool
+from .image_png import inflate_png
 
 __all__ = ["Guess", "ImagePrefetch", "early_result"]
 
@@ -199,113 +196,10 @@ def _decode(pipe: _Pipe, fit: tuple[int, int]) -> Pixels:
             and getattr(img, "n_frames", 1) == 1
             and not ImageFile.LOAD_TRUNCATED_IMAGES
         ):
-            pixels = _inflate_png(img, pipe)
+            pixels = inflate_png(img, pipe)
             if pixels is not None:
                 return pixels
         return load_pixels(img, fit)
-
-
-def _inflate_png(img: Any, pipe: _Pipe) -> Pixels | None:
-    """What ``ImageFile.load`` does for a PNG, the same decoder on the same bytes, except that
-    each call takes every IDAT byte that has arrived rather than one IDAT chunk (64 KiB or less);
-    an opaque 8-bit RGB image straight into the pixels Qt shows (then returned), else into
-    ``img`` (then None: ``load_pixels`` goes on from there).
-
-    Each call hands the GIL over twice, and with the UI thread busy folding events a
-    worker waits up to a switch interval (5 ms) for it: 100 calls made a 14 ms inflate 30-50 ms.
-    """
-    from PIL import Image
-
-    name, extents, offset, args = img.tile[0]
-    idat = _Idat(pipe, offset - 8)
-    if args == "RGB" and img.mode == "RGB" and "transparency" not in img.info:
-        # Qt's RGB32 is B, G, R, 255 in memory: the RGBX image that Pillow's "BGR" unpacker
-        # makes of PNG's R, G, B rows. Decoded into a buffer Qt wraps as it is, the pixels
-        # skip Pillow's own image and its tobytes copy (1 ms of the critical path, 2.7 MB).
-        width, height = img.size
-        packed = bytearray(width * height * 4)
-        target = Image.frombuffer("RGBX", img.size, packed, "raw", "RGBX", 0, 1)
-        decoder = Image._getdecoder("RGBX", name, "BGR", img.decoderconfig)
-        _inflate(decoder, target.im, extents, idat)
-        img.tile = []
-        return Pixels(
-            width, height, packed, (width, height), True, False, QImage.Format.Format_RGB32
-        )
-    img.load_prepare()
-    decoder = Image._getdecoder(img.mode, name, args, img.decoderconfig)
-    _inflate(decoder, img.im, extents, idat)
-    img.tile = []
-    pipe.seek(idat.crc_pos)  # where ImageFile.load leaves the file: the chunks after IDAT
-    img.load_end()
-    return None
-
-
-def _inflate(decoder: Any, im: Any, extents: Any, idat: _Idat) -> None:
-    try:
-        decoder.setimage(im, extents)
-        data = b""
-        while True:
-            more = idat.read()
-            if not more:
-                raise OSError("image file is truncated")  # as ImageFile.load says it
-            data = data + more if data else more
-            n, err = decoder.decode(data)
-            if n < 0:
-                if err < 0:
-                    raise OSError(f"decoder error {err}")
-                break
-            data = data[n:]
-    finally:
-        decoder.cleanup()
-
-
-class _Idat:
-    """The payload of a PNG's IDAT chunks from ``pos`` (the first one's length field) on."""
-
-    def __init__(self, pipe: _Pipe, pos: int) -> None:
-        self.pipe = pipe
-        self.pos = pos
-        self.left = 0  # payload bytes left in the current chunk
-        self.skip = 0  # CRC bytes left to skip
-        self.crc_pos = pos  # where the last payload ended
-        self.ended = False
-
-    def read(self) -> bytes:
-        """All the payload that has arrived (waits for some); b"" after the last IDAT."""
-        out: list[memoryview] = []
-        while not out and not self.ended:
-            at_header = not (self.left or self.skip)
-            data, eof = self.pipe.wait(self.pos, 8 if at_header else 1)
-            view = memoryview(data)  # the payload is copied once, by the join
-            i, n = 0, len(data)
-            while i < n:
-                if self.skip:
-                    k = min(self.skip, n - i)
-                    self.skip -= k
-                elif self.left:
-                    k = min(self.left, n - i)
-                    out.append(view[i : i + k])
-                    self.left -= k
-                    if not self.left:
-                        self.skip = 4
-                        self.crc_pos = self.pos + i + k
-                else:
-                    if n - i < 8:
-                        break
-                    length, kind = struct.unpack_from(">I4s", data, i)
-                    if kind != b"IDAT":
-                        self.ended = True
-                        break
-                    k = 8
-                    self.left = length
-                    if not length:
-                        self.skip = 4
-                        self.crc_pos = self.pos + i + k
-                i += k
-            self.pos += i
-            if eof and not out:
-                self.ended = True  # the input ended inside the image data
-        return b"".join(out)
 
 
 class Guess:
