@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from playground.protocol.stream import StreamDecoder
-from playground.ui.widgets import image_prefetch
+from playground.ui.widgets import image_png, image_prefetch
 from playground.ui.widgets.image_decode import decode_rgba
 from playground.ui.widgets.image_prefetch import ImagePrefetch, early_result
 
@@ -84,10 +84,26 @@ def test_a_guess_decodes_at_normal_priority_until_its_event_is_complete(
     assert prefetch._done and prefetch._done[0].complete
 
 
+@pytest.mark.parametrize("inflater", ["isal", "pillow"])
 @pytest.mark.parametrize(("mode", "layout"), [("RGB", "Format_RGB32"), ("RGBA", "Format_RGBA8888")])
 def test_early_pixels_are_the_usual_ones_an_opaque_png_in_qts_own_layout(
-    qapp: Any, mode: str, layout: str
+    qapp: Any, monkeypatch: pytest.MonkeyPatch, mode: str, layout: str, inflater: str
 ) -> None:
+    inflated: list[int] = []
+    if inflater == "pillow":  # isal not installed: Pillow inflates, as it always did
+        monkeypatch.setattr(image_png, "_fast_zlib", None)
+    else:
+        isal_zlib = pytest.importorskip("isal.isal_zlib")
+
+        class Spy:
+            def __init__(self) -> None:
+                self.real = isal_zlib.decompressobj()
+
+            def decompress(self, data: bytes) -> bytes:
+                inflated.append(len(data))
+                return bytes(self.real.decompress(data))
+
+        monkeypatch.setattr(image_png, "_fast_zlib", type("M", (), {"decompressobj": Spy}))
     picture = _png(2, 400, mode)
     prefetch = ImagePrefetch()
     prefetch.fit = (300, 300)
@@ -107,3 +123,4 @@ def test_early_pixels_are_the_usual_ones_an_opaque_png_in_qts_own_layout(
     assert (result.width, result.height, result.opaque) == (usual.width, usual.height, usual.opaque)
     assert result.display == usual.display and result.display[1:] == (300, 300)
     assert result.thumb == usual.thumb
+    assert bool(inflated) == (inflater == "isal")  # ISA-L inflated it, when it is there
