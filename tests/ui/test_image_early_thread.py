@@ -99,9 +99,9 @@ def test_early_pixels_are_the_usual_ones_an_opaque_png_in_qts_own_layout(
             def __init__(self) -> None:
                 self.real = isal_zlib.decompressobj()
 
-            def decompress(self, data: bytes) -> bytes:
+            def decompress(self, data: bytes, max_length: int = 0) -> bytes:
                 inflated.append(len(data))
-                return bytes(self.real.decompress(data))
+                return bytes(self.real.decompress(data, max_length))
 
         monkeypatch.setattr(image_png, "_fast_zlib", type("M", (), {"decompressobj": Spy}))
     picture = _png(2, 400, mode)
@@ -124,3 +124,53 @@ def test_early_pixels_are_the_usual_ones_an_opaque_png_in_qts_own_layout(
     assert result.display == usual.display and result.display[1:] == (300, 300)
     assert result.thumb == usual.thumb
     assert bool(inflated) == (inflater == "isal")  # ISA-L inflated it, when it is there
+
+
+def test_image_data_that_inflates_past_the_image_is_cut_at_its_size(
+    qapp: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import struct
+    import zlib
+
+    isal_zlib = pytest.importorskip("isal.isal_zlib")
+    given: list[int] = []
+
+    class Spy:
+        def __init__(self) -> None:
+            self.real = isal_zlib.decompressobj()
+
+        def decompress(self, data: bytes, max_length: int = 0) -> bytes:
+            out = bytes(self.real.decompress(data, max_length))
+            given.append(len(out))
+            return out
+
+    monkeypatch.setattr(image_png, "_fast_zlib", type("M", (), {"decompressobj": Spy}))
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        )
+
+    # A 64x64 RGB PNG whose image data inflate to 5 MB, 400 times its rows: a server's bomb
+    # (after a private chunk that makes its base64 long enough for an early decode).
+    ihdr = struct.pack(">IIBBBBB", 64, 64, 8, 2, 0, 0, 0)
+    bomb = zlib.compress(bytes(5_000_000), 9)
+    picture = b"".join(
+        [
+            b"\x89PNG\r\n\x1a\n",
+            chunk(b"IHDR", ihdr),
+            chunk(b"prVt", random.Random(3).randbytes(60_000)),
+            chunk(b"IDAT", bomb),
+            chunk(b"IEND", b""),
+        ]
+    )
+    prefetch = ImagePrefetch()
+    decoder = _decoder()
+    data = _event(picture)
+    prefetch.feed(data)
+    decoder.feed(data, 0.0)
+    image = decoder.state.images[0]
+    result = early_result(prefetch.claim(len(image.b64 or "")), image, (300, 300))
+    assert given and sum(given) <= 64 * (1 + 64 * 3)  # never more than the image's own rows
+    usual = decode_rgba(picture, (300, 300))
+    assert result is not None and result.display == usual.display  # what Pillow makes of it

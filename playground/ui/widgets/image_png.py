@@ -56,22 +56,39 @@ def inflate_png(img: Any, pipe: Source) -> Pixels | None:
         packed = bytearray(width * height * 4)
         target = Image.frombuffer("RGBX", img.size, packed, "raw", "RGBX", 0, 1)
         decoder = Image._getdecoder("RGBX", name, "BGR", img.decoderconfig)
-        _inflate(decoder, target.im, extents, idat)
+        _inflate(decoder, target.im, extents, idat, _scanlines(args, img.size))
         img.tile = []
         return Pixels(
             width, height, packed, (width, height), True, False, QImage.Format.Format_RGB32
         )
     img.load_prepare()
     decoder = Image._getdecoder(img.mode, name, args, img.decoderconfig)
-    _inflate(decoder, img.im, extents, idat)
+    _inflate(decoder, img.im, extents, idat, _scanlines(args, img.size))
     img.tile = []
     pipe.seek(idat.crc_pos)  # where ImageFile.load leaves the file: the chunks after IDAT
     img.load_end()
     return None
 
 
-def _inflate(decoder: Any, im: Any, extents: Any, idat: _Idat) -> None:
-    inflater = _fast_zlib.decompressobj() if _fast_zlib is not None else None
+def _scanlines(rawmode: object, size: tuple[int, int]) -> int | None:
+    """How many bytes a non-interlaced PNG's image data inflates to (a filter byte and the
+    pixels, each row), for the raw modes of whole bytes per pixel; else None."""
+    per_pixel = _BYTES_PER_PIXEL.get(rawmode) if isinstance(rawmode, str) else None
+    if per_pixel is None:
+        return None
+    width, height = size
+    return height * (1 + width * per_pixel)
+
+
+_BYTES_PER_PIXEL: Final = {"L": 1, "P": 1, "LA": 2, "RGB": 3, "RGBA": 4, "RGB;16B": 6}
+
+
+def _inflate(decoder: Any, im: Any, extents: Any, idat: _Idat, scanlines: int | None) -> None:
+    """Run ``decoder`` (Pillow's, for PNG) over the image data as it arrives; ISA-L inflates it
+    first when it is there and the size of what it inflates to is known: never more than that
+    (a small stream that inflates to gigabytes is cut at the image's own size)."""
+    inflater = _fast_zlib.decompressobj() if _fast_zlib is not None and scanlines else None
+    left = scanlines or 0
     head = True
     try:
         decoder.setimage(im, extents)
@@ -82,7 +99,9 @@ def _inflate(decoder: Any, im: Any, extents: Any, idat: _Idat) -> None:
                 raise OSError("image file is truncated")  # as ImageFile.load says it
             if inflater is not None:
                 # A corrupt stream raises here: the usual path then says what is wrong.
-                more = _stored(inflater.decompress(more), head)
+                raw = inflater.decompress(more, left) if left else b""
+                left -= len(raw)
+                more = _stored(raw, head)
                 head = False
             data = data + more if data else more
             if not data:
