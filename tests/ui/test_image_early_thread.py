@@ -174,3 +174,26 @@ def test_image_data_that_inflates_past_the_image_is_cut_at_its_size(
     assert given and sum(given) <= 64 * (1 + 64 * 3)  # never more than the image's own rows
     usual = decode_rgba(picture, (300, 300))
     assert result is not None and result.display == usual.display  # what Pillow makes of it
+
+
+def test_a_decode_starts_once_the_ui_thread_is_back_in_its_event_loop(qtbot: Any) -> None:
+    import time
+
+    from playground.ui.widgets.image_decode import ImageDecoder
+
+    decoder = ImageDecoder()
+    ran: list[float] = []
+    results: list[object] = []
+    decoder.decoded.connect(lambda key, result: results.append(result))
+
+    def first(fit: tuple[int, int]) -> None:
+        ran.append(time.perf_counter())  # the worker's first step (an early result's check)
+
+    decoder.submit(0, b"not an image", first=first)
+    busy_until = time.perf_counter() + 0.05
+    while time.perf_counter() < busy_until:  # the rest of the UI thread's frame, in Python
+        pass
+    done = time.perf_counter()
+    qtbot.waitUntil(lambda: bool(results), timeout=5000)
+    # The worker waited for the frame to end before it took the GIL for its own work.
+    assert ran and ran[0] >= done
