@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, QRect, Qt, Signal
+from PySide6.QtCore import QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -248,7 +248,7 @@ class ImageDecoder(QObject):
         self._pending: set[Future[DecodedImage]] = set()
         # Emitted from the worker thread; Qt queues it to this object's (the UI) thread.
         self._done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
-        self._ping.connect(threading.Event.set, Qt.ConnectionType.QueuedConnection)
+        self._ping.connect(self._answer, Qt.ConnectionType.QueuedConnection)
 
     def _settle(self) -> None:
         """In a worker: wait (a little) until the UI thread is back in its event loop.
@@ -265,6 +265,11 @@ class ImageDecoder(QObject):
         except RuntimeError:
             return  # the receiver was deleted (window closed mid-decode)
         answered.wait(_SETTLE_S)
+
+    def _answer(self, answered: threading.Event) -> None:
+        # From a zero timer: after the timers already due (a frame's, an animation's), which the
+        # worker's GIL would otherwise hold up as it did the fold's end.
+        QTimer.singleShot(0, answered.set)
 
     def submit(
         self,
