@@ -256,8 +256,8 @@ class ImageDecoder(QObject):
         The decode is submitted from the middle of the UI thread's work (an event's fold, the
         frame's refresh), and a worker's first steps, checking an early result and fitting it
         (Qt's scaling), hold the GIL for about 3 ms: begun at once they ran while the UI thread
-        finished its frame, and the two made one block (on the busy 2-core Xeon,
-        image_ui_block_ms was 18-36 ms without this wait, 15-27 with it, in four paired runs).
+        finished its frame, and the two made one block (traced on the busy 2-core Xeon: the
+        worst gap ran from the event's last read through the fit; now it ends with the fold).
         Once the UI thread has answered a queued call, its frame is done."""
         answered = threading.Event()
         try:
