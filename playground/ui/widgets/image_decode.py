@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, QRect, Qt, Signal
+from PySide6.QtCore import QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -56,34 +56,57 @@ sniff_image_format = image_format
 
 @dataclass(slots=True)
 class DecodedImage:
-    """RGBA pixels for display (scaled to fit ``fit``), a thumbnail, and the true size.
+    """An image ready for display: ``picture`` scaled to fit its box, in a format the canvas
+    paints as it is; the true size; a thumbnail made from the picture when first asked for.
 
-    ``display`` and ``thumb`` are ``(pixels, w, h)`` with 4 bytes a pixel in R, G, B, A order;
+    ``display`` and ``thumb`` give ``(pixels, w, h)`` with 4 bytes a pixel in R, G, B, A order;
     ``opaque`` says every alpha byte is 255 (an image without alpha), which lets Qt paint it
     without blending."""
 
     width: int  # of the original image
     height: int
-    display: tuple[bytes, int, int]  # (rgba, w, h)
-    thumb: tuple[bytes, int, int] | None
+    picture: QImage  # null when the image could not be decoded
     error: str | None = None
     opaque: bool = False
+    thumb_box: int = 96
+    _thumb: QImage | None = None
+
+    @property
+    def display(self) -> tuple[bytes, int, int]:
+        return _rgba(self.picture, self.opaque)
+
+    @property
+    def thumb(self) -> tuple[bytes, int, int] | None:
+        small = self.thumb_image()
+        return _rgba(small, self.opaque) if small is not None else None
 
     def display_image(self) -> QImage:
-        return _qimage(*self.display, opaque=self.opaque)
+        # Made by a worker, owned by nobody else: a QImage is shared, not copied, between threads.
+        return self.picture
 
     def thumb_image(self) -> QImage | None:
-        return _qimage(*self.thumb, opaque=self.opaque) if self.thumb else None
+        # The filmstrip's icon, made after the picture is on screen (0.6-1.4 ms that a partial
+        # waited for before), from the picture rather than the full image.
+        if self._thumb is None and not self.picture.isNull():
+            box = (self.thumb_box, self.thumb_box)
+            self._thumb = _scaled(
+                self.picture, fit_size(self.picture.width(), self.picture.height(), box)
+            )
+        return self._thumb
 
 
-def _qimage(rgba: bytes, w: int, h: int, *, opaque: bool = False) -> QImage:
-    # The QImage would point into ``rgba``; copy() makes it own its pixels (one memcpy, under a
-    # millisecond for a screen-sized image, and no Python object to keep alive beside it).
-    # RGBX8888 is the same bytes as RGBA8888 with alpha 255, and paints without blending.
-    return QImage(rgba, w, h, w * 4, _format(opaque)).copy()
+def _rgba(image: QImage, opaque: bool) -> tuple[bytes, int, int]:
+    """The pixels as R, G, B, A bytes (X = 255 when opaque)."""
+    if image.isNull():
+        return b"", 0, 0
+    want = _format(opaque)
+    if image.format() != want:
+        image = image.convertToFormat(want)
+    return _bytes(image), image.width(), image.height()
 
 
 def _format(opaque: bool) -> QImage.Format:
+    # RGBX8888 is the same bytes as RGBA8888 with alpha 255, and paints without blending.
     return QImage.Format.Format_RGBX8888 if opaque else QImage.Format.Format_RGBA8888
 
 
@@ -129,10 +152,11 @@ class Pixels:
 
     width: int  # of the original image
     height: int
-    packed: bytes  # 4 bytes a pixel: R, G, B, A (X = 255 when opaque)
+    packed: bytes | bytearray  # 4 bytes a pixel, laid out as ``format`` says
     size: tuple[int, int]  # of ``packed``
     opaque: bool
     drafted: bool  # JPEG decoded at a reduced scale for this box (another box needs a re-decode)
+    format: QImage.Format = QImage.Format.Format_RGBA8888
 
 
 def load_pixels(img: Any, fit: tuple[int, int]) -> Pixels:
@@ -150,32 +174,24 @@ def load_pixels(img: Any, fit: tuple[int, int]) -> Pixels:
     shown = img if img.mode == want else img.convert(want)
     # RGBX is RGB with alpha 255: the same bytes RGBA would give, with no conversion.
     packed = shown.tobytes("raw", "RGBX" if opaque else "RGBA")
-    return Pixels(width, height, packed, shown.size, opaque, shown.size != (width, height))
+    drafted = shown.size != (width, height)
+    return Pixels(width, height, packed, shown.size, opaque, drafted, _format(opaque))
 
 
 def present(pixels: Pixels, fit: tuple[int, int], thumb: int = 96) -> DecodedImage:
     """Fit decoded pixels to the box (Qt's smooth scaling, 2 ms for 1024 -> 840 px where
-    Pillow's LANCZOS fit took several times that) and make the thumbnail from that."""
+    Pillow's LANCZOS fit took several times that); the thumbnail is made later, from that."""
     w, h = pixels.size
-    # Points into ``packed`` (kept alive by ``pixels``); scaling makes new images.
-    source = QImage(pixels.packed, w, h, w * 4, _format(pixels.opaque))
+    # Points into ``packed``; scaling makes a new image, else copy() makes one that owns its pixels.
+    source = QImage(pixels.packed, w, h, w * 4, pixels.format)
     display = _scaled(source, fit_size(pixels.width, pixels.height, fit))
-    small = _scaled(display, fit_size(display.width(), display.height(), (thumb, thumb)))
-    return DecodedImage(
-        pixels.width,
-        pixels.height,
-        (
-            pixels.packed if display is source else _bytes(display),
-            display.width(),
-            display.height(),
-        ),
-        (_bytes(small), small.width(), small.height()),
-        opaque=pixels.opaque,
-    )
+    if display is source:
+        display = source.copy()
+    return DecodedImage(pixels.width, pixels.height, display, opaque=pixels.opaque, thumb_box=thumb)
 
 
 def decode_failed(exc: BaseException) -> DecodedImage:
-    return DecodedImage(0, 0, (b"", 0, 0), None, error=f"{type(exc).__name__}: {exc}")
+    return DecodedImage(0, 0, QImage(), error=f"{type(exc).__name__}: {exc}")
 
 
 def decode_rgba(data: bytes, fit: tuple[int, int] = (1024, 1024), thumb: int = 96) -> DecodedImage:
@@ -194,11 +210,17 @@ def decode_rgba(data: bytes, fit: tuple[int, int] = (1024, 1024), thumb: int = 9
         return decode_failed(exc)
 
 
+_SETTLE_S = 0.05  # the longest a worker waits for the UI thread to finish what it is doing
+
+
 def _decode_in_worker(
     data: bytes | Callable[[], bytes],
     fit: tuple[int, int],
     first: Callable[[tuple[int, int]], DecodedImage | None] | None = None,
+    settle: Callable[[], None] | None = None,
 ) -> DecodedImage:
+    if settle is not None:
+        settle()
     if first is not None:
         try:
             early = first(fit)
@@ -218,6 +240,7 @@ class ImageDecoder(QObject):
 
     decoded = Signal(object, object)
     _done = Signal(object, object, int)
+    _ping = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -225,6 +248,28 @@ class ImageDecoder(QObject):
         self._pending: set[Future[DecodedImage]] = set()
         # Emitted from the worker thread; Qt queues it to this object's (the UI) thread.
         self._done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+        self._ping.connect(self._answer, Qt.ConnectionType.QueuedConnection)
+
+    def _settle(self) -> None:
+        """In a worker: wait (a little) until the UI thread is back in its event loop.
+
+        The decode is submitted from the middle of the UI thread's work (an event's fold, the
+        frame's refresh), and a worker's first steps, checking an early result and fitting it
+        (Qt's scaling), hold the GIL for about 3 ms: begun at once they ran while the UI thread
+        finished its frame, and the two made one block (traced on the busy 2-core Xeon: the
+        worst gap ran from the event's last read through the fit; now it ends with the fold).
+        Once the UI thread has answered a queued call, its frame is done."""
+        answered = threading.Event()
+        try:
+            self._ping.emit(answered)
+        except RuntimeError:
+            return  # the receiver was deleted (window closed mid-decode)
+        answered.wait(_SETTLE_S)
+
+    def _answer(self, answered: threading.Event) -> None:
+        # From a zero timer: after the timers already due (a frame's, an animation's), which the
+        # worker's GIL would otherwise hold up as it did the fold's end.
+        QTimer.singleShot(0, answered.set)
 
     def submit(
         self,
@@ -239,7 +284,8 @@ class ImageDecoder(QObject):
         runs in the worker before that: a result it returns is used instead (an early decode
         that checked it has the same bytes, image_prefetch.py)."""
         generation = self._generation
-        future = worker_pool("image-decode").submit(_decode_in_worker, data, fit, first)
+        pool = worker_pool("image-decode")
+        future = pool.submit(_decode_in_worker, data, fit, first, self._settle)
         self._pending.add(future)
 
         def done(f: Future[DecodedImage]) -> None:
@@ -247,7 +293,7 @@ class ImageDecoder(QObject):
             try:
                 result = f.result()
             except Exception as exc:  # pragma: no cover - decode_rgba never raises
-                result = DecodedImage(0, 0, (b"", 0, 0), None, error=str(exc))
+                result = DecodedImage(0, 0, QImage(), error=str(exc))
             try:
                 self._done.emit(key, result, generation)
             except RuntimeError:

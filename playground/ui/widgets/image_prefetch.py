@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import os
-import struct
 import sys
 import threading
 import time
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import Future
 
 from playground.protocol.b64_progress import B64Decoder, ImageStringScanner
 from playground.protocol.media import image_format
 from playground.protocol.state import ImageState
 
 from .image_decode import DecodedImage, Pixels, load_pixels, present, worker_pool
+from .image_png import inflate_png
 
 __all__ = ["Guess", "ImagePrefetch", "early_result"]
 
@@ -31,28 +31,49 @@ __all__ = ["Guess", "ImagePrefetch", "early_result"]
 _IDLE_S = 30.0  # a decode waiting this long for more bytes gives up (a stream that stalled)
 _RESULT_S = 10.0  # the longest a claim waits for a complete guess's decode to finish
 _KEEP = 3  # finished guesses kept for the view to claim (partials folded in one frame)
-_NICE = 5  # these threads' priority below the UI thread's (Linux)
+_NICE = 5  # these threads' priority below the UI thread's (Linux), once their input is complete
 _MIN_PIPELINED = 1 << 18  # base64 characters: below this, decoding in one go is quick anyway
 _PIECE = 1 << 18  # base64 characters per step when a whole text is decoded in pieces
 
 
-def _pool(early: bool) -> ThreadPoolExecutor:
-    """Threads of their own: a guess waits for network bytes, which must not hold up the decode
-    pool's workers; nor may a guess in progress hold up a whole image's inflate, or the next."""
-    if early:
-        return worker_pool("image-early", _yield_to_ui)
-    return worker_pool("image-inflate")
+def _start(
+    early: bool, pipe: _Pipe, fit: tuple[int, int], then: Callable[[], None] | None = None
+) -> Future[Pixels]:
+    """The decode of ``pipe`` in a thread that may wait for network bytes: not a decode pool
+    worker, which it would hold up; and, for a guess, a thread of its own, whose priority it
+    lowers once its input is complete (``_yield_to_ui``); ``then`` runs there after the decode."""
+    if not early:
+        return worker_pool("image-inflate").submit(_decode, pipe, fit)
+    future: Future[Pixels] = Future()
+
+    def run() -> None:
+        pipe.attach_reader(_yield_to_ui)
+        if future.set_running_or_notify_cancel():
+            try:
+                pixels = _decode(pipe, fit)
+                if then is not None:
+                    then()
+                future.set_result(pixels)
+            except BaseException as exc:  # the claim sees it and takes the usual path
+                future.set_exception(exc)
+
+    threading.Thread(target=run, name="image-early", daemon=True).start()
+    return future
 
 
-def _yield_to_ui() -> None:
+def _yield_to_ui(thread: int) -> None:
     # Work done early must not slow what the UI thread does meanwhile: on two busy cores a guess
     # inflating while the UI thread folds the same event doubled that fold, 5.4 -> 8.5 ms median
     # (6.3 at nice 5), and image_ui_block_ms with it, 14 -> 22 ms. At nice 5 the kernel
-    # lets the UI thread go first. On Linux a thread's nice value is its own; elsewhere the call
+    # lets the UI thread go first. But only from the read that completes the event (its fold is
+    # next; the reader renices the decoder then, mid-inflate): while its bytes arrive the decode
+    # must keep pace, and at nice 5 from the start, on a machine busy with other work, it fell
+    # 20-40 ms behind them. A thread cannot be given its priority back (without privileges),
+    # hence a thread per guess. On Linux a thread's nice value is its own; elsewhere the call
     # would renice the whole process, so it is left out.
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), _NICE)
+            os.setpriority(os.PRIO_PROCESS, thread, _NICE)
 
 
 class _Aborted(OSError):
@@ -68,6 +89,8 @@ class _Pipe:
         self._eof = False
         self._aborted = False
         self._cond = threading.Condition()
+        self._reader: int | None = None  # the decoding thread's native id
+        self._at_end: Callable[[int], None] | None = None  # given it once the input is complete
 
     # -- the writer ---------------------------------------------------------------------------
     def write(self, data: bytes) -> None:
@@ -80,6 +103,15 @@ class _Pipe:
         with self._cond:
             self._eof = True
             self._cond.notify_all()
+        self._ended()
+
+    def attach_reader(self, at_end: Callable[[int], None]) -> None:
+        """The calling thread reads; ``at_end(its native id)`` runs once the input is complete
+        (here, if it already is; else in ``close_input``, on the writer's thread)."""
+        with self._cond:
+            self._reader = threading.get_native_id()
+            self._at_end = at_end
+        self._ended()
 
     def abort(self) -> None:
         with self._cond:
@@ -100,7 +132,7 @@ class _Pipe:
             stop = len(self._buf)
             if size is not None and size >= 0:
                 stop = min(stop, self._pos + size)
-            out = bytes(self._buf[self._pos : stop])
+            out = self._copy(self._pos, stop)
             self._pos = max(self._pos, stop)
             return out
 
@@ -112,9 +144,22 @@ class _Pipe:
                 if self._aborted:
                     raise _Aborted("the image was given up")
                 if self._eof or len(self._buf) - pos >= need:
-                    return bytes(self._buf[pos:]), self._eof
+                    return self._copy(pos, len(self._buf)), self._eof
                 if not self._cond.wait(_IDLE_S):
                     raise _Aborted("no more bytes came")
+
+    def _copy(self, start: int, stop: int) -> bytes:
+        # One copy, not two (a bytearray slice, then bytes of it): the decoder holds the GIL
+        # while it copies, and a partial's 2 MB pass through here.
+        with memoryview(self._buf) as view:
+            return view[start:stop].tobytes()
+
+    def _ended(self) -> None:
+        with self._cond:
+            if not self._eof or self._at_end is None or self._reader is None:
+                return
+            at_end, self._at_end = self._at_end, None
+        at_end(self._reader)
 
     def seek(self, offset: int, whence: int = 0) -> int:
         with self._cond:
@@ -156,90 +201,10 @@ def _decode(pipe: _Pipe, fit: tuple[int, int]) -> Pixels:
             and getattr(img, "n_frames", 1) == 1
             and not ImageFile.LOAD_TRUNCATED_IMAGES
         ):
-            _inflate_png(img, pipe)
+            pixels = inflate_png(img, pipe)
+            if pixels is not None:
+                return pixels
         return load_pixels(img, fit)
-
-
-def _inflate_png(img: Any, pipe: _Pipe) -> None:
-    """What ``ImageFile.load`` does for a PNG, the same decoder on the same bytes, except that
-    each call takes every IDAT byte that has arrived rather than one IDAT chunk (64 KiB or less).
-
-    Each call hands the GIL over twice, and with the UI thread busy folding events a
-    worker waits up to a switch interval (5 ms) for it: 100 calls made a 14 ms inflate 30-50 ms.
-    """
-    from PIL import Image
-
-    img.load_prepare()
-    name, extents, offset, args = img.tile[0]
-    decoder = Image._getdecoder(img.mode, name, args, img.decoderconfig)
-    idat = _Idat(pipe, offset - 8)
-    try:
-        decoder.setimage(img.im, extents)
-        data = b""
-        while True:
-            more = idat.read()
-            if not more:
-                raise OSError("image file is truncated")  # as ImageFile.load says it
-            data = data + more if data else more
-            n, err = decoder.decode(data)
-            if n < 0:
-                if err < 0:
-                    raise OSError(f"decoder error {err}")
-                break
-            data = data[n:]
-    finally:
-        decoder.cleanup()
-    img.tile = []
-    pipe.seek(idat.crc_pos)  # where ImageFile.load leaves the file: the chunks after IDAT
-    img.load_end()
-
-
-class _Idat:
-    """The payload of a PNG's IDAT chunks from ``pos`` (the first one's length field) on."""
-
-    def __init__(self, pipe: _Pipe, pos: int) -> None:
-        self.pipe = pipe
-        self.pos = pos
-        self.left = 0  # payload bytes left in the current chunk
-        self.skip = 0  # CRC bytes left to skip
-        self.crc_pos = pos  # where the last payload ended
-        self.ended = False
-
-    def read(self) -> bytes:
-        """All the payload that has arrived (waits for some); b"" after the last IDAT."""
-        out: list[bytes] = []
-        while not out and not self.ended:
-            at_header = not (self.left or self.skip)
-            data, eof = self.pipe.wait(self.pos, 8 if at_header else 1)
-            i, n = 0, len(data)
-            while i < n:
-                if self.skip:
-                    k = min(self.skip, n - i)
-                    self.skip -= k
-                elif self.left:
-                    k = min(self.left, n - i)
-                    out.append(data[i : i + k])
-                    self.left -= k
-                    if not self.left:
-                        self.skip = 4
-                        self.crc_pos = self.pos + i + k
-                else:
-                    if n - i < 8:
-                        break
-                    length, kind = struct.unpack_from(">I4s", data, i)
-                    if kind != b"IDAT":
-                        self.ended = True
-                        break
-                    k = 8
-                    self.left = length
-                    if not length:
-                        self.skip = 4
-                        self.crc_pos = self.pos + i + k
-                i += k
-            self.pos += i
-            if eof and not out:
-                self.ended = True  # the input ended inside the image data
-        return b"".join(out)
 
 
 class Guess:
@@ -255,12 +220,25 @@ class Guess:
         self._head = bytearray()  # the first bytes, until they show an image format
         self._pipe: _Pipe | None = None
         self._future: Future[Pixels] | None = None
+        self._as_str: str | None = None  # ``text`` decoded, once the decode is done
 
     def add(self, piece: bytes) -> None:
         if self.early:
             self.text += piece
         assert self._b64 is not None
         self._write(self._b64.feed(piece))
+
+    def _keep_str(self) -> None:
+        # The text as a str, made by the decoding thread once it is done (the text is complete
+        # by then, unless the image ended before its string did: then the length tells): the
+        # claim then compares two strings, where encoding the parsed one first cost it 0.5-1.5
+        # ms of GIL between the UI thread's fold and the fit.
+        self._as_str = self.text.decode("ascii")
+
+    @property
+    def decoding(self) -> bool:
+        """A thread is decoding the bytes as they come."""
+        return self._pipe is not None and not self.dead
 
     def finish(self) -> None:
         assert self._b64 is not None
@@ -276,6 +254,7 @@ class Guess:
         self.dead = True
         self._b64 = None
         self.text = bytearray()
+        self._as_str = None
         if self._pipe is not None:
             self._pipe.abort()
 
@@ -294,7 +273,7 @@ class Guess:
         self._pipe = pipe = _Pipe()
         pipe.write(bytes(head))
         self._head = bytearray()
-        self._future = _pool(self.early).submit(_decode, pipe, self.fit)
+        self._future = _start(self.early, pipe, self.fit, self._keep_str)
 
     def result(self, text: str | None, fit: tuple[int, int]) -> DecodedImage | None:
         """The pixels fitted to ``fit``, only if ``text`` is exactly the text decoded here (a
@@ -303,10 +282,14 @@ class Guess:
         if text is None or not self.complete or self.dead or future is None:
             return None
         if self.early:
-            try:
-                same = self.text == text.encode("ascii")
-            except UnicodeEncodeError:
-                return None
+            made = self._as_str
+            if made is not None and len(made) == len(self.text):
+                same = made == text
+            else:
+                try:
+                    same = self.text == text.encode("ascii")
+                except UnicodeEncodeError:
+                    return None
             if not same:
                 return None
         try:
@@ -327,6 +310,7 @@ class ImagePrefetch:
         self._scanner = ImageStringScanner(self)
         self._open: Guess | None = None
         self._done: deque[Guess] = deque(maxlen=_KEEP)
+        self._woke = False  # this read gave a decoder bytes
 
     def feed(self, chunk: bytes) -> None:
         """One network read, in order (the session's reader thread)."""
@@ -336,6 +320,13 @@ class ImagePrefetch:
             except Exception:  # a bug here must never touch the stream: the usual path remains
                 self._scanner.reset()
                 self.abort()
+            woke, self._woke = self._woke, False
+        if woke:
+            # The decoder this read woke needs the GIL to take its bytes, and a thread that holds
+            # it (this one reading on, or the UI thread) gives it up only after a switch interval
+            # (5 ms): a 2.7 MB partial's decoder waited 5-10 ms a read and fell 20 ms behind the
+            # arrival. Handing it over here lets it start at once (its decode releases the GIL).
+            time.sleep(0)
 
     def reset(self) -> None:
         """A new run: forget everything (a guess being decoded is given up)."""
@@ -365,6 +356,7 @@ class ImagePrefetch:
                 guess.add(piece)
             except Exception:  # not base64 the usual decoder reads the same way
                 guess.abort()
+            self._woke |= guess.decoding
 
     def end(self) -> None:
         guess, self._open = self._open, None
@@ -373,6 +365,7 @@ class ImagePrefetch:
                 guess.finish()
             except Exception:
                 guess.abort()
+            self._woke |= guess.decoding
             if guess.complete:
                 self._done.append(guess)
 

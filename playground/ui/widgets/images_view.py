@@ -211,15 +211,16 @@ class ImagesView(QWidget):
         if key >= len(self._images):
             return
         self._decoded_images[key] = result
+        # Follow the newest image unless the user picked one; a late partial never hides the final.
+        # The picture first: its thumbnail is made (and the strip laid out) once it is on screen.
+        if not self._pinned and (self._shown is None or self._prefer(key, self._shown)):
+            self._show(key)
         entry = self.strip.item(key)
         if entry is not None:
             thumb = result.thumb_image()
             if thumb is not None:
                 entry.setIcon(QIcon(QPixmap.fromImage(thumb)))
             entry.setText(self._label(self._images[key]) if not result.error else "undecodable")
-        # Follow the newest image unless the user picked one; a late partial never hides the final.
-        if not self._pinned and (self._shown is None or self._prefer(key, self._shown)):
-            self._show(key)
 
     def _prefer(self, new: int, old: int) -> bool:
         if self._images[old].final and not self._images[new].final:
