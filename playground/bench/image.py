@@ -89,17 +89,28 @@ def _naive_canvas(width: int, height: int) -> tuple[Any, Callable[[bytes], None]
 
 def image_figures(n_partials: int) -> dict[str, Value]:
     """Feed partial-image events (64 KiB network reads) into the images view's early decoder and
-    ``StreamDecoder("images")``, then the view, as the images panel does. ``image_partial_ms``:
+    ``StreamDecoder("images")``, then the view, as the images panel does: the reads are decoded
+    on a reader thread (``transport.decode_ahead``, as a live run's are) and the view follows
+    the state on the UI thread, the decoder held still meanwhile. ``image_partial_ms``:
     median time from the read that completes an event to its pixels painted;
     ``image_ui_block_ms``: per partial, the longest gap in a 1 ms UI-thread timer beyond its
     interval (median over partials; the max is reported too); ``image_partial_vs_naive``:
     that median over a naive pipeline's on the same events, right after each of ours (the
     whole event read, then decoded, scaled and painted on the UI thread), so it travels.
     """
-    from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
+    import threading
+
+    from PySide6.QtCore import QElapsedTimer, QEventLoop, QObject, QTimer, Signal
 
     from playground.protocol.stream import StreamDecoder
+    from playground.runs.outcome import has_output
+    from playground.transport.decode_ahead import DecodeAhead
     from playground.ui.widgets.images_view import ImagesView
+
+    class Decoded(QObject):
+        """Tells the UI thread, from the reader thread, that a read is in the state."""
+
+        read = Signal()
 
     app = _app()
     view = ImagesView()
@@ -107,8 +118,27 @@ def image_figures(n_partials: int) -> dict[str, Value]:
     view.show()
     app.processEvents()
     decoder = StreamDecoder("images")
-    decoder.set_content_type("text/event-stream")
+    ahead = DecodeAhead(decoder, has_output)
+    ahead.on_response(200, "text/event-stream")
     events = [_event(i, _picture(i)) for i in range(max(1, n_partials))]
+    decoded = Decoded()
+
+    def follow() -> None:  # the frame's part: the view follows the state, held still
+        with ahead.lock:
+            view.refresh(decoder.state)
+
+    decoded.read.connect(follow)  # queued: emitted on the reader thread, run on the UI thread
+
+    def read_on_thread(chunk: bytes, t: float, then: Signal | None) -> threading.Thread:
+        def run() -> None:  # what ThreadedReader.on_chunk does: the tap, then the decode
+            view.prefetch.feed(chunk)
+            ahead.on_chunk(t, chunk)
+            if then is not None:
+                then.emit()
+
+        thread = threading.Thread(target=run, name="playground-reader", daemon=True)
+        thread.start()
+        return thread
 
     clock = QElapsedTimer()
     clock.start()
@@ -136,20 +166,19 @@ def image_figures(n_partials: int) -> dict[str, Value]:
         for number, event in enumerate(events):
             reads = [event[i : i + 65536] for i in range(0, len(event), 65536)]
             # Each read goes to the view's early decoder first, as the session's reader thread
-            # hands it over (StreamSession.chunk_tap), then to the decoder on the UI thread.
+            # hands it over (StreamSession.chunk_tap), then to the decoder, on that thread.
             for chunk in reads[:-1]:
                 t += 0.001
-                view.prefetch.feed(chunk)
-                decoder.feed(chunk, t)
-                app.processEvents()
+                reading = read_on_thread(chunk, t, None)
+                while reading.is_alive():
+                    app.processEvents()
+                    reading.join(0.0005)
             ticks.clear()
             before = len(shown)
             arrived = clock.nsecsElapsed()
             ticks.append(arrived)
             t += 0.001
-            view.prefetch.feed(reads[-1])
-            decoder.feed(reads[-1], t)
-            view.refresh(decoder.state)
+            read_on_thread(reads[-1], t, decoded.read)
             guard = QTimer()
             guard.setSingleShot(True)
             guard.timeout.connect(loop.quit)
