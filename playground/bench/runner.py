@@ -251,6 +251,10 @@ def _in_child(group: str, sizes_name: str, timeout: float) -> dict[str, Value]:
         # A first run's settings and history, never the user's own.
         for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
             env[var] = os.path.join(home, var.lower())
+        # The playground's own overrides win over XDG: a caller's (a test session's) folders
+        # would give the child someone else's history.
+        for var in ("PLAYGROUND_DATA_DIR", "PLAYGROUND_SETTINGS"):
+            env.pop(var, None)
         # From compiled bytecode, as an installed program runs (pip compiles at install time):
         # where the environment forbids writing it, each module the window imports lazily
         # (during the measured stream, say) would be compiled from source instead.
