@@ -175,10 +175,12 @@ _turn = itertools.count()  # repetitions in this process: which window run goes 
 
 def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
     """``ui_vs_raw_client``: chat chunks per second received and shown by the real window
-    (offscreen) over what a bare httpx client reads of the same stream from the same simulator;
+    (offscreen) over what a bare httpx client reads of the same stream from the same simulator,
+    the best of three runs of each (``ui_single_vs_raw_client``: the window's first run alone);
     ``ui_markdown_vs_plain``: the window's rate with the answer rendered as Markdown live (as
-    users see it) over its rate with the answer as plain text, the same stream in the same run
-    (the two take turns at going first, after a short warm-up run of both);
+    users see it) over its rate with the answer as plain text, the same stream in the same run,
+    best of three each (the first runs of the two take turns at going first, after a short
+    warm-up run of both);
     ``ui_stall_p99_ms``: p99 lateness of a 5 ms UI timer while the window streams it;
     ``ui_stall_2k_p99_ms``: the same lateness while a fresh window streams ``n_paced`` tokens
     at a fast model's pace (2,000 tokens/s, ``X-Sim-Pace: 0.5`` ms per token)."""
@@ -188,8 +190,9 @@ def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
     sim, url = _start_sim()
     try:
         raw_client(url, 200)  # warm up the server and the connection code
-        # Best of three for the bare client (cheap), one run of the window (not): the ratio errs
-        # against us when another job steals the CPU.
+        # Best of three for the bare client, and for the window below: on two vCPUs the bare
+        # client alone read one stream at 69,000 and the next at 95,000 events/s, so a best
+        # against a single run measured the draw more than the window.
         raw_s, raw_body = min(raw_client(url, n_chunks) for _ in range(3))
         raw_events, raw_text = _stream_text(raw_body)
         app = QApplication.instance() or QApplication([])
@@ -206,6 +209,13 @@ def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
                     _window_run(url, n_chunks, markdown=markdown)
                 )
             run, plain = runs[True], runs[False]
+            # Best of three for the window as for the bare client (two more runs of each view):
+            # the same measure on both sides of each ratio.
+            more = [loop.run_until_complete(_window_run(url, n_chunks)) for _ in range(2)]
+            more_plain = [
+                loop.run_until_complete(_window_run(url, n_chunks, markdown=False))
+                for _ in range(2)
+            ]
             paced = loop.run_until_complete(_window_run(url, n_paced, PACE_2K)) if n_paced else {}
     finally:
         _stop_sim(sim)
@@ -218,16 +228,20 @@ def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
             f"({len(got)} vs {len(raw_text)} characters; {run['events']} vs {raw_events} events; "
             f"status {run['status']})"
         )
-    for one in (run, plain):
+    for one in (run, plain, *more, *more_plain):
         if one["shown"] != len(raw_text) or one["text"] != raw_text:
             raise RuntimeError(f"the window shows {one['shown']} of {len(raw_text)} characters")
     ui_rate = run["events"] / run["seconds"]
+    best_rate = max(one["events"] / one["seconds"] for one in (run, *more))
+    best_plain = max(one["events"] / one["seconds"] for one in (plain, *more_plain))
     plain_rate = plain["events"] / plain["seconds"]
     raw_rate = raw_events / raw_s
     figures: dict[str, Value] = {
-        "ui_vs_raw_client": ui_rate / raw_rate,
-        "ui_markdown_vs_plain": ui_rate / plain_rate,
-        "ui_plain_vs_raw_client": plain_rate / raw_rate,
+        "ui_vs_raw_client": best_rate / raw_rate,
+        "ui_single_vs_raw_client": ui_rate / raw_rate,  # one window run against the best client
+        "ui_markdown_vs_plain": best_rate / best_plain,
+        "ui_single_markdown_vs_plain": ui_rate / plain_rate,  # the first run of each view
+        "ui_plain_vs_raw_client": best_plain / raw_rate,
         "ui_plain_stall_p99_ms": max(0.0, percentile(plain["lateness_ms"], 0.99)),
         "ui_stall_p99_ms": max(0.0, percentile(run["lateness_ms"], 0.99)),
         "ui_busy_p99_ms": percentile(run["busy_ms"], 0.99),

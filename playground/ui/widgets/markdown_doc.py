@@ -37,6 +37,7 @@ OPEN_INTERVAL = 0.030  # s between render steps: 30 per second reads as live
 # characters a second: no one reads that; each frame still shows the new text, as the tail).
 FAST_INTERVAL = 0.100
 FAST_CHARS = 1500
+BACKLOG_PACE = 1.0
 OPEN_FACTOR = 10.0  # ... and at least 10x the last step's cost, so it takes at most a tenth
 # Source characters rendered as one md4c document: about 2 ms of parse and layout on a 2-core
 # Xeon, so a step checks its budget often enough to stay near it (8,000 made steps of 14 ms
@@ -148,8 +149,12 @@ class LiveMarkdown:
                 if clock() - started > budget and self._backlog:
                     # The rest follows in the timer's next turns. (Putting it back as the tail
                     # meanwhile was measured: on a busy machine the extra layout made the steps
-                    # slower, the backlog longer and the next tail longer still.)
-                    return 0.0
+                    # slower, the backlog longer and the next tail longer still.) While the
+                    # stream runs, the next turn waits BACKLOG_PACE times this step's cost: back
+                    # to back, the steps took the core the reader thread shares with the UI.
+                    if self.finished or not self.throttle:
+                        return 0.0
+                    return BACKLOG_PACE * (clock() - started)
         if not self._dirty:
             return None
         self._dirty = False
