@@ -16,19 +16,17 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any
 
+from playground.transport.blocking import STREAM_EVENTS
 from playground.transport.chunk_merge import ChunkMerger
 
 __all__ = ["answering_head", "trace"]
 
 answering_head: ContextVar[bool] = ContextVar("answering_head", default=False)
-# Trace events whose return value is a new network stream the HTTP/1.1 connection reads from
-# (after TLS, the TLS stream: the plain one is no longer read).
-_STREAM_EVENTS = frozenset({"connection.connect_tcp.complete", "connection.start_tls.complete"})
 
 
 async def trace(name: str, info: dict[str, Any]) -> None:
     """httpcore's trace callback (async client): wraps each new stream's ``read``."""
-    if name in _STREAM_EVENTS:
+    if name in STREAM_EVENTS:
         stream = info.get("return_value")
         real = getattr(stream, "read", None)
         if stream is not None and callable(real):

@@ -38,13 +38,14 @@ from playground.transport.errors import TransportError
 from playground.transport.pipeline import RunSink
 from playground.transport.spec import RequestSpec
 
-__all__ = ["POLL_S", "make_blocking_client", "stream_request_blocking"]
+__all__ = ["POLL_S", "STREAM_EVENTS", "make_blocking_client", "stream_request_blocking"]
 
 # How long one wait on the socket lasts before the cancel flag and the deadline are checked again:
 # the upper bound Stop adds before the connection closes (Stop within 200 ms).
 POLL_S = 0.05
-# Trace events whose return value is the network stream the HTTP/1.1 connection reads from.
-_STREAM_EVENTS = frozenset({"connection.connect_tcp.complete", "connection.start_tls.complete"})
+# httpcore trace events whose return value is a new network stream the HTTP/1.1 connection reads
+# from (after TLS, the TLS stream: the plain one is no longer read).
+STREAM_EVENTS = frozenset({"connection.connect_tcp.complete", "connection.start_tls.complete"})
 _ALWAYS_OPEN = threading.Event()  # the gate of a caller that gives none
 _ALWAYS_OPEN.set()
 
@@ -68,7 +69,7 @@ class _Wire:
         self.t_read = 0.0  # perf_counter when the last read returned
 
     def trace(self, name: str, info: dict[str, Any]) -> None:
-        if name in _STREAM_EVENTS:
+        if name in STREAM_EVENTS:
             stream = info.get("return_value")
             if stream is not None and callable(getattr(stream, "read", None)):
                 self._install(stream)

@@ -58,8 +58,7 @@ class DecodeAhead:
     def on_chunk(self, t: float, data: bytes) -> None:
         with self.lock:
             if self._closed or not self._decoding:
-                self._items.append(_NOTHING)
-                return
+                return  # nothing decoded: the session reads an error body itself, takes nothing
             decoder = self.decoder
             self._items.append(decoder.feed(data, t))
             if self.t_first_token is None and self._has_output(decoder.state):

@@ -393,6 +393,8 @@ class ThreadedReader:
         self._queue.append((_RESPONSE, status, headers, t))
 
     def on_chunk(self, t: float, data: bytes) -> None:
+        # The pause for the UI thread's frame is the transport's gate (``gate=self._go``) and,
+        # while it decodes ahead, the decoding lock.
         tap = self.tap
         if tap is not None:
             tap(data)  # before the UI thread can see the read
@@ -405,7 +407,6 @@ class ThreadedReader:
                 return  # read after the run was stopped: dropped, as Stop drops what follows
             ahead.on_chunk(t, data)  # decoded before the entry exists: the UI finds it ready
             self._queue.append((_CHUNK, t, data))
-        # The pause for the UI thread's frame is the transport's gate (``gate=self._go``).
 
     def on_transport_error(self, error: TransportError, t: float) -> None:
         self._queue.append((_ERROR, error, t))

@@ -116,8 +116,8 @@ class TimelineModel(QAbstractTableModel):
         self._sizes.extend([item.end - item.start for item in items])
 
     def _rank_rows_found_early(self, first: int, last: int) -> None:
-        """Findings that named these rows before they were added (the decoder runs ahead of the
-        timeline, which takes its rows in slices) mark them now."""
+        """Findings that named these rows before they were added mark them now: a live run is
+        decoded on its reader thread, ahead of the rows the timeline has been handed."""
         worst = self._worst
         for row, found in self._findings.items():
             if first <= row <= last:

@@ -33,10 +33,12 @@ from .markdown_render import BlockRenderer
 __all__ = ["FAST_INTERVAL", "OPEN_FACTOR", "OPEN_INTERVAL", "LiveMarkdown", "Shown"]
 
 OPEN_INTERVAL = 0.030  # s between render steps: 30 per second reads as live
-# ... 10 per second while more than FAST_CHARS arrived since the last step (about 50,000
-# characters a second: no one reads that; each frame still shows the new text, as the tail).
+# ... 10 per second while more than FAST_CHARS arrived since the last step (over 15,000
+# characters a second: no one reads that; the text then shows at the steps, with no tail).
 FAST_INTERVAL = 0.100
 FAST_CHARS = 1500
+# While a stream runs, a step that stopped at its budget with blocks still waiting is followed
+# after this many times its cost, so the steps leave the reader thread its share of the core.
 BACKLOG_PACE = 1.0
 OPEN_FACTOR = 10.0  # ... and at least 10x the last step's cost, so it takes at most a tenth
 # Source characters rendered as one md4c document: about 2 ms of parse and layout on a 2-core
