@@ -89,6 +89,9 @@ class TimelineModel(QAbstractTableModel):
         self._type_names = self._typer.names  # the same list, read per painted cell
         self._findings: dict[int, list[Finding]] = {}
         self._findings_seen = 0
+        # Worst rank of findings that named a row before it was added: a live run is decoded on
+        # its reader thread, ahead of the rows the timeline has been handed. Taken as they come.
+        self._rank_early: dict[int, int] = {}
         self._summaries: OrderedDict[int, str] = OrderedDict()
         self.endResetModel()
 
@@ -106,7 +109,8 @@ class TimelineModel(QAbstractTableModel):
                 self._add_columns(items)
             self._types.extend(map(self._typer.id_of, items))
             self._worst.frombytes(bytes(len(items)))
-            self._rank_rows_found_early(first, last)
+            if self._rank_early:
+                self._take_early_ranks(first, last)
             self.endInsertRows()
         self.update_findings()
 
@@ -115,13 +119,10 @@ class TimelineModel(QAbstractTableModel):
         self._times.extend([item.t_last for item in items])
         self._sizes.extend([item.end - item.start for item in items])
 
-    def _rank_rows_found_early(self, first: int, last: int) -> None:
-        """Findings that named these rows before they were added mark them now: a live run is
-        decoded on its reader thread, ahead of the rows the timeline has been handed."""
-        worst = self._worst
-        for row, found in self._findings.items():
-            if first <= row <= last:
-                worst[row] = max(SEVERITY_RANK.get(f.severity, 1) for f in found)
+    def _take_early_ranks(self, first: int, last: int) -> None:
+        early = self._rank_early
+        for row in [r for r in early if first <= r <= last]:
+            self._worst[row] = early.pop(row)
 
     def update_findings(self) -> None:
         """Index findings that arrived since the last call (they may name earlier rows)."""
@@ -138,11 +139,13 @@ class TimelineModel(QAbstractTableModel):
             if row is None:
                 continue
             self._findings.setdefault(row, []).append(finding)
+            rank = SEVERITY_RANK.get(finding.severity, 1)
             if 0 <= row < count:
-                rank = SEVERITY_RANK.get(finding.severity, 1)
                 if rank > self._worst[row]:
                     self._worst[row] = rank
                 rows.append(row)
+            elif row >= count and rank > self._rank_early.get(row, 0):
+                self._rank_early[row] = rank
         self._findings_seen = len(findings)
         if rows:
             top = self.index(min(rows), COL_FINDINGS)
