@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QSplitter,
-    QTableView,
     QTabWidget,
     QToolButton,
     QVBoxLayout,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from .column_fit import ColumnFit
 from .detail_pane import DetailPane
+from .timeline_view import TimelineView
 
 if TYPE_CHECKING:
     from playground.protocol.sse import SSEItem
@@ -115,7 +115,8 @@ class Inspector(QWidget):
         events_layout.addLayout(bar)
 
         split = QSplitter(Qt.Orientation.Vertical, events)
-        self.view = QTableView(split)
+        self.view = TimelineView(split)
+        self.view.decorated_columns = frozenset({COL_FINDINGS})
         self._setup_view()
         self.detail = DetailPane(lambda: self.model, split)
         split.addWidget(self.view)

@@ -160,13 +160,16 @@ class TimelineFilter(QAbstractTableModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        row = index.row()
+        return self.cell(index.row(), index.column(), role)
+
+    def cell(self, row: int, col: int, role: int) -> Any:
+        """``data()`` by plain numbers: a source QModelIndex per call would cost more than the
+        answer (the table paints by these, timeline_view.py)."""
         if self._rows is not None:
             if row >= len(self._rows):
                 return None
             row = self._rows[row]
-        # By numbers: a source QModelIndex per call would cost more than the answer.
-        return self.source.cell(row, index.column(), role)
+        return self.source.cell(row, col, role)
 
     # -- following the source ------------------------------------------------------------------
 
