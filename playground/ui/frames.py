@@ -24,6 +24,7 @@ __all__ = [
     "FRAME_PACE",
     "Frames",
     "frame_observers",
+    "paint_now",
     "read_in_frames",
 ]
 
@@ -86,7 +87,7 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
                     # lets Qt run its timers (ui_stall_p99_ms counts every block over 5 ms).
                     await asyncio.sleep(0)
                     await asyncio.sleep(0)
-                    _paint_now()
+                    paint_now()
             finally:
                 reader.resume()
             if frame_observers:
@@ -113,7 +114,7 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
         raise reader.error
 
 
-def _paint_now() -> None:
+def paint_now() -> None:
     """Deliver the paint requests the widgets have posted (QEvent.UpdateRequest) right away."""
     from PySide6.QtCore import QCoreApplication, QEvent
 
