@@ -1,21 +1,24 @@
-"""The frame loop: each frame's decoding is bounded by time, and every frame is reported."""
+"""The frame loop: each frame's decoding is bounded by time, every frame is reported, work put
+off to after its paint runs there, and the readers pause for UI work outside frames."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
-from playground.ui import frames
+from playground.ui import frames, reader_pause
 
 
 class _Backlog:
     """A reader with far more queued than a frame takes: each drain spends its whole budget."""
 
-    def __init__(self, slices: int) -> None:
+    def __init__(self, slices: int, ahead: Any = None) -> None:
         self.left = slices
         self.error: BaseException | None = None
         self.drains = 0
+        self.ahead = ahead  # a DecodeAhead: its lock is what reader_pause holds
 
     def start(self, loop: Any) -> None:
         pass
@@ -46,15 +49,18 @@ class _Backlog:
 
 
 class _Frames:
-    def __init__(self, reader: _Backlog) -> None:
+    def __init__(self, reader: _Backlog, on_update: Any = None) -> None:
         self.reader = reader
         self.drains_at_update: list[int] = []
+        self.on_update = on_update
 
     def update_pending(self) -> bool:
         return True
 
     def update_now(self) -> bool:
         self.drains_at_update.append(self.reader.drains)
+        if self.on_update is not None:
+            self.on_update()
         return True
 
 
@@ -80,3 +86,63 @@ def test_a_frame_stops_decoding_at_its_budget_and_shows_what_it_has(qapp: Any) -
     assert len(steps) > 40 // per_frame
     assert max(steps) <= per_frame
     assert len(spent) == len(shown.drains_at_update) and all(s > 0 for s in spent)
+
+
+def test_work_put_off_by_an_update_runs_after_the_paint_in_a_turn_of_its_own(qapp: Any) -> None:
+    """A frame's handler can put work off to after the frame's paint (the timeline's rows):
+    other callbacks of the loop run in between, and it still runs inside the same frame."""
+    order: list[str] = []
+    reader = _Backlog(slices=1)
+
+    def update() -> None:
+        order.append("update")
+        asyncio.get_running_loop().call_soon(order.append, "other callback")
+        assert frames.after_paint(lambda: order.append("put off"))
+
+    painted = frames.paint_now
+
+    def paint() -> None:
+        order.append("paint")
+        painted()
+
+    frames.paint_now = paint  # type: ignore[assignment]
+    try:
+        asyncio.run(frames.read_in_frames(reader, _Sink(), _Frames(reader, update)))  # type: ignore[arg-type]
+    finally:
+        frames.paint_now = painted  # type: ignore[assignment]
+    assert order == ["update", "other callback", "paint", "put off", "paint"]
+    assert not frames.after_paint(lambda: None)  # outside a frame's update: do it now
+
+
+def test_readers_pause_for_ui_work_outside_frames_while_they_run(qapp: Any) -> None:
+    """While a frame loop runs, reader_pause.paused() holds its reader's decode lock (the
+    reader thread waits), and it is released after; once the loop ends nothing is held."""
+
+    class Ahead:
+        lock = threading.RLock()
+
+    reader = _Backlog(slices=3, ahead=Ahead())
+    seen: list[bool] = []
+
+    def update() -> None:
+        with reader_pause.paused():
+            got = threading.Event()
+
+            def other() -> None:
+                if Ahead.lock.acquire(timeout=0.05):
+                    Ahead.lock.release()
+                    got.set()
+
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join()
+            seen.append(got.is_set())
+
+    asyncio.run(frames.read_in_frames(reader, _Sink(), _Frames(reader, update)))  # type: ignore[arg-type]
+    assert seen and not any(seen)  # held against the reader thread in every frame
+    done = threading.Event()
+    with reader_pause.paused():  # the loop ended: its reader's lock is no longer held
+        thread = threading.Thread(target=lambda: Ahead.lock.acquire(timeout=1) and done.set())
+        thread.start()
+        thread.join()
+    assert done.is_set()

@@ -16,6 +16,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QTextEdit, QWidget
 
+from playground.ui import reader_pause
+
 if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
     from playground.protocol.state import TextBuffer
 
@@ -194,9 +196,10 @@ class LiveText(QTextEdit):
             return
         bar = self.verticalScrollBar()
         at_bottom = bar.value() >= bar.maximum() - 4
-        delay = live.step(BUDGET, defer=defer)
-        if at_bottom:
-            bar.setValue(bar.maximum())
+        with reader_pause.paused():  # a step from the timer waits for no reader (its GIL)
+            delay = live.step(BUDGET, defer=defer)
+            if at_bottom:
+                bar.setValue(bar.maximum())
         if delay is not None:
             self._timer.start(max(0, int(delay * 1000)))
 

@@ -45,6 +45,7 @@ OPEN_FACTOR = 10.0  # ... and at least 10x the last step's cost, so it takes at 
 # Xeon, so a step checks its budget often enough to stay near it (8,000 made steps of 14 ms
 # under a flood, a stall of their own), and still one document for many small blocks.
 BATCH_CHARS = 3000
+MIN_BATCH_CHARS = 200  # ... and at least this many when the budget left is short
 _BATCHED = frozenset({"paragraph", "heading"})  # one md4c block -> one QTextBlock each
 
 
@@ -84,6 +85,7 @@ class LiveMarkdown:
         self._raw_len = 0
         self._tail_at = 0  # how much of _raw the tail shows
         self._tail = False  # plain text follows the last render
+        self._per_char = 0.0  # seconds a closed batch took per source character (0: not known)
 
     # -- input ---------------------------------------------------------------------------------
 
@@ -144,11 +146,21 @@ class LiveMarkdown:
         self._raw, self._raw_len, self._tail_at = [], 0, 0
         if self._backlog:
             self._edit(self._drop_open)
+            rendered = False
             while self._backlog:
                 # One insertion per batch of closed blocks, laid out as it goes in: the clock
-                # sees the layout's cost too, so a burst stops at the budget.
-                self._edit(self._render_closed)
-                if clock() - started > budget and self._backlog:
+                # sees the layout's cost too. Each batch is sized to the budget left at the
+                # cost per character the last batches took, and the step ends before a batch
+                # that would overrun it (on a 2-core AMD EPYC a fixed 3,000-character batch
+                # took 6 ms, and two of them made a 5 ms step a 12-17 ms block).
+                left = budget - (clock() - started)
+                if rendered and left < self._per_char * len(self._backlog[0].text):
+                    left = -1.0
+                else:
+                    self._render_batch(left)
+                    rendered = True
+                    left = budget - (clock() - started)
+                if left < 0 and self._backlog:
                     # The rest follows in the timer's next turns. (Putting it back as the tail
                     # meanwhile was measured: on a busy machine the extra layout made the steps
                     # slower, the backlog longer and the next tail longer still.) While the
@@ -193,13 +205,33 @@ class LiveMarkdown:
                 cursor.insertText(rest, fmt)
         cursor.endEditBlock()
 
-    def _render_closed(self) -> None:
-        """The next closed block, or a run of paragraphs and headings rendered as one."""
+    def _render_batch(self, budget: float) -> None:
+        """Render the next closed blocks (about ``budget`` seconds' worth, at least one) as one
+        edit, and learn the cost per source character from it."""
+        clock = time.perf_counter
+        started = clock()
+        limit = BATCH_CHARS
+        if self._per_char > 0:
+            limit = max(MIN_BATCH_CHARS, min(BATCH_CHARS, int(budget / self._per_char)))
+        chars = 0
+
+        def render() -> None:
+            nonlocal chars
+            chars = self._render_closed(limit)
+
+        self._edit(render)
+        if chars >= MIN_BATCH_CHARS:  # a few characters say more about fixed costs than rates
+            rate = (clock() - started) / chars
+            self._per_char = rate if self._per_char <= 0 else 0.7 * self._per_char + 0.3 * rate
+
+    def _render_closed(self, limit: int = BATCH_CHARS) -> int:
+        """The next closed block, or a run of paragraphs and headings of up to ``limit`` source
+        characters rendered as one; returns the characters rendered."""
         block = self._backlog.popleft()
         run = [block]
+        size = len(block.text)
         if block.kind in _BATCHED and not block.continued and not self._gaps:
-            size = len(block.text)
-            while self._backlog and size < BATCH_CHARS:
+            while self._backlog and size < limit:
                 following = self._backlog[0]
                 if following.kind not in _BATCHED or following.continued:
                     break
@@ -209,7 +241,7 @@ class LiveMarkdown:
         if got is None:
             for one in run:
                 self._add_closed(self._render(one))
-            return
+            return size
         fragment, ends = got
         cursor = QTextCursor(self.document)
         cursor.movePosition(QTextCursor.MoveOperation.End)
@@ -222,6 +254,7 @@ class LiveMarkdown:
             before = start + end
         self.closed[-1].doc_end = self._end = cursor.position()
         self._keep_end_formats()
+        return size
 
     def _add_closed(self, shown: Shown) -> None:
         self.closed.append(shown)

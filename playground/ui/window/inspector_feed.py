@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 
+from playground.ui import reader_pause
+
 if TYPE_CHECKING:
     from playground.protocol.sse import SSEItem
     from playground.ui.current_run import CurrentRun
@@ -30,6 +32,7 @@ class InspectorFeed(QObject):
         self.inspector = inspector
         self._pending: list[SSEItem] = []  # timeline items not yet handed to the inspector
         self._last = 0.0
+        self._flush_queued = False  # a flush waits for the frame's paint (frames.after_paint)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.flush)
@@ -96,7 +99,14 @@ class InspectorFeed(QObject):
         # from here, inside the session's frame (its reader thread paused, see ui/frames.py);
         # the timer, restarted by every update, only catches the last rows once updates pause.
         if (time.perf_counter() - self._last) * 1000 >= INSPECTOR_MS:
-            self.flush()
+            from playground.ui.frames import after_paint
+
+            # Inside a frame: after the answer's paint, in a turn of its own (the table's
+            # rows and repaint cost as much as the answer's update).
+            if not self._flush_queued:
+                self._flush_queued = after_paint(self.flush)
+                if not self._flush_queued:
+                    self.flush()
         else:
             self._timer.start(INSPECTOR_MS)
 
@@ -106,10 +116,13 @@ class InspectorFeed(QObject):
         # for the visible rows, every cell's roles asked of Python), so it happens once per
         # INSPECTOR_MS, never per frame.
         self._timer.stop()
+        self._flush_queued = False
         self._last = time.perf_counter()
         items, self._pending = self._pending, []
-        # An empty batch still picks up findings added to earlier rows.
-        self.inspector.append(items)
+        # An empty batch still picks up findings added to earlier rows. (From the timer, not a
+        # frame: the readers pause as in a frame, the findings dict is theirs to grow.)
+        with reader_pause.paused():
+            self.inspector.append(items)
 
     def finished(self, _status: str = "") -> None:
         session = self.current.session
