@@ -39,7 +39,8 @@ DRAIN_BUDGET_S = 0.004
 # decoded, so a frame bounded here is bounded in time, however much the reader has queued.
 # What is left waits for the next frame.
 FRAME_DRAIN_S = 0.008
-# Each gets the wall seconds of every frame, from its start to its paint (the session benchmark).
+# Each gets the wall seconds of every frame, from its start to its paint, and of each turn of
+# work put off to after it (after_paint), as blocks of their own (the session benchmark).
 frame_observers: list[Callable[[float], None]] = []
 # How long a thread that wants the GIL waits before the running one must hand it over. Python's
 # 5 ms default is a whole timer tick: with the reader decoding, every timer, paint and input
@@ -86,6 +87,7 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
                 if frames.update_pending():
                     await asyncio.sleep(0)  # Qt's timers between the decoding and the widgets
                 later = _collect_after_paint(frames)
+                painted = 0.0
                 if later is not None:
                     # Paint now, while the reader is paused: painting a widget subclassed in
                     # Python (and a model's data() per cell) enters Python many times, and each
@@ -96,6 +98,7 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
                     await asyncio.sleep(0)
                     await asyncio.sleep(0)
                     paint_now()
+                    painted = clock()
                     for work in later:
                         # Work the update put off to here (after_paint) gets a turn of its own:
                         # Qt's timers run between it and the paint before. Its paint, too, is
@@ -103,16 +106,15 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
                         # zero timer, and painted after the reader resumed, the table's repaint
                         # took 11-17 ms instead of 5.
                         await asyncio.sleep(0)
+                        turn = clock()
                         work()
                         await asyncio.sleep(0)
                         await asyncio.sleep(0)
                         paint_now()
+                        _observe(clock() - turn)
             finally:
                 reader.resume()
-            if frame_observers:
-                spent = clock() - began
-                for observe in frame_observers:
-                    observe(spent)
+            _observe((painted if later else clock()) - began)
             if ended and reader.empty():
                 break
             # A flood costs 10-20 ms of UI thread per frame, half of it painting: the next frame
@@ -134,6 +136,11 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
             reader_pause.unregister(lock)
     if reader.error is not None:
         raise reader.error
+
+
+def _observe(spent: float) -> None:
+    for observe in frame_observers:
+        observe(spent)
 
 
 def after_paint(work: Callable[[], None]) -> bool:
