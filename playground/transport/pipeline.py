@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from playground.transport.errors import TransportError
 from playground.transport.redact import scrub
+from playground.transport.thread_priority import READER_NICE, lower_priority
 
 if TYPE_CHECKING:
     import asyncio
@@ -354,6 +355,8 @@ class ThreadedReader:
 
     # ---- reader thread ---------------------------------------------------------------------
     def _main(self) -> None:
+        # Below the UI thread: it gets a CPU first, the reader reads in its idle time.
+        lower_priority(threading.get_native_id(), READER_NICE)
         try:
             self._read()
         except BaseException as exc:  # handed to the UI thread, where the session reports it

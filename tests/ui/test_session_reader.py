@@ -161,3 +161,30 @@ def test_stop_mid_stream_keeps_every_decoded_read_in_the_record_and_the_timeline
         again.feed(data, t)
     assert decoder.state.text == again.state.text
     assert timeline == list(range(len(decoder.items)))
+
+
+def test_the_reader_thread_runs_below_the_ui_thread(qloop: Any, sim: Any) -> None:
+    """The UI thread gets a CPU first: the reader reads and decodes at READER_NICE below it."""
+    import os
+    import sys
+    import threading
+
+    import pytest
+
+    from playground.transport.thread_priority import READER_NICE
+    from playground.ui.session import StreamSession
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("per-thread nice values are Linux's")
+    seen: set[tuple[str, int]] = set()
+
+    def tap(_: bytes) -> None:
+        seen.add((threading.current_thread().name, os.getpriority(os.PRIO_PROCESS, 0)))
+
+    session = StreamSession("chat")
+    session.chunk_tap = tap
+    qloop.do(session.start, _spec(sim, 300))
+    assert qloop.run(session.wait()) == "complete"
+    base = os.getpriority(os.PRIO_PROCESS, os.getpid())
+    assert seen == {("playground-reader", base + READER_NICE)}
+    assert os.getpriority(os.PRIO_PROCESS, 0) == base  # this (the UI) thread is untouched

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 import threading
 import time
 from collections import deque
@@ -14,6 +11,7 @@ from concurrent.futures import Future
 from playground.protocol.b64_progress import B64Decoder, ImageStringScanner
 from playground.protocol.media import image_format
 from playground.protocol.state import ImageState
+from playground.transport.thread_priority import lower_priority
 
 from .image_decode import DecodedImage, Pixels, load_pixels, present, worker_pool
 from .image_png import inflate_png
@@ -69,11 +67,8 @@ def _yield_to_ui(thread: int) -> None:
     # next; the reader renices the decoder then, mid-inflate): while its bytes arrive the decode
     # must keep pace, and at nice 5 from the start, on a machine busy with other work, it fell
     # 20-40 ms behind them. A thread cannot be given its priority back (without privileges),
-    # hence a thread per guess. On Linux a thread's nice value is its own; elsewhere the call
-    # would renice the whole process, so it is left out.
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, thread, _NICE)
+    # hence a thread per guess (transport/thread_priority.py).
+    lower_priority(thread, _NICE)
 
 
 class _Aborted(OSError):
