@@ -105,6 +105,7 @@ def image_figures(n_partials: int) -> dict[str, Value]:
     from playground.protocol.stream import StreamDecoder
     from playground.runs.outcome import has_output
     from playground.transport.decode_ahead import DecodeAhead
+    from playground.transport.thread_priority import READER_NICE, lower_priority
     from playground.ui.widgets.images_view import ImagesView
 
     class Decoded(QObject):
@@ -131,6 +132,7 @@ def image_figures(n_partials: int) -> dict[str, Value]:
 
     def read_on_thread(chunk: bytes, t: float, then: Signal | None) -> threading.Thread:
         def run() -> None:  # what ThreadedReader.on_chunk does: the tap, then the decode
+            lower_priority(threading.get_native_id(), READER_NICE)  # as a reader thread runs
             view.prefetch.feed(chunk)
             ahead.on_chunk(t, chunk)
             if then is not None:
