@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
+from time import sleep
 from typing import Any, Final
 
 import orjson
@@ -51,11 +52,20 @@ _TEMPLATE_TRIES: Final = 32
 
 def _loads_long(item: SSEEvent) -> Any:
     """A long event's JSON from its data bytes (orjson reads UTF-8 itself); the str path only if
-    that fails, so invalid UTF-8 reads as U+FFFD exactly as ``item.data`` would give it."""
+    that fails, so invalid UTF-8 reads as U+FFFD exactly as ``item.data`` would give it.
+
+    Native code never hands the GIL over by itself: framing, copying out and parsing a 2.7 MB
+    partial image back to back held it for about 12 ms on the reader thread, and the UI thread
+    waited all that time (image_ui_block_ms). ``sleep(0)`` between the steps lets it in."""
+    sleep(0)
     try:
-        return _loads(data_bytes_of_raw(item.raw))
+        data = data_bytes_of_raw(item.raw)
+        sleep(0)
+        return _loads(data)
     except _JSONError:
         return _loads(item.data)
+    finally:
+        sleep(0)
 
 
 def is_done(data: str) -> bool:

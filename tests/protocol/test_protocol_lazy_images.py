@@ -7,6 +7,7 @@ import json
 import struct
 import zlib
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,6 +41,27 @@ def _stream(b64: str) -> bytes:
 def test_b64_size_is_the_decoded_length_or_none(text: str) -> None:
     data = b64decode_lenient(text)
     assert b64_size(text) == (None if data is None else len(data))
+
+
+@pytest.mark.parametrize(
+    "where", ["none", "bad letter in the second piece", "padding mid-text", "url-safe", "cut"]
+)
+def test_b64_size_of_a_multi_piece_text_is_the_decoded_length_or_none(where: str) -> None:
+    """Texts longer than one piece of the check (it hands the GIL over between pieces)."""
+    text = base64.b64encode(bytes(range(256)) * 2100 + b"xy").decode()  # 716,804 characters
+    assert len(text) > 2 * (1 << 18) and text.endswith("=")
+    if where == "bad letter in the second piece":
+        text = text[: (1 << 18) + 5] + "*" + text[(1 << 18) + 6 :]
+    elif where == "padding mid-text":
+        text = text[: 1 << 18] + "==" + text[(1 << 18) :]
+    elif where == "url-safe":
+        text = text.replace("+", "-").replace("/", "_")
+    elif where == "cut":
+        text = text[:-3]
+    data = b64decode_lenient(text)
+    assert b64_size(text) == (None if data is None else len(data))
+    if where in ("none", "url-safe"):
+        assert data is not None and len(data) == 256 * 2100 + 2
 
 
 def test_a_large_image_is_decoded_on_first_read_with_the_same_result() -> None:
