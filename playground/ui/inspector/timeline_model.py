@@ -107,7 +107,7 @@ class TimelineModel(QAbstractTableModel):
             if self._shared is None:
                 # Only raw bytes are kept: the columns hold what the items would have told.
                 self._add_columns(items)
-            self._types.extend(map(self._typer.id_of, items))
+            self._types.extend(self._typer.ids_of(items))
             self._worst.frombytes(bytes(len(items)))
             if self._rank_early:
                 self._take_early_ranks(first, last)
