@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
-from time import sleep
 from typing import Any, Final
 
 import orjson
@@ -13,6 +12,7 @@ from playground.protocol.asked import NOTHING_ASKED, Asked, asked_from
 from playground.protocol.decoders.base import RouteDecoder
 from playground.protocol.decoders.whole import report_audio_body
 from playground.protocol.errors import payload_error
+from playground.protocol.event_json import LONG_EVENT, is_done, loads_long
 from playground.protocol.events import Finished, StreamEvent
 from playground.protocol.fastpath import Template, build_template, string_body
 from playground.protocol.findings import FindingSink
@@ -23,7 +23,6 @@ from playground.protocol.sse import (
     SSEItem,
     SSEParser,
     SSEUnterminated,
-    data_bytes_of_raw,
 )
 from playground.protocol.state import Finding, StreamState
 from playground.protocol.stream_bodies import BodyModes
@@ -36,41 +35,17 @@ from playground.protocol.terminators import (
 )
 from playground.protocol.utf8check import Utf8Watch
 
-__all__ = ["StreamDecoder", "is_done"]
+__all__ = ["StreamDecoder"]
 
 _loads: Final = orjson.loads
 _JSONError: Final = orjson.JSONDecodeError
 _CACHE_MAX: Final = 512  # parsed payloads kept by payload() (rows on screen); restarts when full
 _INVALID: Final = object()
 _RAW: Final = attrgetter("raw")
-_LONG_EVENT: Final = 1 << 16  # raw bytes above which an event's JSON is parsed from its bytes
 _UNCHECKED_MAX: Final = 64  # reads held for a UTF-8 check before it is done anyway
 # After this many template builds that did not pay off, stop trying (e.g. a provider that adds a
 # random `obfuscation` field to every chunk: the template never matches twice).
 _TEMPLATE_TRIES: Final = 32
-
-
-def _loads_long(item: SSEEvent) -> Any:
-    """A long event's JSON from its data bytes (orjson reads UTF-8 itself); the str path only if
-    that fails, so invalid UTF-8 reads as U+FFFD exactly as ``item.data`` would give it.
-
-    Native code never hands the GIL over by itself: framing, copying out and parsing a 2.7 MB
-    partial image back to back held it for about 12 ms on the reader thread, and the UI thread
-    waited all that time (image_ui_block_ms). ``sleep(0)`` between the steps lets it in."""
-    sleep(0)
-    try:
-        data = data_bytes_of_raw(item.raw)
-        sleep(0)
-        return _loads(data)
-    except _JSONError:
-        return _loads(item.data)
-    finally:
-        sleep(0)
-
-
-def is_done(data: str) -> bool:
-    """The ``[DONE]`` sentinel (OpenAI SDK stops at any data starting with it; §1)."""
-    return data == "[DONE]" or (len(data) < 16 and data.strip() == "[DONE]")
 
 
 class StreamDecoder(BodyModes):
@@ -322,7 +297,7 @@ class StreamDecoder(BodyModes):
                     tpl = None
                 # A long event (a partial image) is parsed from its bytes: no str of it is made
                 # (it cannot be `[DONE]` or a template chunk, which is all `data` is read for).
-                long = len(item.raw) > _LONG_EVENT
+                long = len(item.raw) > LONG_EVENT
                 data = "" if long else item.data
                 if texts:
                     self._flush(texts, origins)
@@ -331,7 +306,7 @@ class StreamDecoder(BodyModes):
                     self._done(item)
                     continue
                 try:
-                    payload = _loads_long(item) if long else loads(data)
+                    payload = loads_long(item) if long else loads(data)
                 except _JSONError as exc:
                     self._sink.report(
                         "error", "invalid_json", f"data is not JSON: {exc}", item.index

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from playground.protocol.event_json import is_done
 from playground.protocol.media import b64decode_lenient, image_format, image_size
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
 
 __all__ = ["event_type", "summarize"]
 
 _QUOTE_MAX: Final = 48
-
-
-def _is_done(data: str) -> bool:
-    return data == "[DONE]" or (len(data) < 16 and data.strip() == "[DONE]")
 
 
 def event_type(item: SSEItem, payload: object | None) -> str:
@@ -24,7 +21,7 @@ def event_type(item: SSEItem, payload: object | None) -> str:
         return "unterminated"
     if item.event != "message":
         return item.event
-    if _is_done(item.data):
+    if is_done(item.data):
         return "[DONE]"
     if isinstance(payload, dict):
         kind = payload.get("type")
@@ -326,7 +323,7 @@ def _summarize(item: SSEItem, payload: object | None) -> str:
     assert isinstance(item, SSEEvent)
     if item.event == "audio" and not item.data:
         return f"audio {item.end - item.start} B"
-    if _is_done(item.data):
+    if is_done(item.data):
         return "end of stream"
     if not isinstance(payload, dict):
         if payload is None:

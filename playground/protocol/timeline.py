@@ -15,8 +15,8 @@ from typing import Final
 
 import orjson
 
+from playground.protocol.event_json import is_done
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated, parse_all
-from playground.protocol.stream import is_done
 from playground.protocol.summary import event_type
 
 __all__ = ["ItemTypes", "item_payload", "raw_type", "raw_type_at", "rebuild_item"]

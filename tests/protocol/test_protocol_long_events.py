@@ -8,7 +8,7 @@ import json
 import pytest
 from protocol_helpers import decode
 
-from playground.protocol.stream import _LONG_EVENT
+from playground.protocol.event_json import LONG_EVENT as _LONG_EVENT
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 400).decode()
 
