@@ -87,7 +87,7 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
                 if frames.update_pending():
                     await asyncio.sleep(0)  # Qt's timers between the decoding and the widgets
                 later = _collect_after_paint(frames)
-                painted = 0.0
+                painted: float | None = None
                 if later is not None:
                     # Paint now, while the reader is paused: painting a widget subclassed in
                     # Python (and a model's data() per cell) enters Python many times, and each
@@ -114,7 +114,7 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
                         _observe(clock() - turn)
             finally:
                 reader.resume()
-            _observe((painted if later else clock()) - began)
+            _observe((painted or clock()) - began)  # up to its paint: later turns are their own
             if ended and reader.empty():
                 break
             # A flood costs 10-20 ms of UI thread per frame, half of it painting: the next frame
@@ -165,11 +165,7 @@ def _collect_after_paint(frames: Frames) -> list[Callable[[], None]] | None:
         later = _collecting
     finally:
         _collecting = outer
-    if not updated:
-        for work in later:  # none expected: no update, no handler ran
-            work()
-        return None
-    return later
+    return later if updated else None  # no update: no handler ran, nothing was put off
 
 
 def paint_now() -> None:

@@ -22,6 +22,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument
 
@@ -46,7 +47,8 @@ OPEN_FACTOR = 10.0  # ... and at least 10x the last step's cost, so it takes at 
 # under a flood, a stall of their own), and still one document for many small blocks.
 BATCH_CHARS = 3000
 MIN_BATCH_CHARS = 200  # ... and at least this many when the budget left is short
-_BATCHED = frozenset({"paragraph", "heading"})  # one md4c block -> one QTextBlock each
+_BATCHED = frozenset({"paragraph", "heading"})
+T = TypeVar("T")  # one md4c block -> one QTextBlock each
 
 
 @dataclass(slots=True)
@@ -154,21 +156,20 @@ class LiveMarkdown:
                 # that would overrun it (on a 2-core AMD EPYC a fixed 3,000-character batch
                 # took 6 ms, and two of them made a 5 ms step a 12-17 ms block).
                 left = budget - (clock() - started)
-                if rendered and left < self._per_char * len(self._backlog[0].text):
-                    left = -1.0
-                else:
+                if not rendered or left >= self._per_char * len(self._backlog[0].text):
                     self._render_batch(left)
                     rendered = True
                     left = budget - (clock() - started)
-                if left < 0 and self._backlog:
-                    # The rest follows in the timer's next turns. (Putting it back as the tail
-                    # meanwhile was measured: on a busy machine the extra layout made the steps
-                    # slower, the backlog longer and the next tail longer still.) While the
-                    # stream runs, the next turn waits BACKLOG_PACE times this step's cost: back
-                    # to back, the steps took the core the reader thread shares with the UI.
-                    if self.finished or not self.throttle:
-                        return 0.0
-                    return BACKLOG_PACE * (clock() - started)
+                    if left >= 0 or not self._backlog:
+                        continue
+                # The rest follows in the timer's next turns. (Putting it back as the tail
+                # meanwhile was measured: on a busy machine the extra layout made the steps
+                # slower, the backlog longer and the next tail longer still.) While the stream
+                # runs, the next turn waits BACKLOG_PACE times this step's cost: back to back,
+                # the steps took the core the reader thread shares with the UI.
+                if self.finished or not self.throttle:
+                    return 0.0
+                return BACKLOG_PACE * (clock() - started)
         if not self._dirty:
             return None
         self._dirty = False
@@ -213,13 +214,7 @@ class LiveMarkdown:
         limit = BATCH_CHARS
         if self._per_char > 0:
             limit = max(MIN_BATCH_CHARS, min(BATCH_CHARS, int(budget / self._per_char)))
-        chars = 0
-
-        def render() -> None:
-            nonlocal chars
-            chars = self._render_closed(limit)
-
-        self._edit(render)
+        chars = self._edit(lambda: self._render_closed(limit))
         if chars >= MIN_BATCH_CHARS:  # a few characters say more about fixed costs than rates
             rate = (clock() - started) / chars
             self._per_char = rate if self._per_char <= 0 else 0.7 * self._per_char + 0.3 * rate
@@ -262,12 +257,12 @@ class LiveMarkdown:
         self._end = shown.doc_end
         self._keep_end_formats()
 
-    def _edit(self, change: Callable[[], None]) -> None:
+    def _edit(self, change: Callable[[], T]) -> T:
         # One edit block: the view lays the change out once, not once per part of it.
         cursor = QTextCursor(self.document)
         cursor.beginEditBlock()
         try:
-            change()
+            return change()
         finally:
             cursor.endEditBlock()
 
