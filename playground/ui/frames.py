@@ -12,7 +12,7 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from playground.transport.pipeline import FlushingSink, ThreadedReader
 from playground.ui import reader_pause
@@ -46,8 +46,9 @@ frame_observers: list[Callable[[float], None]] = []
 # 5 ms default is a whole timer tick: with the reader decoding, every timer, paint and input
 # event of the UI thread would wait up to that for the GIL (and Thread.start waits as long).
 SWITCH_INTERVAL_S = 0.001
-# The work put off to after this frame's paint, while a frame's update runs (after_paint).
+# The work put off to after this frame's paint, while a frame decodes or updates (after_paint).
 _collecting: list[Callable[[], None]] | None = None
+_T = TypeVar("_T")
 
 
 class Frames(Protocol):
@@ -78,17 +79,22 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
             # and Qt (a model's data() per cell painted, a file flush) hands the GIL to the busy
             # reader and waits up to the switch interval to get it back.
             reader.hold()
+            # Work the frame's handlers put off (after_paint): from its decoding (a run's end
+            # finishes it there) and from its update.
+            later: list[Callable[[], None]] = []
             try:
                 drain_until = began + FRAME_DRAIN_S
-                while reader.drain(sink, DRAIN_BUDGET_S) and clock() < drain_until:
+                while _collecting_into(later, reader.drain, sink, DRAIN_BUDGET_S) and (
+                    clock() < drain_until
+                ):
                     # More than a slice's worth waited: let Qt paint and run timers first.
                     await asyncio.sleep(0)
-                sink.flush()
+                _collecting_into(later, sink.flush)
                 if frames.update_pending():
                     await asyncio.sleep(0)  # Qt's timers between the decoding and the widgets
-                later = _collect_after_paint(frames)
+                updated = _collecting_into(later, frames.update_now)
                 painted: float | None = None
-                if later is not None:
+                if updated or later:
                     # Paint now, while the reader is paused: painting a widget subclassed in
                     # Python (and a model's data() per cell) enters Python many times, and each
                     # entry would wait for the GIL behind a busy reader. Two rounds of Qt's loop
@@ -99,20 +105,12 @@ async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Fra
                     await asyncio.sleep(0)
                     paint_now()
                     painted = clock()
-                    for work in later:
-                        # Work the update put off to here (after_paint) gets a turn of its own:
-                        # Qt's timers run between it and the paint before. Its paint, too, is
-                        # done here, two rounds later: an item view lays out new rows from a
-                        # zero timer, and painted after the reader resumed, the table's repaint
-                        # took 11-17 ms instead of 5.
-                        await asyncio.sleep(0)
-                        turn = clock()
-                        work()
-                        await asyncio.sleep(0)
-                        await asyncio.sleep(0)
-                        paint_now()
-                        _observe(clock() - turn)
+                    await _run_after_paint(later)
             finally:
+                # Cancelled before its put-off work ran (Stop, a new Send): it runs now, none of
+                # it is lost (a run's end, its last rows).
+                while later:
+                    later.pop(0)()
                 reader.resume()
             _observe((painted or clock()) - began)  # up to its paint: later turns are their own
             if ended and reader.empty():
@@ -145,8 +143,9 @@ def _observe(spent: float) -> None:
 
 def after_paint(work: Callable[[], None]) -> bool:
     """Run ``work`` later in this frame, after its paint, in an event-loop turn of its own (the
-    reader still paused), then paint again. Only from inside a frame's update (a session's
-    ``updated``); False elsewhere, and the caller does the work now.
+    reader still paused), then paint again. Only from inside a frame's decoding or update (a
+    session's ``updated``, or its ``finished`` when the run ends there); False elsewhere, and
+    the caller does the work now.
 
     A frame that updated the answer and also fed the timeline its rows and repainted the table
     blocked the UI thread for both at once: 25-30 ms under a flood on a 2-core AMD EPYC."""
@@ -156,16 +155,34 @@ def after_paint(work: Callable[[], None]) -> bool:
     return True
 
 
-def _collect_after_paint(frames: Frames) -> list[Callable[[], None]] | None:
-    """``frames.update_now()``, collecting the work its handlers put off (None: no update)."""
+def _collecting_into(later: list[Callable[[], None]], call: Callable[..., _T], *args: object) -> _T:
+    """``call(*args)``, the work its handlers put off (after_paint) appended to ``later``. Only
+    around calls that never yield to the event loop: another frame's handlers run there."""
     global _collecting
-    outer, _collecting = _collecting, []
+    outer, _collecting = _collecting, later
     try:
-        updated = frames.update_now()
-        later = _collecting
+        return call(*args)
     finally:
         _collecting = outer
-    return later if updated else None  # no update: no handler ran, nothing was put off
+
+
+async def _run_after_paint(later: list[Callable[[], None]]) -> None:
+    """Each piece of put-off work in a turn of its own, each followed by its paint, taken off
+    ``later`` as it runs (what a cancel leaves there, the frame runs at once)."""
+    import asyncio
+
+    clock = time.perf_counter
+    while later:
+        # Qt's timers run between it and the paint before. Its paint, too, is done here, two
+        # rounds later: an item view lays out new rows from a zero timer, and painted after the
+        # reader resumed, the table's repaint took 11-17 ms instead of 5.
+        await asyncio.sleep(0)
+        turn = clock()
+        later.pop(0)()
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        paint_now()
+        _observe(clock() - turn)
 
 
 def paint_now() -> None:

@@ -13,7 +13,7 @@ import contextlib
 import threading
 from collections.abc import Iterator
 
-__all__ = ["paused", "register", "unregister"]
+__all__ = ["active", "paused", "register", "unregister"]
 
 _locks: list[threading.RLock] = []  # one per running reader that decodes ahead
 
@@ -27,6 +27,11 @@ def unregister(lock: threading.RLock) -> None:
     """... and ended."""
     with contextlib.suppress(ValueError):
         _locks.remove(lock)
+
+
+def active() -> bool:
+    """Whether a reader that could be paused is running."""
+    return bool(_locks)
 
 
 @contextlib.contextmanager

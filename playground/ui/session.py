@@ -37,6 +37,12 @@ __all__ = ["FINAL", "StreamSession"]
 
 FINAL = ("complete", "incomplete", "failed", "truncated", "cancelled")
 FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
+# A run read in frames (ui/frames.py) gets its update from each frame (update_now), after the
+# frame's decoding and before its paint. Its own timer is only a fallback then: at FRAME_MS it
+# fired in the frame's yields to Qt (a markdown step and a paint there take 5-20 ms each) and
+# the update ran outside the frame, its timeline rows and repaint in the same block (35-50 ms
+# under a flood on a 2-core AMD EPYC). Frames come at least every FRAME_MAX_S (50 ms).
+FRAMED_FALLBACK_MS = 120
 STALL_CHECK_MS = 250
 
 
@@ -100,6 +106,7 @@ class StreamSession(QObject):
         self.replay_control: ReplayControl | None = None
         self._secrets: tuple[str, ...] = ()
         self._flush_armed = False
+        self._framed = False  # the live run is read in frames: they emit its updates
         self._counted = False  # this session's run counts in streams_running()
         self._external = False  # the current run is fed from outside (start_external)
         self._ahead: DecodeAhead | None = None  # the live run's decoding on its reader thread
@@ -205,7 +212,11 @@ class StreamSession(QObject):
         reader.tap = self.chunk_tap
         reader.ahead = self._ahead
         self._reader = reader
-        await read_in_frames(reader, sink, self)
+        self._framed = True
+        try:
+            await read_in_frames(reader, sink, self)
+        finally:
+            self._framed = False
 
     def start_replay(self, capture: Capture, speed: float) -> ReplayControl:
         """Feed a capture through the same pipeline; speed 0 is instant."""
@@ -405,7 +416,7 @@ class StreamSession(QObject):
         # hand the GIL to the reader thread (the UI thread then waits to get it back).
         if not self._flush_armed:
             self._flush_armed = True
-            self._flush_timer.start()
+            self._flush_timer.start(FRAMED_FALLBACK_MS if self._framed else FRAME_MS)
 
     def update_pending(self) -> bool:
         """Whether an ``updated`` waits for the frame timer (frames.Frames)."""

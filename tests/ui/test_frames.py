@@ -146,3 +146,71 @@ def test_readers_pause_for_ui_work_outside_frames_while_they_run(qapp: Any) -> N
         thread.start()
         thread.join()
     assert done.is_set()
+
+
+class _EndingReader(_Backlog):
+    """A reader whose last drain delivers the run's end: its sink's handlers run there."""
+
+    def __init__(self, on_last_drain: Any) -> None:
+        super().__init__(slices=1)
+        self.on_last_drain = on_last_drain
+
+    def drain(self, sink: Any, budget: float | None, *, chunks: bool = True) -> bool:
+        more = super().drain(sink, budget, chunks=chunks)
+        if self.left == 0:  # once: a cancelled loop drains again on its way out
+            self.on_last_drain()
+        return more
+
+
+def test_work_put_off_where_a_run_ends_runs_after_the_frame_paint(qapp: Any) -> None:
+    """A run that ends in a frame finishes inside the frame's decoding (the sink's on_end): the
+    work its handlers put off runs after the paint, each piece in a turn of its own, and all of
+    it before the frame loop returns (the session's wait() sees it done)."""
+    order: list[str] = []
+
+    def ended() -> None:
+        order.append("end")
+        assert frames.after_paint(lambda: order.append("last rows"))
+        assert frames.after_paint(lambda: order.append("thread"))
+
+    painted = frames.paint_now
+
+    def paint() -> None:
+        order.append("paint")
+        painted()
+
+    frames.paint_now = paint  # type: ignore[assignment]
+    reader = _EndingReader(ended)
+    try:
+        asyncio.run(frames.read_in_frames(reader, _Sink(), _Frames(reader)))  # type: ignore[arg-type]
+    finally:
+        frames.paint_now = painted  # type: ignore[assignment]
+    assert order == ["end", "paint", "last rows", "paint", "thread", "paint"]
+
+
+def test_work_put_off_is_never_lost_when_the_frame_is_cancelled(qapp: Any) -> None:
+    """Stop (or a new Send) cancels the frame loop while put-off work waits for its turn: the
+    work runs at once on the way out, none of it is dropped."""
+    ran: list[str] = []
+
+    async def main() -> None:
+        started = asyncio.Event()
+
+        def ended() -> None:
+            assert frames.after_paint(lambda: ran.append("last rows"))
+            assert frames.after_paint(lambda: ran.append("thread"))
+            started.set()
+
+        reader = _EndingReader(ended)
+        task = asyncio.ensure_future(
+            frames.read_in_frames(reader, _Sink(), _Frames(reader))  # type: ignore[arg-type]
+        )
+        await started.wait()  # the frame is between its decoding and its paint
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+
+    asyncio.run(main())
+    assert ran == ["last rows", "thread"]

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QSplitter,
     QTabWidget,
@@ -20,6 +19,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from playground.ui.steady_label import SteadyLabel
 
 from .column_fit import ColumnFit
 from .detail_pane import DetailPane
@@ -125,8 +126,8 @@ class Inspector(QWidget):
         split.setStretchFactor(1, 2)
         split.setSizes([600, 400])
         events_layout.addWidget(split, 1)
-        self.count_label = QLabel(events)
-        self.count_label.setStyleSheet("color: gray;")
+        # Set with every batch of rows: a label that never lays the window out again.
+        self.count_label = SteadyLabel("", events, muted=True)
         events_layout.addWidget(self.count_label)
         self.tabs.addTab(events, "Events")
 

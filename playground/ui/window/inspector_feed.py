@@ -130,4 +130,11 @@ class InspectorFeed(QObject):
             self.show_run(session)
             # Picks up findings added at the end (no terminator...). The selection is left
             # alone: jumping to a finding would open a possibly huge event (a 10 MB line).
-            self.flush()
+            # A run that ends in a frame gets its last rows after the frame's paint, in a turn
+            # of their own (a flood's last 2,000 rows and the table's repaint: 7 ms).
+            if not self._flush_queued:
+                from playground.ui.frames import after_paint
+
+                self._flush_queued = after_paint(self.flush)
+                if not self._flush_queued:
+                    self.flush()

@@ -1,0 +1,86 @@
+"""SteadyLabel: a label whose new text never sends a layout request up to the window (a QLabel
+does, on every setText, and a QTabWidget above repaints everything it holds on each)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from playground.ui.steady_label import SteadyLabel
+
+
+class _LayoutRequests(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+def _requests_after_set_text(qapp: Any, label: QLabel | SteadyLabel, page: QWidget) -> int:
+    qapp.processEvents()
+    requests = _LayoutRequests()
+    page.installEventFilter(requests)
+    for n in range(5):
+        label.setText(f"{n * 1000:,} rows")
+        qapp.processEvents()
+    page.removeEventFilter(requests)
+    return requests.count
+
+
+def test_steady_label_new_text_lays_nothing_out_again(qapp: Any) -> None:
+    page = QWidget()
+    layout = QVBoxLayout(page)
+    plain, steady = QLabel("0 rows"), SteadyLabel("0 rows", muted=True)
+    layout.addWidget(plain)
+    layout.addWidget(steady)
+    page.resize(300, 80)
+    page.show()
+    try:
+        assert _requests_after_set_text(qapp, plain, page) > 0  # what the steady label avoids
+        assert _requests_after_set_text(qapp, steady, page) == 0
+        assert steady.text() == "4,000 rows"
+        hint = steady.sizeHint()
+        steady.setText("a far longer text than any row count would ever say " * 3)
+        assert steady.sizeHint() == hint
+        assert steady.elided().endswith("…")  # cut to its width, never widening the page
+    finally:
+        page.close()
+
+
+def test_status_line_figures_lay_nothing_out_again(qapp: Any) -> None:
+    from playground.ui.panels.status_line import StatusLine
+
+    page = QWidget()
+    layout = QVBoxLayout(page)
+    line = StatusLine()
+    layout.addWidget(line)
+    page.resize(900, 60)
+    page.show()
+    line.set_figures(
+        http_status=200, ttfb=0.01, ttft=0.02, tokens_per_s=1.0, elapsed=0.1, usage=None
+    )
+    qapp.processEvents()
+    requests = _LayoutRequests()
+    page.installEventFilter(requests)
+    try:
+        for n in range(2, 7):  # the figures of a streaming run, frame after frame
+            line.set_figures(
+                http_status=200,
+                ttfb=0.01,
+                ttft=0.02,
+                tokens_per_s=n * 37.5,
+                elapsed=n * 0.25,
+                usage=None,
+            )
+            qapp.processEvents()
+        assert requests.count == 0
+        assert "225.0 tok/s · 1.50 s" in line.text()  # the last frame's figures
+    finally:
+        page.removeEventFilter(requests)
+        page.close()
