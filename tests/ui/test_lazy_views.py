@@ -90,8 +90,14 @@ def test_request_and_response_views_are_built_when_needed(qtbot: QtBot) -> None:
     inspector.tabs.setCurrentIndex(0)
     inspector.set_request("POST", "http://127.0.0.1:1/v1/chat/completions", {}, b"{}")
     assert inspector.tabs.currentIndex() == 0  # filling it is no tab change
-    assert inspector.tabs.widget(1) is inspector.request_view
+    assert 1 not in inspector._exchange  # ... and builds nothing: its text waits for its tab
+    inspector.tabs.setCurrentIndex(1)
+    assert inspector.tabs.widget(1) is inspector._exchange[1]
     assert inspector.request_view.toPlainText().startswith("POST http://127.0.0.1:1/v1/")
+    inspector.tabs.setCurrentIndex(1)  # open: a new run's request shows at once
+    inspector.set_request("POST", "http://127.0.0.1:1/v1/responses", {}, b"{}")
+    assert inspector._exchange[1].toPlainText().startswith("POST http://127.0.0.1:1/v1/responses")
+    inspector.tabs.setCurrentIndex(0)
     assert [inspector.tabs.tabText(i) for i in range(3)] == titles
     inspector.reset()
     assert inspector.request_view.toPlainText() == ""
