@@ -39,8 +39,12 @@ OPEN_INTERVAL = 0.030  # s between render steps: 30 per second reads as live
 FAST_INTERVAL = 0.100
 FAST_CHARS = 1500
 # While a stream runs, a step that stopped at its budget with blocks still waiting is followed
-# after this many times its cost, so the steps leave the reader thread its share of the core.
-BACKLOG_PACE = 1.0
+# after this many times its cost, so the steps leave the reader thread its share of the core:
+# at most a third of the UI thread. At 1.0 (half of it) live Markdown cost a flood 10% of the
+# window's event rate, each step's repaint and open block coming twice as often for the same
+# text (ui_markdown_vs_plain 0.90 against 1.05, a 2-core AMD EPYC, the answer fully laid out
+# before the clock stops); what the steps leave renders as the stream ends, 5 ms at a time.
+BACKLOG_PACE = 2.0
 OPEN_FACTOR = 10.0  # ... and at least 10x the last step's cost, so it takes at most a tenth
 # Source characters rendered as one md4c document: about 2 ms of parse and layout on a 2-core
 # Xeon, so a step checks its budget often enough to stay near it (8,000 made steps of 14 ms
