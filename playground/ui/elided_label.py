@@ -9,12 +9,37 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QPaintEvent
+    from PySide6.QtGui import QColor, QPaintEvent
 
-__all__ = ["ElidedLabel"]
+__all__ = ["ElidedLabel", "elided", "min_elided_width", "paint_elided"]
 
 # Room for a word and the ellipsis: below this the label would say nothing at all.
 _MIN_CHARS = 4
+
+
+def min_elided_width(widget: QWidget) -> int:
+    """The narrowest a one-line label gets: a few characters and its margins."""
+    margins = widget.contentsMargins()
+    advance = widget.fontMetrics().horizontalAdvance("M" * _MIN_CHARS)
+    return advance + margins.left() + margins.right()
+
+
+def elided(widget: QWidget, text: str) -> str:
+    """``text`` as it fits ``widget``'s contents on one line, cut with "…"."""
+    room = widget.contentsRect().width()
+    return widget.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+
+
+def paint_elided(widget: QWidget, text: str, color: QColor, flags: int) -> None:
+    """Paint ``text`` elided to ``widget``'s contents, in ``color`` (from its paintEvent)."""
+    # QPainter (with its enums) loads with the first paint, after the window's first frame.
+    from PySide6.QtGui import QPainter
+
+    painter = QPainter(widget)
+    painter.setPen(color)
+    painter.setFont(widget.font())
+    painter.drawText(widget.contentsRect(), flags, elided(widget, text))
+    painter.end()
 
 
 class ElidedLabel(QLabel):
@@ -31,23 +56,12 @@ class ElidedLabel(QLabel):
         self.setToolTip(text)
 
     def minimumSizeHint(self) -> QSize:
-        metrics = self.fontMetrics()
-        margins = self.contentsMargins()
-        width = metrics.horizontalAdvance("M" * _MIN_CHARS) + margins.left() + margins.right()
-        return QSize(width, super().minimumSizeHint().height())
+        return QSize(min_elided_width(self), super().minimumSizeHint().height())
 
     def elided(self) -> str:
         """The text as painted at the label's width now."""
-        room = self.contentsRect().width()
-        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, room)
+        return elided(self, self.text())
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        # QPainter (with its enums) loads with the first paint, after the window's first frame.
-        from PySide6.QtGui import QPainter
-
-        painter = QPainter(self)
-        painter.setPen(self.palette().color(self.foregroundRole()))
-        painter.setFont(self.font())
         flags = int(self.alignment() | Qt.AlignmentFlag.AlignVCenter)
-        painter.drawText(self.contentsRect(), flags, self.elided())
-        painter.end()
+        paint_elided(self, self.text(), self.palette().color(self.foregroundRole()), flags)

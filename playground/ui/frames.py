@@ -25,6 +25,7 @@ __all__ = [
     "FRAME_PACE",
     "Frames",
     "after_paint",
+    "after_paint_or_now",
     "frame_observers",
     "paint_now",
     "read_in_frames",
@@ -153,6 +154,15 @@ def after_paint(work: Callable[[], None]) -> bool:
         return False
     _collecting.append(work)
     return True
+
+
+def after_paint_or_now(work: Callable[[], None]) -> bool:
+    """``work`` after this frame's paint (after_paint) if a frame is collecting, else now; True
+    when it was put off."""
+    if after_paint(work):
+        return True
+    work()
+    return False
 
 
 def _collecting_into(later: list[Callable[[], None]], call: Callable[..., _T], *args: object) -> _T:

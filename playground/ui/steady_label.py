@@ -17,13 +17,14 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from playground.ui.elided_label import elided, min_elided_width, paint_elided
+
 if TYPE_CHECKING:
     from PySide6.QtGui import QPaintEvent
 
 __all__ = ["SteadyLabel"]
 
 _HINT_CHARS = 24  # the width it asks for; it takes what the layout gives, its text elided to it
-_MIN_CHARS = 4
 
 
 class SteadyLabel(QWidget):
@@ -53,10 +54,7 @@ class SteadyLabel(QWidget):
         )
 
     def minimumSizeHint(self) -> QSize:
-        hint = self.sizeHint()
-        margins = self.contentsMargins()
-        width = self.fontMetrics().horizontalAdvance("M" * _MIN_CHARS)
-        return QSize(width + margins.left() + margins.right(), hint.height())
+        return QSize(min_elided_width(self), self.sizeHint().height())
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
@@ -65,17 +63,9 @@ class SteadyLabel(QWidget):
 
     def elided(self) -> str:
         """The text as painted at the label's width now."""
-        room = self.contentsRect().width()
-        return self.fontMetrics().elidedText(self._text, Qt.TextElideMode.ElideRight, room)
+        return elided(self, self._text)
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        # QPainter (with its enums) loads with the first paint, after the window's first frame.
-        from PySide6.QtGui import QPainter
-
-        painter = QPainter(self)
         role = QPalette.ColorRole.PlaceholderText if self._muted else self.foregroundRole()
-        painter.setPen(self.palette().color(role))
-        painter.setFont(self.font())
         flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        painter.drawText(self.contentsRect(), flags, self.elided())
-        painter.end()
+        paint_elided(self, self._text, self.palette().color(role), flags)

@@ -4,8 +4,10 @@ off to after its paint runs there, and the readers pause for UI work outside fra
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from playground.ui import frames, reader_pause
@@ -69,6 +71,22 @@ class _Sink:
         pass
 
 
+@contextlib.contextmanager
+def _paints_noted_in(order: list[str]) -> Iterator[None]:
+    """Every frames.paint_now while the block runs appends "paint" to ``order`` (and paints)."""
+    painted = frames.paint_now
+
+    def paint() -> None:
+        order.append("paint")
+        painted()
+
+    frames.paint_now = paint  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        frames.paint_now = painted  # type: ignore[assignment]
+
+
 def test_a_frame_stops_decoding_at_its_budget_and_shows_what_it_has(qapp: Any) -> None:
     reader = _Backlog(slices=40)
     shown = _Frames(reader)
@@ -99,17 +117,8 @@ def test_work_put_off_by_an_update_runs_after_the_paint_in_a_turn_of_its_own(qap
         asyncio.get_running_loop().call_soon(order.append, "other callback")
         assert frames.after_paint(lambda: order.append("put off"))
 
-    painted = frames.paint_now
-
-    def paint() -> None:
-        order.append("paint")
-        painted()
-
-    frames.paint_now = paint  # type: ignore[assignment]
-    try:
+    with _paints_noted_in(order):
         asyncio.run(frames.read_in_frames(reader, _Sink(), _Frames(reader, update)))  # type: ignore[arg-type]
-    finally:
-        frames.paint_now = painted  # type: ignore[assignment]
     assert order == ["update", "other callback", "paint", "put off", "paint"]
     assert not frames.after_paint(lambda: None)  # outside a frame's update: do it now
 
@@ -173,18 +182,9 @@ def test_work_put_off_where_a_run_ends_runs_after_the_frame_paint(qapp: Any) -> 
         assert frames.after_paint(lambda: order.append("last rows"))
         assert frames.after_paint(lambda: order.append("thread"))
 
-    painted = frames.paint_now
-
-    def paint() -> None:
-        order.append("paint")
-        painted()
-
-    frames.paint_now = paint  # type: ignore[assignment]
     reader = _EndingReader(ended)
-    try:
+    with _paints_noted_in(order):
         asyncio.run(frames.read_in_frames(reader, _Sink(), _Frames(reader)))  # type: ignore[arg-type]
-    finally:
-        frames.paint_now = painted  # type: ignore[assignment]
     assert order == ["end", "paint", "last rows", "paint", "thread", "paint"]
 
 

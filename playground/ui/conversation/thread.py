@@ -199,15 +199,7 @@ class ConversationThread(QObject):
             return
         self.turns.append(turn)
         self.live = len(self.turns) - 1
-        from playground.ui.frames import after_paint
-
-        # A run that ends in a frame shows its new turn after the frame's paint, and the JSON
-        # body after that, each in a turn of its own: with 100 turns in the thread the two
-        # cost 16 ms together on a 2-core AMD EPYC, beside the answer's last render.
-        if after_paint(self._show):
-            after_paint(self.panel.editor.rebuild)
-        else:
-            self.refresh()
+        self.refresh()
         answer_when_ended(self, status)  # calls of tools with a canned result, with Auto-reply
 
     # ---- what the user does -------------------------------------------------------------------
@@ -254,8 +246,14 @@ class ConversationThread(QObject):
 
     def refresh(self) -> None:
         """Show the thread again, and the JSON body with it (the turns changed)."""
-        self._show()
-        self.panel.editor.rebuild()
+        from playground.ui.frames import after_paint_or_now
+
+        # Where a run ends in a frame, the new turn shows after the frame's paint, and the JSON
+        # body after that, each in a turn of its own: with 100 turns in the thread the two cost
+        # 16 ms together on a 2-core AMD EPYC, beside the answer's last render. (Elsewhere, a
+        # user's edit, both happen now.)
+        after_paint_or_now(self._show)
+        after_paint_or_now(self.panel.editor.rebuild)
 
     def _show(self) -> None:
         calls = self.conversation().open_calls

@@ -51,8 +51,8 @@ OPEN_FACTOR = 10.0  # ... and at least 10x the last step's cost, so it takes at 
 # under a flood, a stall of their own), and still one document for many small blocks.
 BATCH_CHARS = 3000
 MIN_BATCH_CHARS = 200  # ... and at least this many when the budget left is short
-_BATCHED = frozenset({"paragraph", "heading"})
-T = TypeVar("T")  # one md4c block -> one QTextBlock each
+_BATCHED = frozenset({"paragraph", "heading"})  # one md4c block -> one QTextBlock each
+T = TypeVar("T")  # what an edit's change returns (_edit)
 
 
 @dataclass(slots=True)

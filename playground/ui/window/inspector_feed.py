@@ -99,14 +99,9 @@ class InspectorFeed(QObject):
         # from here, inside the session's frame (its reader thread paused, see ui/frames.py);
         # the timer, restarted by every update, only catches the last rows once updates pause.
         if (time.perf_counter() - self._last) * 1000 >= INSPECTOR_MS:
-            from playground.ui.frames import after_paint
-
             # Inside a frame: after the answer's paint, in a turn of its own (the table's
             # rows and repaint cost as much as the answer's update).
-            if not self._flush_queued:
-                self._flush_queued = after_paint(self.flush)
-                if not self._flush_queued:
-                    self.flush()
+            self._flush_after_paint()
         else:
             self._timer.start(INSPECTOR_MS)
 
@@ -132,9 +127,12 @@ class InspectorFeed(QObject):
             # alone: jumping to a finding would open a possibly huge event (a 10 MB line).
             # A run that ends in a frame gets its last rows after the frame's paint, in a turn
             # of their own (a flood's last 2,000 rows and the table's repaint: 7 ms).
-            if not self._flush_queued:
-                from playground.ui.frames import after_paint
+            self._flush_after_paint()
 
-                self._flush_queued = after_paint(self.flush)
-                if not self._flush_queued:
-                    self.flush()
+    def _flush_after_paint(self) -> None:
+        """``flush`` after the frame's paint (once, however many updates ask), or now outside
+        a frame."""
+        if not self._flush_queued:
+            from playground.ui.frames import after_paint_or_now
+
+            self._flush_queued = after_paint_or_now(self.flush)
