@@ -5,7 +5,9 @@ from __future__ import annotations
 import base64
 import binascii
 import struct
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -15,10 +17,12 @@ __all__ = [
     "b64_size",
     "b64decode_lenient",
     "b64decode_prefix",
+    "base64_letters",
     "guess_audio_format",
     "image_format",
     "image_size",
     "parse_wav_header",
+    "remember_base64",
 ]
 
 
@@ -57,26 +61,68 @@ _B64_CHUNK = 1 << 18  # characters per a2b_base64 call (a multiple of 4): see b6
 def b64_size(text: str) -> int | None:
     """How many bytes ``b64decode_lenient(text)`` gives, without decoding; None exactly when it
     gives None (not base64). A 2.7 MB partial image is checked in about 2 ms instead of the
-    6 ms of a decode, so a UI thread can fold it and leave the decode to a worker (measured)."""
-    if text.isascii():
-        # What is in neither alphabet, a piece at a time, handing the GIL over between pieces:
-        # in one go the 2.7 MB check held it for 3 ms on the reader thread, and the UI thread
-        # waited that long for it (image_ui_block_ms).
-        rests = []
-        for i in range(0, len(text), _B64_CHUNK):
-            rests.append(text[i : i + _B64_CHUNK].encode("ascii").translate(None, _B64_ALPHABET))
-            if len(text) > _B64_CHUNK:
-                time.sleep(0)
-        rest = b"".join(rests)
-        if not rest.strip(b"=") and text.endswith(rest.decode("ascii")):
-            # Base64 letters, then only "=" padding (recomputed): what a server sends.
-            count = len(text) - len(rest)
-            if count % 4 == 1:
-                count -= 1  # a lone trailing character cannot hold a byte
-            return count * 3 // 4
+    6 ms of a decode, so a UI thread can fold it and leave the decode to a worker (measured);
+    a text the JSON reader already checked (``remember_base64``) costs nothing."""
+    letters = _remembered(text)
+    if letters is None and text.isascii():
+        letters = _letters(lambda i, j: text[i:j].encode("ascii"), len(text))
+    if letters is not None:
+        if letters % 4 == 1:
+            letters -= 1  # a lone trailing character cannot hold a byte
+        return letters * 3 // 4
     # Whitespace, stray characters, non-ASCII: rare, so the decoder itself answers.
     data = b64decode_lenient(text)
     return None if data is None else len(data)
+
+
+def base64_letters(data: bytes, start: int, stop: int) -> int | None:
+    """How many base64 letters ``data[start:stop]`` holds when it is base64 letters (either
+    alphabet) then only "=" padding, which is what a server sends; else None."""
+    return _letters(lambda i, j: data[start + i : start + j], stop - start)
+
+
+def _letters(piece: Callable[[int, int], bytes], size: int) -> int | None:
+    # What is in neither alphabet, a piece at a time, handing the GIL over between pieces: in
+    # one go the 2.7 MB check held it for 3 ms on the reader thread, and the UI thread waited
+    # that long for it (image_ui_block_ms).
+    rests = []
+    for i in range(0, size, _B64_CHUNK):
+        rest = piece(i, min(i + _B64_CHUNK, size)).translate(None, _B64_ALPHABET)
+        if rest:
+            if rest.strip(b"="):
+                return None  # a stray character: no need to look further
+            rests.append(rest)
+        if size > _B64_CHUNK:
+            time.sleep(0)
+    rest = b"".join(rests)
+    if rest and piece(size - len(rest), size) != rest:
+        return None  # "=" before the end
+    return size - len(rest)
+
+
+# Texts whose letters the JSON reader counted as it parsed them (``remember_base64``), so the
+# fold of their event need not count them again (2-4 ms of a 2.7 MB partial image's fold, on
+# the reader thread). Matched by identity; each is forgotten once used, and at most two wait.
+_checked: list[tuple[str, int]] = []
+_checked_lock = threading.Lock()
+
+
+def remember_base64(text: str, letters: int) -> None:
+    """``text`` is known to be ``letters`` base64 letters then only "=" padding."""
+    with _checked_lock:
+        _checked.append((text, letters))
+        del _checked[:-2]
+
+
+def _remembered(text: str) -> int | None:
+    if not _checked:
+        return None
+    with _checked_lock:
+        for number, (known, letters) in enumerate(_checked):
+            if known is text:
+                del _checked[number]
+                return letters
+    return None
 
 
 _B64_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_")

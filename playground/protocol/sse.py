@@ -38,6 +38,7 @@ __all__ = [
     "SSEUnterminated",
     "data_bytes_of_raw",
     "data_of_raw",
+    "data_spans_of_raw",
     "parse_all",
 ]
 
@@ -247,27 +248,15 @@ def data_of_raw(raw: bytes) -> str:
 
 def data_bytes_of_raw(raw: bytes) -> bytes:
     """``data_of_raw`` before its UTF-8 decode: the `data` values joined with LF, as bytes."""
+    spans = data_spans_of_raw(raw)
+    if spans is not None:
+        # LF only: copy only the values, so a multi-megabyte image event with an `event:` line
+        # costs one copy and one decode.
+        if len(spans) == 1:
+            start, stop = spans[0]
+            return raw[start:stop]
+        return b"\n".join([raw[start:stop] for start, stop in spans])
     values: list[bytes] = []
-    if 13 not in raw:
-        # LF only: walk the lines with find (memchr speed) and copy only the values, so a
-        # multi-megabyte image event with an `event:` line costs one copy and one decode.
-        pos = 0
-        size = len(raw)
-        while pos < size:
-            stop = raw.find(b"\n", pos)
-            if stop < 0:
-                stop = size
-            if raw.startswith(b"data", pos):
-                colon = pos + 4
-                if colon == stop:
-                    values.append(b"")  # `data` with no colon: the whole line is the name
-                elif raw[colon] == _COLON:
-                    colon += 1
-                    if colon < stop and raw[colon] == 32:
-                        colon += 1
-                    values.append(raw[colon:stop])
-            pos = stop + 1
-        return values[0] if len(values) == 1 else b"\n".join(values)
     for line in _LINE_END.split(raw):
         if line[:4] != b"data":
             continue
@@ -276,6 +265,32 @@ def data_bytes_of_raw(raw: bytes) -> bytes:
             continue
         values.append(value[1:] if value[:1] == b" " else value)
     return b"\n".join(values)
+
+
+def data_spans_of_raw(raw: bytes) -> list[tuple[int, int]] | None:
+    """Where in ``raw`` each `data` value lies, (start, stop), in order; None if ``raw`` has a
+    CR (its lines are then split by ``data_bytes_of_raw`` itself). Lines are walked with find
+    (memchr speed), so a reader can take a multi-megabyte value without copying it."""
+    if 13 in raw:
+        return None
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    size = len(raw)
+    while pos < size:
+        stop = raw.find(b"\n", pos)
+        if stop < 0:
+            stop = size
+        if raw.startswith(b"data", pos):
+            colon = pos + 4
+            if colon == stop:
+                spans.append((stop, stop))  # `data` with no colon: the whole line is the name
+            elif raw[colon] == _COLON:
+                colon += 1
+                if colon < stop and raw[colon] == 32:
+                    colon += 1
+                spans.append((colon, stop))
+        pos = stop + 1
+    return spans
 
 
 @dataclass(slots=True)

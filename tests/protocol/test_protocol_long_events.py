@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import base64
 import json
+from typing import Any
 
+import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from protocol_helpers import decode
 
 from playground.protocol.event_json import LONG_EVENT as _LONG_EVENT
+from playground.protocol.event_json import loads_long
+from playground.protocol.sse import SSEEvent, parse_all
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 400).decode()
 
@@ -45,3 +51,92 @@ def test_a_long_event_that_is_not_json_is_reported() -> None:
     event = b"data: {" + b"x" * (_LONG_EVENT + 10) + b"\n\n"
     decoder = decode(event, "images", cuts=[5000])
     assert [f.code for f in decoder.findings if f.code == "invalid_json"] == ["invalid_json"]
+
+
+# -- a long base64 string taken out of the JSON and put back (event_json._loads_spliced) --------
+
+_LETTERS = base64.b64encode(bytes(range(256)) * 300).decode()  # 102,400 letters, no padding
+_TWISTS = {
+    "plain": lambda s: s,
+    "padded": lambda s: s[:-2] + "==",
+    "url-safe": lambda s: s.replace("+", "-").replace("/", "_"),
+    "escaped slash": lambda s: s[:5000] + "\\/" + s[5000:],  # valid JSON, and the value has "/"
+    "escaped unicode": lambda s: s[:5000] + "\\u0041" + s[5000:],
+    "inner padding": lambda s: s[:5000] + "=" + s[5000:],
+    "control byte": lambda s: s[:5000] + "\x01" + s[5000:],  # not JSON at all
+    "non-ASCII": lambda s: s[:5000] + "\u00e9" + s[5000:],
+    "space": lambda s: s[:5000] + " " + s[5000:],
+}
+_SMALL = st.text(alphabet=st.sampled_from('ab"\\/\u00e9\U0001f600 =:,{}[]'), max_size=8)
+
+
+def _event_with(body: str) -> SSEEvent:
+    (item,) = parse_all(b"event: x\ndata: " + body.encode() + b"\n\n")
+    assert isinstance(item, SSEEvent)
+    return item
+
+
+@given(
+    twist=st.sampled_from(sorted(_TWISTS)),
+    before=st.lists(_SMALL, max_size=3),
+    after=st.lists(_SMALL, max_size=3),
+    nested=st.booleans(),
+    as_key=st.booleans(),
+)
+@settings(max_examples=150, deadline=None)
+def test_a_long_string_is_read_exactly_as_orjson_reads_it(
+    twist: str, before: list[str], after: list[str], nested: bool, as_key: bool
+) -> None:
+    long = '"' + _TWISTS[twist](_LETTERS) + '"'
+    parts = [f'"b{i}":{json.dumps(text)}' for i, text in enumerate(before)]
+    parts.append(f"{long}:1" if as_key else f'"b64_json":{long}')
+    parts += [f'"a{i}":[{json.dumps(text)}]' for i, text in enumerate(after)]
+    body = "{" + ",".join(parts) + "}"
+    if nested:
+        body = '{"item":' + body + ',"n":[1,2]}'
+    item = _event_with(body)
+    try:
+        expected = orjson.loads(body.encode())
+    except orjson.JSONDecodeError:
+        with pytest.raises(orjson.JSONDecodeError):
+            loads_long(item)
+        return
+    assert loads_long(item) == expected
+
+
+def test_strings_that_only_look_like_the_long_one_are_read_as_orjson_does() -> None:
+    stand_in = "playground:long-base64-string"
+    bodies = [
+        # The run of letters inside another string, between escaped quotes.
+        '{"a":"x\\"' + _LETTERS + '\\"y","b64_json":"' + _LETTERS + '"}',
+        # A value that is the stand-in's own text, before and after the long string.
+        '{"a":"' + stand_in + '","b64_json":"' + _LETTERS + '"}',
+        '{"b64_json":"' + _LETTERS + '","a":"\\u0070layground:long-base64-string"}',
+        # An escaped backslash right before the opening quote: the quote is a real one.
+        '{"a":"\\\\","b64_json":"' + _LETTERS + '"}',
+        # Two keys of the same name: the last wins, as orjson has it.
+        '{"b64_json":"' + _LETTERS + '","b64_json":"small"}',
+    ]
+    for body in bodies:
+        assert loads_long(_event_with(body)) == orjson.loads(body.encode()), body
+
+
+def test_the_fold_does_not_count_the_letters_the_json_reader_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from playground.protocol import media
+
+    counted: list[int] = []
+    real = media._letters
+
+    def counting(piece: Any, size: int) -> int | None:
+        counted.append(size)
+        return real(piece, size)
+
+    monkeypatch.setattr(media, "_letters", counting)
+    event = image_event(b"a prompt", named=True)
+    decoder = decode(event, "images", cuts=[70_000])
+    (image,) = decoder.state.images
+    assert counted == [len(PNG)]  # once, by the JSON reader
+    assert image.nbytes == len(base64.b64decode(PNG))
+    assert not [f for f in decoder.findings if f.code == "bad_base64"]
