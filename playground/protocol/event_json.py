@@ -7,7 +7,7 @@ from typing import Any, Final
 
 import orjson
 
-from playground.protocol.media import base64_letters, remember_base64
+from playground.protocol.media import LetterRuns, base64_letters, remember_base64
 from playground.protocol.sse import SSEEvent, data_bytes_of_raw, data_spans_of_raw
 
 __all__ = ["LONG_EVENT", "is_done", "loads_long"]
@@ -31,19 +31,21 @@ def is_done(data: str) -> bool:
     return data == "[DONE]" or (len(data) < 16 and data.strip() == "[DONE]")
 
 
-def loads_long(item: SSEEvent) -> Any:
+def loads_long(item: SSEEvent, runs: LetterRuns | None = None) -> Any:
     """A long event's JSON from its data bytes (orjson reads UTF-8 itself); the str path only if
     that fails, so invalid UTF-8 reads as U+FFFD exactly as ``item.data`` would give it.
 
     Native code never hands the GIL over by itself: framing, copying out and parsing a 2.7 MB
     partial image back to back held it for about 12 ms on the reader thread, and the UI thread
-    waited all that time (image_ui_block_ms). ``sleep(0)`` between the steps lets it in."""
+    waited all that time (image_ui_block_ms). ``sleep(0)`` between the steps lets it in.
+    ``runs``: what of the stream is known to be base64 letters (``StreamDecoder`` notes it)."""
     sleep(0)
     raw = item.raw
     try:
         spans = data_spans_of_raw(raw)
         if spans is not None and len(spans) == 1:
-            parsed = _loads_spliced(raw, *spans[0])
+            start, stop = spans[0]
+            parsed = _loads_spliced(raw, start, stop, runs, item.start)
             if parsed is not _MISS:
                 return parsed
         data = data_bytes_of_raw(raw)
@@ -55,7 +57,7 @@ def loads_long(item: SSEEvent) -> Any:
         sleep(0)
 
 
-def _loads_spliced(raw: bytes, start: int, stop: int) -> Any:
+def _loads_spliced(raw: bytes, start: int, stop: int, runs: LetterRuns | None, at: int) -> Any:
     """The JSON in ``raw[start:stop]``, parsed with its first long string taken out and put
     back as a str, when that string is base64 (letters, then "=" padding); else ``_MISS``.
 
@@ -65,7 +67,8 @@ def _loads_spliced(raw: bytes, start: int, stop: int) -> Any:
     bytes themselves (an ASCII decode, memcpy speed), and the fold is told (``remember_base64``).
     Exactly the value orjson gives: a base64 run has none of JSON's structural characters, so
     an unescaped quote before it opens a string token and the quote after it closes that token;
-    the rest must parse, and the stand-in must be that token's value and nothing else's."""
+    the rest must parse, and the stand-in must be that token's value and nothing else's.
+    ``raw`` starts at stream offset ``at``: what ``runs`` knows of it is not counted again."""
     opening = _quote(raw, start, stop)
     while opening >= 0:
         closing = _quote(raw, opening + 1, stop)
@@ -76,7 +79,11 @@ def _loads_spliced(raw: bytes, start: int, stop: int) -> Any:
         opening = _quote(raw, closing + 1, stop)
     else:
         return _MISS
-    letters = base64_letters(raw, opening + 1, closing)
+    known = (0, 0)
+    if runs is not None:
+        low, high = runs.within(at + opening + 1, at + closing)
+        known = (low - at, high - at)
+    letters = base64_letters(raw, opening + 1, closing, known)
     if letters is None:
         return _MISS
     rest = raw[start : opening + 1] + _STAND_IN + raw[closing:stop]

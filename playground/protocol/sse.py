@@ -394,6 +394,8 @@ class SSEParser:
                 return self._feed_rare(chunk, t)
             if self._ev_start is not None or len(chunk) > _SMALL:
                 parts.append(chunk)
+                if self._ev_parts:
+                    return self._cut_open_event(t)
                 return self._cut_joined(b"".join(parts), t)
             # A small read's line end completes the line begun in earlier chunks. Most often that
             # line is a whole `data:` event and nothing after it is complete yet: built right here
@@ -527,6 +529,26 @@ class SSEParser:
         self._line_t = t  # what is left starts after a line end in this chunk
         self._parts = [data[pos:]] if pos < len(data) else []
         self._base = end
+        return out
+
+    def _cut_open_event(self, t: float) -> list[SSEItem]:
+        """Like ``_cut_joined``, for an event whose first lines were kept (``_ev_parts``): those
+        and the pieces since are joined once, so its ``raw`` is a slice of that join, and the
+        join itself when the read ends with the event. Joined apart, a 2.7 MB partial image
+        with an `event:` line was copied twice, each copy of fresh memory costing 2-3 ms of page
+        faults on the reader thread (measured on a 2-core VM)."""
+        kept = self._ev_parts
+        skip = 0
+        for piece in kept:
+            skip += len(piece)
+        data = b"".join([*kept, *self._parts])
+        self._ev_parts = []
+        base = self._base - skip  # the event's first byte: kept bytes run from there to _base
+        out: list[SSEItem] = []
+        pos = self._cut_lf(data, base, t, out, skip, self._line_t)
+        self._line_t = t
+        self._parts = [data[pos:]] if pos < len(data) else []
+        self._base = base + pos
         return out
 
     def _feed_rare(self, chunk: bytes, t: float) -> Sequence[SSEItem]:

@@ -16,6 +16,7 @@ from playground.protocol.event_json import LONG_EVENT, is_done, loads_long
 from playground.protocol.events import Finished, StreamEvent
 from playground.protocol.fastpath import Template, build_template, string_body
 from playground.protocol.findings import FindingSink
+from playground.protocol.media import LetterRuns
 from playground.protocol.routes import ROUTE_NAMES, detect_route, make_decoder
 from playground.protocol.sse import (
     SSEComment,
@@ -42,6 +43,7 @@ _JSONError: Final = orjson.JSONDecodeError
 _CACHE_MAX: Final = 512  # parsed payloads kept by payload() (rows on screen); restarts when full
 _INVALID: Final = object()
 _RAW: Final = attrgetter("raw")
+_LETTER_READ: Final = LetterRuns.MIN_READ
 _UNCHECKED_MAX: Final = 64  # reads held for a UTF-8 check before it is done anyway
 # After this many template builds that did not pay off, stop trying (e.g. a provider that adds a
 # random `obfuscation` field to every chunk: the template never matches twice).
@@ -89,6 +91,7 @@ class StreamDecoder(BodyModes):
         self._tpl_tries = 0
         self._bad_seen = 0  # state.bad_data entries already reported
         self._utf8 = Utf8Watch()
+        self._letters = LetterRuns()  # long reads of base64 text, checked as they come
         # Bytes not yet validated as UTF-8, from stream offset _unchecked_at: validated when
         # the items they complete are known, unless those items prove them valid (_take).
         self._unchecked: list[bytes] = []
@@ -126,6 +129,8 @@ class StreamDecoder(BodyModes):
             if not unchecked:
                 self._unchecked_at = offset
             unchecked.append(chunk)
+            if len(chunk) >= _LETTER_READ and 10 not in chunk:
+                self._letters.note(offset, chunk)  # a long line arriving: an image's base64?
             items = self._parser.feed(chunk, t)
             if items:
                 size = self._take(items)
@@ -306,7 +311,7 @@ class StreamDecoder(BodyModes):
                     self._done(item)
                     continue
                 try:
-                    payload = loads_long(item) if long else loads(data)
+                    payload = loads_long(item, self._letters) if long else loads(data)
                 except _JSONError as exc:
                     self._sink.report(
                         "error", "invalid_json", f"data is not JSON: {exc}", item.index

@@ -121,22 +121,53 @@ def test_strings_that_only_look_like_the_long_one_are_read_as_orjson_does() -> N
         assert loads_long(_event_with(body)) == orjson.loads(body.encode()), body
 
 
+def _count_letters(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The bytes each count of base64 letters looked at (those it was told are known left out)."""
+    from playground.protocol import media
+
+    looked: list[int] = []
+    real = media._letters
+
+    def counting(piece: Any, size: int, skip_from: int = 0, skip_to: int = 0) -> int | None:
+        looked.append(size - max(0, skip_to - skip_from))
+        return real(piece, size, skip_from, skip_to)
+
+    monkeypatch.setattr(media, "_letters", counting)
+    return looked
+
+
 def test_the_fold_does_not_count_the_letters_the_json_reader_counted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from playground.protocol import media
-
-    counted: list[int] = []
-    real = media._letters
-
-    def counting(piece: Any, size: int) -> int | None:
-        counted.append(size)
-        return real(piece, size)
-
-    monkeypatch.setattr(media, "_letters", counting)
+    looked = _count_letters(monkeypatch)
     event = image_event(b"a prompt", named=True)
     decoder = decode(event, "images", cuts=[70_000])
     (image,) = decoder.state.images
-    assert counted == [len(PNG)]  # once, by the JSON reader
+    assert len(looked) == 1  # once, by the JSON reader
     assert image.nbytes == len(base64.b64decode(PNG))
     assert not [f for f in decoder.findings if f.code == "bad_base64"]
+
+
+@pytest.mark.parametrize("read", [16_384, 65_536])
+def test_base64_that_came_in_long_reads_is_not_looked_at_again(
+    monkeypatch: pytest.MonkeyPatch, read: int
+) -> None:
+    looked = _count_letters(monkeypatch)
+    event = image_event(b"a prompt", named=True)
+    decoder = decode(event, "images", cuts=list(range(read, len(event), read)))
+    (image,) = decoder.state.images
+    # Only the reads where the string begins and ends (they hold JSON too) are looked at.
+    assert looked and looked[0] <= 2 * read
+    assert image.nbytes == len(base64.b64decode(PNG))
+    assert not [f for f in decoder.findings if f.code == "bad_base64"]
+
+
+@pytest.mark.parametrize("where", [0.1, 0.5, 0.999])
+def test_a_stray_byte_in_a_long_read_is_still_found(where: float) -> None:
+    bad = int(len(PNG) * where)
+    body = json.dumps({"type": "image_generation.partial_image", "b64_json": PNG}).encode()
+    at = body.index(PNG.encode()) + bad
+    body = body[:at] + b"*" + body[at + 1 :]
+    event = b"event: image_generation.partial_image\ndata: " + body + b"\n\n"
+    decoder = decode(event, "images", cuts=list(range(16_384, len(event), 16_384)))
+    assert [f.code for f in decoder.findings if f.code == "bad_base64"] == ["bad_base64"]
