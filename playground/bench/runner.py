@@ -116,7 +116,7 @@ FULL = Sizes(
     200_000,
     7,
     200_000,
-    5,
+    9,
     1_000_000,
     50_000,
     12,
@@ -130,9 +130,10 @@ FULL = Sizes(
     ui_paced_tokens=10_000,
 )
 # Per repetition: startup best of 2, the proxy's best of 2 full-speed runs and of 2 paced rounds.
-# The decode is best of 7 (each run takes about 0.1 s): on a 2-core AMD EPYC VM best of 3 gave
-# 8.9 and 4.6 in two runs a minute apart, the CPU time of the same work moving by 2x.
-QUICK = Sizes(50_000, 5, 30_000, 7, 100_000, 50_000, 6, 2, 100_000, 240.0, 30_000, 300, 2, 2)
+# The decode is best of 15 pairs of runs of about 0.07 s each (bench/decode.py): on a 2-core
+# AMD EPYC VM best of 3 gave 8.9 and 4.6 in two runs a minute apart, the CPU time of the same
+# work moving by 2x.
+QUICK = Sizes(50_000, 5, 30_000, 15, 100_000, 50_000, 6, 2, 100_000, 240.0, 30_000, 300, 2, 2)
 TINY = Sizes(
     300,
     1,
