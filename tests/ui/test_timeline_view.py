@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QModelIndex
@@ -115,3 +117,59 @@ def test_timeline_paints_without_asking_data(qtbot: QtBot) -> None:
     highlight = inspector.view.palette().color(inspector.view.palette().ColorRole.Highlight)
     y = 3 * row_height + 1
     assert any(image.pixelColor(x, y) == highlight for x in range(image.width()))
+
+
+def _on_screen(inspector: Inspector) -> QImage:
+    """What the window's backing store holds now (``grab`` would paint the widget afresh)."""
+    view = inspector.view.viewport()
+    shot = inspector.screen().grabWindow(inspector.winId()).toImage()
+    corner = view.mapTo(inspector, view.rect().topLeft())
+    ratio = shot.width() / max(1, inspector.width())
+    return shot.copy(
+        int(corner.x() * ratio),
+        int(corner.y() * ratio),
+        int(view.width() * ratio),
+        int(view.height() * ratio),
+    ).convertToFormat(QImage.Format.Format_RGB32)
+
+
+@pytest.mark.parametrize("follow", [True, False])
+def test_rows_appended_in_batches_show_as_a_whole_repaint_would(qtbot: QtBot, follow: bool) -> None:
+    inspector = Inspector()
+    qtbot.addWidget(inspector)
+    inspector.resize(760, 520)
+    inspector.show()
+    qtbot.waitExposed(inspector)
+    inspector.follow.setChecked(follow)
+    decoder = StreamDecoder("chat")
+    inspector.attach(decoder)
+    painted: list[int] = []
+    original = TimelineView.paintEvent
+
+    def recording(self: TimelineView, event: Any) -> None:
+        rows = self.model().rowCount() * self.verticalHeader().defaultSectionSize()
+        if rows > 2 * self.viewport().height():  # the rows fill the table, and more
+            painted.append(event.rect().height())
+        original(self, event)
+
+    data = _stream()
+    cuts = [*range(0, len(data), 700), len(data)]
+    TimelineView.paintEvent = recording  # type: ignore[method-assign]
+    try:
+        for start, stop in itertools.pairwise(cuts):
+            inspector.append(list(decoder.feed(data[start:stop], 0.0)))
+            qtbot.wait(5)  # the layout and paint each batch gets in the window
+    finally:
+        TimelineView.paintEvent = original  # type: ignore[method-assign]
+    view = inspector.view
+    assert view.model().rowCount() > 40
+    at_end = view.verticalScrollBar().value() == view.verticalScrollBar().maximum()
+    assert at_end == follow
+    before = _on_screen(inspector)
+    view.viewport().repaint()
+    assert _differing(before, _on_screen(inspector)) == 0
+    # Once the rows fill the table, a batch repaints only what it uncovered (following) or
+    # nothing (the new rows are below), not every row: one whole repaint at most (the scroll
+    # bar coming narrows the table), where a stock QTableView repaints it all every batch.
+    assert len(cuts) > 10
+    assert len([height for height in painted if height >= view.viewport().height()]) <= 1
