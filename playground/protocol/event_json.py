@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from time import sleep
 from typing import Any, Final
 
@@ -48,7 +49,9 @@ def loads_long(item: SSEEvent, runs: LetterRuns | None = None) -> Any:
             parsed = _loads_spliced(raw, start, stop, runs, item.start)
             if parsed is not _MISS:
                 return parsed
-        data = data_bytes_of_raw(raw)
+            data = raw[start:stop]  # the lines were walked already: no second walk
+        else:
+            data = data_bytes_of_raw(raw)
         sleep(0)
         return _loads(data)
     except _JSONError:
@@ -79,10 +82,9 @@ def _loads_spliced(raw: bytes, start: int, stop: int, runs: LetterRuns | None, a
         opening = _quote(raw, closing + 1, stop)
     else:
         return _MISS
-    known = (0, 0)
-    if runs is not None:
-        low, high = runs.within(at + opening + 1, at + closing)
-        known = (low - at, high - at)
+    known = runs.within(at + opening + 1, at + closing) if runs is not None else None
+    if known is not None:
+        known = (known[0] - at, known[1] - at)  # stream offsets -> offsets in raw
     letters = base64_letters(raw, opening + 1, closing, known)
     if letters is None:
         return _MISS
@@ -122,20 +124,20 @@ def _put_back(parsed: Any, text: str) -> bool:
     pending = [parsed]
     while pending:
         node = pending.pop()
+        pairs: Iterable[tuple[Any, Any]]
         if type(node) is dict:
-            for key, value in node.items():
-                if key == stand_in:
-                    return False
-                if value == stand_in:
-                    found.append((node, key))
-                elif type(value) is dict or type(value) is list:
-                    pending.append(value)
+            if stand_in in node:
+                return False  # a key
+            pairs = node.items()
         elif type(node) is list:
-            for index, value in enumerate(node):
-                if value == stand_in:
-                    found.append((node, index))
-                elif type(value) is dict or type(value) is list:
-                    pending.append(value)
+            pairs = enumerate(node)
+        else:
+            continue  # the whole document is a string or a number: orjson's path reads it
+        for where, value in pairs:
+            if value == stand_in:
+                found.append((node, where))
+            elif type(value) is dict or type(value) is list:
+                pending.append(value)
     if len(found) != 1:
         return False
     container, where = found[0]

@@ -77,12 +77,12 @@ def b64_size(text: str) -> int | None:
 
 
 def base64_letters(
-    data: bytes, start: int, stop: int, known: tuple[int, int] = (0, 0)
+    data: bytes, start: int, stop: int, known: tuple[int, int] | None = None
 ) -> int | None:
     """How many base64 letters ``data[start:stop]`` holds when it is base64 letters (either
     alphabet) then only "=" padding, which is what a server sends; else None. ``data[a:b]`` for
     ``known`` (a, b) is already known to be letters only (``LetterRuns``): not looked at again."""
-    skip_from, skip_to = (known[0] - start, known[1] - start) if known[1] > known[0] else (0, 0)
+    skip_from, skip_to = (known[0] - start, known[1] - start) if known else (0, 0)
     return _letters(lambda i, j: data[start + i : start + j], stop - start, skip_from, skip_to)
 
 
@@ -111,12 +111,12 @@ class LetterRuns:
             runs.append((offset, stop))
             del runs[:-4]  # only the latest matter: the string being received now
 
-    def within(self, start: int, stop: int) -> tuple[int, int]:
-        """The longest known stretch inside [start, stop), as (start, stop); (0, 0) if none."""
-        best = (0, 0)
+    def within(self, start: int, stop: int) -> tuple[int, int] | None:
+        """The longest known stretch inside [start, stop), as (start, stop); None if none."""
+        best: tuple[int, int] | None = None
         for run_start, run_stop in self._runs:
             low, high = max(start, run_start), min(stop, run_stop)
-            if high - low > best[1] - best[0]:
+            if high > low and (best is None or high - low > best[1] - best[0]):
                 best = (low, high)
         return best
 

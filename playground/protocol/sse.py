@@ -499,10 +499,11 @@ class SSEParser:
         parts.append(chunk)
         return self._cut_joined(b"".join(parts), t)
 
-    def _cut_joined(self, data: bytes, t: float) -> list[SSEItem]:
+    def _cut_joined(self, data: bytes, t: float, kept: int = 0) -> list[SSEItem]:
         """LF-only ``data`` (the pieces so far and the chunk, joined) from ``_base`` on: cut every
-        complete line, keep the rest as the line begun."""
-        base = self._base
+        complete line, keep the rest as the line begun. ``kept``: ``data`` begins with that many
+        bytes of the open event's lines, already read (``_cut_open_event``)."""
+        base = self._base - kept
         stop = data.find(b"\n")
         out: list[SSEItem]
         if self._ev_start is None and data[stop + 1 : stop + 2] == b"\n" and data[:6] == b"data: ":
@@ -524,7 +525,7 @@ class SSEParser:
                 end = base + pos
         else:
             out = []
-            pos = self._cut_lf(data, base, t, out, 0, self._line_t)
+            pos = self._cut_lf(data, base, t, out, kept, self._line_t)
             end = base + pos
         self._line_t = t  # what is left starts after a line end in this chunk
         self._parts = [data[pos:]] if pos < len(data) else []
@@ -532,24 +533,14 @@ class SSEParser:
         return out
 
     def _cut_open_event(self, t: float) -> list[SSEItem]:
-        """Like ``_cut_joined``, for an event whose first lines were kept (``_ev_parts``): those
-        and the pieces since are joined once, so its ``raw`` is a slice of that join, and the
-        join itself when the read ends with the event. Joined apart, a 2.7 MB partial image
-        with an `event:` line was copied twice, each copy of fresh memory costing 2-3 ms of page
-        faults on the reader thread (measured on a 2-core VM)."""
+        """``_cut_joined`` for an event whose first lines were kept (``_ev_parts``): those and
+        the pieces since are joined once, so its ``raw`` is a slice of that join, and the join
+        itself when the read ends with the event. Joined apart, a 2.7 MB partial image with an
+        `event:` line was copied twice, each copy of fresh memory costing 2-3 ms of page faults
+        on the reader thread (measured on a 2-core VM)."""
         kept = self._ev_parts
-        skip = 0
-        for piece in kept:
-            skip += len(piece)
-        data = b"".join([*kept, *self._parts])
         self._ev_parts = []
-        base = self._base - skip  # the event's first byte: kept bytes run from there to _base
-        out: list[SSEItem] = []
-        pos = self._cut_lf(data, base, t, out, skip, self._line_t)
-        self._line_t = t
-        self._parts = [data[pos:]] if pos < len(data) else []
-        self._base = base + pos
-        return out
+        return self._cut_joined(b"".join([*kept, *self._parts]), t, sum(map(len, kept)))
 
     def _feed_rare(self, chunk: bytes, t: float) -> Sequence[SSEItem]:
         """Everything else: the first chunk (BOM), a held CR, CR line ends, a chunk after finish."""

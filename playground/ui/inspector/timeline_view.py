@@ -47,8 +47,8 @@ class TimelineView(QTableView):
 
     # Columns whose cells may have an icon (DecorationRole): the others are not asked for one.
     decorated_columns: frozenset[int] = frozenset()
-    # The first row appended at the end since the view last laid its items out, or None when
-    # something else changed since (a reset, a removal, another model): see doItemsLayout.
+    # Since the view last laid its items out: the first row appended at the end (None: none),
+    # and whether anything else changed (a reset, a removal, another model): see doItemsLayout.
     _appended_from: int | None = None
     _relayout_all = True
 
@@ -90,11 +90,10 @@ class TimelineView(QTableView):
             return
         self.updateGeometries()  # the scroll bar's range: the rows appended are reachable
         viewport = self.viewport()
-        top = self.rowViewportPosition(first)
-        if top < 0:  # above the top: the rows are where the row height says (fixed)
-            top = first * self.verticalHeader().defaultSectionSize() - self.verticalOffset()
+        # Where the first new row begins (fixed row height), up to the viewport's top.
+        top = max(0, first * self.verticalHeader().defaultSectionSize() - self.verticalOffset())
         if top < viewport.height():
-            viewport.update(QRect(0, max(0, top), viewport.width(), viewport.height()))
+            viewport.update(QRect(0, top, viewport.width(), viewport.height() - top))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         model = self.model()
