@@ -124,3 +124,50 @@ def test_a_fast_stream_renders_from_the_timer_not_inside_the_frame(qtbot: QtBot)
     assert [s.block.kind for s in live.closed] == ["paragraph", "heading", "paragraph"]
     assert "## Fast" not in view.document().toPlainText()
     assert view.document().toPlainText().endswith("Fast\n" + "word " * 299 + "word\nend")
+
+
+def test_rendering_that_catches_up_repaints_ten_times_a_second_not_per_step(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from PySide6.QtCore import QEvent, QObject
+
+    import playground.ui.widgets.live_text as live_text
+
+    view = _view(qtbot)
+    view.show()
+    qtbot.waitExposed(view)
+    steps: list[float] = []
+    paints: list[float] = []
+    step = markdown_doc.LiveMarkdown.step
+
+    def counted(self: markdown_doc.LiveMarkdown, budget: float, *, defer: bool = False) -> object:
+        steps.append(time.perf_counter())
+        return step(self, budget, defer=defer)
+
+    class Paints(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                paints.append(time.perf_counter())
+            return False
+
+    monkeypatch.setattr(markdown_doc.LiveMarkdown, "step", counted)
+    watcher = Paints()
+    view.viewport().installEventFilter(watcher)
+    qtbot.wait(50)
+    paints.clear()
+    long_answer = PROSE * 12  # about 60,000 characters: many 5 ms steps
+    view.show_text(long_answer)
+    qtbot.waitUntil(lambda: not view.pending, timeout=20000)
+    qtbot.wait(50)  # the repaint that follows the last step
+    elapsed = steps[-1] - steps[0]
+    assert len(steps) > 10  # the case this is about: rendered in slices
+    assert view.viewport().updatesEnabled() and view.verticalScrollBar().updatesEnabled()
+    assert paints and paints[-1] > steps[-1]  # what the last step rendered is on screen
+    while_behind = [t for t in paints if t < steps[-1]]
+    assert len(while_behind) <= elapsed / live_text.CATCH_UP_REPAINT + 2, (
+        len(while_behind),
+        len(steps),
+    )
+    assert view.document().toPlainText().endswith("Setext 39\nA second paragraph over two lines.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
@@ -31,6 +32,7 @@ PARAGRAPH_LIMIT = 2000  # characters of one paragraph laid out while streaming (
 # Rendering work per sync for blocks that closed in a burst; the rest follows on a timer, so a
 # 200,000-character answer opened at once renders in slices and never freezes the window.
 BUDGET = 0.005
+CATCH_UP_REPAINT = 0.1  # s between repaints while rendering is behind (_pace_repaints)
 
 
 def utf16_len(text: str) -> int:
@@ -85,6 +87,7 @@ class LiveText(QTextEdit):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._work)
+        self._repainted = 0.0  # when the view last repainted while rendering caught up
 
     # -- following the buffer ------------------------------------------------------------------
 
@@ -94,6 +97,7 @@ class LiveText(QTextEdit):
         self._block_len = 0
         self._static = False
         self._timer.stop()
+        self._set_repaints(True)
         self.live_markdown = None  # the next run's renderer takes the theme in force then
         self.setExtraSelections([])
         self.clear()
@@ -178,6 +182,7 @@ class LiveText(QTextEdit):
             while live.step(10.0) is not None:
                 pass
             live.throttle = throttle
+            self._pace_repaints(behind=False)
 
     def _live(self) -> LiveMarkdown:
         if self.live_markdown is None:
@@ -200,8 +205,30 @@ class LiveText(QTextEdit):
             delay = live.step(BUDGET, defer=defer)
             if at_bottom:
                 bar.setValue(bar.maximum())
+        self._pace_repaints(live.behind)
         if delay is not None:
             self._timer.start(max(0, int(delay * 1000)))
+
+    def _pace_repaints(self, behind: bool) -> None:
+        """While rendering catches up with text that came in a burst (a flood, a long answer
+        shown at once), the view repaints at most every CATCH_UP_REPAINT seconds, not after
+        each step: a step's repaint took as long as the step itself (the window's paint of
+        the view, its scroll bar and their containers, 3-4 ms on a 2-core AMD EPYC), and the
+        steps come every 10-15 ms while behind. The steps' work shows all at once on the next
+        repaint; other widgets paint as ever."""
+        now = time.perf_counter()
+        if behind and now - self._repainted < CATCH_UP_REPAINT:
+            self._set_repaints(False)
+            return
+        self._set_repaints(True)
+        self._repainted = now
+
+    def _set_repaints(self, on: bool) -> None:
+        # The viewport and the scroll bars, not the view itself: a view that is a window of its
+        # own (a test's) stopped painting for good once its updates had been switched off.
+        for part in (self.viewport(), self.verticalScrollBar(), self.horizontalScrollBar()):
+            if part.updatesEnabled() != on:
+                part.setUpdatesEnabled(on)  # on again: repaints the part once
 
     def _insert(self, cursor: QTextCursor, text: str) -> None:
         # Qt lays a paragraph out whole on every change, so one endless paragraph makes each

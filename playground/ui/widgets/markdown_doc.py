@@ -125,6 +125,11 @@ class LiveMarkdown:
     def pending(self) -> bool:
         return bool(self._backlog) or self._dirty
 
+    @property
+    def behind(self) -> bool:
+        """Closed blocks wait to be rendered (the last step stopped at its budget)."""
+        return bool(self._backlog)
+
     # -- rendering -----------------------------------------------------------------------------
 
     def step(self, budget: float, *, defer: bool = False) -> float | None:
