@@ -205,11 +205,13 @@ class LiveText(QTextEdit):
             delay = live.step(BUDGET, defer=defer)
             if at_bottom:
                 bar.setValue(bar.maximum())
-        self._pace_repaints(live.behind)
+        # In a frame (defer: the view's sync) the repaint rides with the frame's own paint; a
+        # step of its own repaints only if no frame has for twice as long.
+        self._pace_repaints(live.behind, CATCH_UP_REPAINT if defer else 2 * CATCH_UP_REPAINT)
         if delay is not None:
             self._timer.start(max(0, int(delay * 1000)))
 
-    def _pace_repaints(self, behind: bool) -> None:
+    def _pace_repaints(self, behind: bool, every: float = CATCH_UP_REPAINT) -> None:
         """While rendering catches up with text that came in a burst (a flood, a long answer
         shown at once), the view repaints at most every CATCH_UP_REPAINT seconds, not after
         each step: a step's repaint took as long as the step itself (the window's paint of
@@ -217,7 +219,7 @@ class LiveText(QTextEdit):
         steps come every 10-15 ms while behind. The steps' work shows all at once on the next
         repaint; other widgets paint as ever."""
         now = time.perf_counter()
-        if behind and now - self._repainted < CATCH_UP_REPAINT:
+        if behind and now - self._repainted < every:
             self._set_repaints(False)
             return
         self._set_repaints(True)
