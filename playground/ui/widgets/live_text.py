@@ -87,7 +87,7 @@ class LiveText(QTextEdit):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._work)
-        self._repainted = 0.0  # when the view last repainted while rendering caught up
+        self._repainted = 0.0  # when _pace_repaints last let the view repaint
 
     # -- following the buffer ------------------------------------------------------------------
 
@@ -205,19 +205,19 @@ class LiveText(QTextEdit):
             delay = live.step(BUDGET, defer=defer)
             if at_bottom:
                 bar.setValue(bar.maximum())
-        # In a frame (defer: the view's sync) the repaint rides with the frame's own paint; a
-        # step of its own repaints only if no frame has for twice as long.
         self._pace_repaints(live.behind, CATCH_UP_REPAINT if defer else 2 * CATCH_UP_REPAINT)
         if delay is not None:
             self._timer.start(max(0, int(delay * 1000)))
 
     def _pace_repaints(self, behind: bool, every: float = CATCH_UP_REPAINT) -> None:
         """While rendering catches up with text that came in a burst (a flood, a long answer
-        shown at once), the view repaints at most every CATCH_UP_REPAINT seconds, not after
-        each step: a step's repaint took as long as the step itself (the window's paint of
-        the view, its scroll bar and their containers, 3-4 ms on a 2-core AMD EPYC), and the
-        steps come every 10-15 ms while behind. The steps' work shows all at once on the next
-        repaint; other widgets paint as ever."""
+        shown at once), the view repaints at most every ``every`` seconds, not after each step:
+        a step's repaint took as long as the step itself (the window's paint of the view, its
+        scroll bar and their containers, 3-4 ms on a 2-core AMD EPYC), and the steps come every
+        10-15 ms while behind. ``_work`` passes CATCH_UP_REPAINT in a frame (the view's sync),
+        where the repaint rides with the frame's own paint, and twice that from the view's own
+        timer, so a step repaints on its own only when no frame came. The steps' work shows
+        all at once on the next repaint; other widgets paint as ever."""
         now = time.perf_counter()
         if behind and now - self._repainted < every:
             self._set_repaints(False)
