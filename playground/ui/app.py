@@ -144,7 +144,9 @@ def _no_collection() -> Iterator[None]:
     try:
         yield
     finally:
-        if enabled:
+        from playground.ui import gc_schedule
+
+        if enabled and not gc_schedule.pinned():  # the UI thread's timer collects from now on
             gc.enable()
 
 

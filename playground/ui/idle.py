@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer
 
-from playground.ui import gc_defer
+from playground.ui import gc_schedule
 
 __all__ = ["QUIET_S", "idle_now", "run_ended", "run_started", "streams_running", "when_idle"]
 
@@ -51,10 +51,10 @@ def when_idle(context: QObject, work: Callable[[], object], delay_ms: int) -> No
 
 def run_started() -> None:
     """A run starts: until its ``run_ended``, no full garbage collection (an 80 ms pause,
-    gc_defer.py) and no idle time."""
+    gc_schedule.py) and no idle time."""
     global _live_runs
     _live_runs += 1
-    gc_defer.hold()
+    gc_schedule.hold()
 
 
 def run_ended() -> None:
@@ -63,4 +63,4 @@ def run_ended() -> None:
     global _live_runs, _last_end
     _live_runs -= 1
     _last_end = time.monotonic()
-    QTimer.singleShot(int(QUIET_S * 1000), gc_defer.release)
+    QTimer.singleShot(int(QUIET_S * 1000), gc_schedule.release)

@@ -114,7 +114,10 @@ def _test_loop_class() -> type:
 @pytest.fixture
 def qloop(qapp: Any) -> Iterator[Loop]:
     """pytest-qt has no qasync integration: one QEventLoop per test, set current, closed cleanly."""
+    from playground.ui import gc_schedule
+
     qapp.setQuitOnLastWindowClosed(False)  # as the app does: asyncio decides when to stop
+    gc_schedule.collect_on_ui_thread()  # as the window does: threads run here, Qt objects die
     loop = _test_loop_class()(qapp)
     asyncio.set_event_loop(loop)
     helper = Loop(loop)

@@ -36,6 +36,7 @@ _PROBE = textwrap.dedent(
             "state_module": "playground.protocol.state" in sys.modules,
             "events_module": "playground.protocol.events" in sys.modules,
             "gc_enabled": gc.isenabled(),
+            "gc_pinned": sys.modules["playground.ui.gc_schedule"].pinned(),
             "widget_modules": sorted(
                 m for m in sys.modules if m.startswith("playground.ui.widgets.")
             ),
@@ -160,7 +161,7 @@ def test_first_frame_comes_before_asyncio_history_docks_and_other_widgets(
     assert not first["timeline_model"] and not first["stream_module"]
     # The stream state and its 16 event dataclasses (about 13 ms to import) wait for a run.
     assert not first["state_module"] and not first["events_module"]
-    assert not first["gc_enabled"]  # no collection passes before the first frame...
+    assert not first["gc_enabled"] and not first["gc_pinned"]  # no collection before it...
     # The chat panel shows its empty state: no output widget (nor its module) exists yet.
     assert not first["output_built"]
     assert first["widget_modules"] == []
@@ -177,7 +178,8 @@ def test_first_frame_comes_before_asyncio_history_docks_and_other_widgets(
     assert after["asyncio_loaded"] and after["qasync"]
     assert after["history_opened"]
     assert after["timeline_model"]
-    assert after["gc_enabled"]  # ...and the collector is back on right after it
+    # ...and right after it the collector runs again, on the UI thread only (gc_schedule.py).
+    assert after["gc_pinned"] and not after["gc_enabled"]
     # The chat panel's output widgets are built in the first idle moment, before any Send.
     assert after["output_built"]
     assert "playground.ui.widgets.answer_view" in after["widget_modules"]

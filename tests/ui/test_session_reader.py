@@ -42,7 +42,7 @@ def test_an_instant_stream_arrives_whole_in_fewer_reads_than_events(qloop: Any, 
 
 
 def test_full_collections_wait_while_a_stream_runs_and_resume_after(qloop: Any, sim: Any) -> None:
-    from playground.ui import gc_defer
+    from playground.ui import gc_schedule
     from playground.ui.idle import QUIET_S, idle_now, streams_running
     from playground.ui.session import StreamSession
 
@@ -65,13 +65,13 @@ def test_full_collections_wait_while_a_stream_runs_and_resume_after(qloop: Any, 
     qloop.sleep(QUIET_S + 0.3)
     assert gc.get_threshold() == before and idle_now()
     # Nested holders (two panels streaming): only the last release restores.
-    gc_defer.hold()
-    gc_defer.hold()
-    gc_defer.release()
+    gc_schedule.hold()
+    gc_schedule.hold()
+    gc_schedule.release()
     assert gc.get_threshold()[2] > before[2] * 1000
-    gc_defer.release()
+    gc_schedule.release()
     assert gc.get_threshold() == before
-    gc_defer.release()  # an extra release is harmless
+    gc_schedule.release()  # an extra release is harmless
     assert gc.get_threshold() == before
 
 

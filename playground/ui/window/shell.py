@@ -15,7 +15,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QToolBar, QWidget
 
 from playground.protocol.requests import ROUTE_NAMES
-from playground.ui import lazy, reader_pause
+from playground.ui import gc_schedule, lazy, reader_pause
 from playground.ui.panels.route_panel import RoutePanel
 from playground.ui.provider_bar import ProviderBar
 from playground.ui.routes import route_views
@@ -334,6 +334,9 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(UNPAINTED_MS, self, lambda: self._after_first_frame(True))
             return
         self._after_done = True
+        # Before any thread of ours runs Python (the simulator below, a run's reader): garbage
+        # that holds a Qt object must be collected on this thread (gc_schedule.py).
+        gc_schedule.collect_on_ui_thread()
         self.inspector.ensure_model()
         self.history  # noqa: B018 - opened now, not before the first frame
         self.docks  # noqa: B018 - the history dock; the timing dock follows in idle time
