@@ -101,11 +101,16 @@ def _stream_text(body: bytes) -> tuple[int, str]:
     return events, "".join(text)
 
 
-def _answer_shown(panel: Any, length: int) -> bool:
-    """Whether every answer view of ``panel`` holds ``length`` characters, laid out."""
+def _answer_panes(panel: Any) -> list[Any]:
+    """The first pane (None before any text) of each of ``panel``'s answer views."""
     from playground.ui.widgets.answer_view import AnswerView
 
-    panes = [w.pane(0) for w in panel.widgets.values() if isinstance(w, AnswerView)]
+    return [w.pane(0) for w in panel.widgets.values() if isinstance(w, AnswerView)]
+
+
+def _answer_shown(panel: Any, length: int) -> bool:
+    """Whether every answer view of ``panel`` holds ``length`` characters, laid out."""
+    panes = _answer_panes(panel)
     return bool(panes) and all(
         pane is not None and pane.text.shown >= length and not pane.text.pending for pane in panes
     )
@@ -163,11 +168,8 @@ async def _window_run(
         await asyncio.sleep(0.002)
     elapsed = time.perf_counter() - started
     timer.stop()
-    shown = 0
-    for widget in panel.widgets.values():
-        if isinstance(widget, AnswerView):
-            pane = widget.pane(0)
-            shown = pane.text.shown if pane is not None else 0
+    last = (_answer_panes(panel) or [None])[-1]
+    shown = last.text.shown if last is not None else 0
     result = {
         "seconds": elapsed,
         "status": status,
