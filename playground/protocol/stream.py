@@ -42,7 +42,7 @@ _loads: Final = orjson.loads
 _JSONError: Final = orjson.JSONDecodeError
 _CACHE_MAX: Final = 512  # parsed payloads kept by payload() (rows on screen); restarts when full
 _INVALID: Final = object()
-_RAW: Final = attrgetter("raw")
+_SIZE: Final = attrgetter("size")
 _LETTER_READ: Final = LetterRuns.MIN_READ
 _UNCHECKED_MAX: Final = 64  # reads held for a UTF-8 check before it is done anyway
 # After this many template builds that did not pay off, stop trying (e.g. a provider that adds a
@@ -302,7 +302,7 @@ class StreamDecoder(BodyModes):
                     tpl = None
                 # A long event (a partial image) is parsed from its bytes: no str of it is made
                 # (it cannot be `[DONE]` or a template chunk, which is all `data` is read for).
-                long = len(item.raw) > LONG_EVENT
+                long = item.size > LONG_EVENT
                 data = "" if long else item.data
                 if texts:
                     self._flush(texts, origins)
@@ -370,7 +370,7 @@ class StreamDecoder(BodyModes):
                 self._flush(texts, origins)
             state.events += events
             self._tpl = tpl
-        return sum(map(len, map(_RAW, items))) if matched == len(items) else -1
+        return sum(map(_SIZE, items)) if matched == len(items) else -1
 
     def _report_bad(self) -> None:
         """``bad_base64`` at the event whose base64 did not decode, as soon as it is folded."""

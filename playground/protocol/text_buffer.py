@@ -130,6 +130,32 @@ class TextBuffer:
         with self._lock:
             self._extend(texts, items)
 
+    def extend_run(self, text: str, sizes: list[int], first: int) -> None:
+        """Append ``text``, carried by timeline items ``first``, ``first + 1``, ... in pieces of
+        ``sizes[i]`` characters each: the same text and origins as ``append`` of each piece (a
+        piece of size 0 carried nothing), kept as one piece (a read's worth of tokens, one str)."""
+        if not text:
+            return
+        with self._lock:
+            length = self._length
+            starts: list[int] = []
+            items: list[int] = []
+            item = first
+            for size in sizes:
+                if size:
+                    starts.append(length)
+                    items.append(item)
+                    length += size
+                item += 1
+            self._length = length
+            origins = self.origins
+            origins.starts.fromlist(starts)
+            origins.items.fromlist(items)
+            self.parts.append(text)
+            self._cache = None
+            if len(self.parts) - self._loose >= _JOIN_EVERY:
+                self._compact()
+
     def _extend(self, texts: list[str], items: Iterable[int]) -> None:
         starts: list[int]
         if _COMPILED:

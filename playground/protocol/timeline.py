@@ -16,7 +16,14 @@ from typing import Final
 import orjson
 
 from playground.protocol.event_json import is_done
-from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated, parse_all
+from playground.protocol.sse import (
+    SSEComment,
+    SSEEvent,
+    SSEItem,
+    SSEUnterminated,
+    all_start_with,
+    parse_all,
+)
 from playground.protocol.summary import event_type
 
 __all__ = ["ItemTypes", "item_payload", "raw_type", "raw_type_at", "rebuild_item"]
@@ -24,7 +31,6 @@ __all__ = ["ItemTypes", "item_payload", "raw_type", "raw_type_at", "rebuild_item
 _TYPE_PREFIX: Final = '{"type":"'
 _RAW_TYPE_PREFIX: Final = b'{"type":"'
 _RAW_CHUNK_MARKER: Final = b'"chat.completion.chunk"'
-_RAW: Final = attrgetter("raw")
 _EVENT: Final = attrgetter("event")
 _BULK: Final = 16  # items from which a batch is first tried as one run of the hot type
 
@@ -127,7 +133,7 @@ class ItemTypes:
             and len(items) >= _BULK
             and set(map(type, items)) == {SSEEvent}
             and set(map(_EVENT, items)) == {"message"}
-            and all(map(bytes.startswith, map(_RAW, items), repeat(hot)))
+            and all_start_with(items, hot)
         ):
             return repeat(self._hot_type, len(items))
         return map(self.id_of, items)
@@ -138,7 +144,7 @@ class ItemTypes:
         # whose raw bytes start with the prefix that decided the previous raw-typed event's
         # type has that type.
         hot = self._hot_prefix
-        if hot and type(item) is SSEEvent and item.raw.startswith(hot) and item.event == "message":
+        if hot and type(item) is SSEEvent and item.raw_startswith(hot) and item.event == "message":
             return self._hot_type
         name: str
         if isinstance(item, SSEComment):

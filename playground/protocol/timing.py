@@ -228,7 +228,7 @@ def compute_timing(
     times = [it.t_last for it in items]
     timing.times = times
     timing.kinds = b.kinds
-    timing.sizes = [len(it.raw) for it in items]
+    timing.sizes = [it.size for it in items]
     gaps = [times[i + 1] - times[i] for i in range(n - 1)]
     timing.gaps = gaps
     if gaps:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from protocol_helpers import decode, snapshot
 
 import playground.protocol as protocol
 from playground.protocol.decoders.chat import ChatDecoder
 from playground.protocol.fastpath import Template, build_template, string_body, template_texts
-from playground.protocol.template_match import run_array
+from playground.protocol.template_match import plain_text, run_array
 
 HEAD = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m",'
 TAIL = '"logprobs":null,"finish_reason":null}]}'
@@ -206,3 +206,57 @@ def test_invalid_utf8_inside_a_template_chunk_is_found_and_read_as_the_full_path
         decoder = decode(data, "chat", cuts=list(range(read, len(data), read)))
         assert "l\ufffdo" in decoder.state.text
         assert [f.item for f in decoder.findings if f.code == "invalid_utf8"] == [9]
+
+
+# What a middle may hold: plain characters, a quote, backslash escapes (`\\n` the one read in
+# place), control characters, multi-byte UTF-8 and bytes that are not UTF-8.
+_MIDDLE_BYTES = st.lists(
+    st.sampled_from(
+        [
+            *(
+                b"a",
+                b" ",
+                b"\x7f",
+                b'"',
+                b"\\n",
+                b"\\t",
+                b"\\\\",
+                b"\\u00e9",
+                b"\\",
+                b"\n",
+                b"\x1f",
+            ),
+            *(b"\xc3\xa9", b"\xf0\x9f\x98\x80", b"\xe2\x80\x94", b"\xc3", b"\x80", b"\xed\xa0\x80"),
+        ]
+    ),
+    max_size=6,
+).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_MIDDLE_BYTES, min_size=1, max_size=8))
+@example([b"\xc3", b"\x80"])  # one character cut between two events: valid only when joined
+def test_plain_text_reads_what_the_array_parse_reads_or_declines(middles: list[bytes]) -> None:
+    # plain_text reads a run's middles without JSON; whatever it reads must be exactly what
+    # parsing the run as a JSON array gives, token for token, in the build and the source alike.
+    got = plain_text(list(middles))
+    assert SOURCE_MATCH.plain_text(list(middles)) == got
+    try:
+        parsed = json.loads(b'["' + b'","'.join(middles) + b'"]')
+    except ValueError:
+        parsed = None
+    if got is not None:
+        text, sizes = got
+        assert parsed is not None and len(parsed) == len(middles)
+        assert text == "".join(parsed)
+        assert sizes == [len(one) for one in parsed]
+    elif parsed is not None and len(parsed) == len(middles):
+        # Declined although JSON reads it: only for an escape other than `\\n` or a surrogate.
+        assert any(b"\\" in m and m.replace(b"\\n", b"").count(b"\\") for m in middles) or any(
+            b"\xed\xa0" in m for m in middles
+        )
+
+
+def test_plain_text_reads_the_common_tokens() -> None:
+    middles = [b"Hello", b" caf\xc3\xa9", b"\\n", b"", b" \xf0\x9f\x98\x80", b"a\\nb"]
+    assert plain_text(middles) == ("Hello café\n 😀a\nb", [5, 5, 1, 0, 2, 3])

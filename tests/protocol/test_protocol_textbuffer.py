@@ -73,6 +73,26 @@ def test_the_source_and_the_build_extend_alike(runs: list[list[str]], first: int
     assert not SOURCE_BUFFER._COMPILED
 
 
+@given(st.lists(st.lists(st.text(max_size=4), max_size=8), max_size=12), st.integers(0, 9))
+def test_a_run_added_as_one_piece_equals_its_pieces_one_by_one(
+    runs: list[list[str]], first: int
+) -> None:
+    # extend_run: a read's plain text as one str and each token's length (template_match).
+    one, built, source = TextBuffer(), TextBuffer(), SOURCE_BUFFER.TextBuffer()
+    for texts in runs:
+        for i, text in enumerate(texts):
+            one.append(text, first + i)
+        for buffer in (built, source):
+            buffer.extend_run("".join(texts), [len(text) for text in texts], first)
+        first += len(texts)
+    for buffer in (built, source):
+        assert buffer.value == one.value and len(buffer) == len(one)
+        assert list(buffer.origins) == list(one.origins)
+        assert [buffer.item_at(i) for i in range(len(one))] == [
+            one.item_at(i) for i in range(len(one))
+        ]
+
+
 def _interpreted_text_buffer() -> type:
     """TextBuffer run by the interpreter (the installed one may be compiled, where a call never
     lets another thread in half way: the race this guards against would not show)."""
