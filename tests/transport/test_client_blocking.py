@@ -164,3 +164,44 @@ def test_refused_and_insecure_key_are_reported_like_the_async_client() -> None:
     stream_request_blocking(spec_for("http://10.1.2.3:9/v1/x", KEY), insecure, cancelled=_never)
     assert insecure.error is not None and insecure.error.kind == "insecure_key_refused"
     assert insecure.kinds == ["request", "error", "end"]
+
+
+class _CountingSocket(socket.socket):
+    """A real socket that counts its settimeout calls (each is two fcntl calls, GIL released)."""
+
+    settimeouts = 0
+
+    def settimeout(self, value: float | None) -> None:
+        type(self).settimeouts += 1
+        super().settimeout(value)
+
+
+def test_the_wire_reads_the_socket_setting_its_timeout_only_when_it_changes() -> None:
+    import httpcore
+    import pytest
+    from httpcore._backends.sync import SyncStream
+
+    from playground.transport.blocking import _socket_read
+
+    left, right = socket.socketpair()
+    ours = _CountingSocket(left.family, left.type, fileno=left.detach())
+    try:
+        read = _socket_read(SyncStream(ours))
+        assert read is not None
+        for i in range(50):
+            right.sendall(b"data: %d\n\n" % i)
+            assert read(65536, 0.5) == b"data: %d\n\n" % i
+        assert _CountingSocket.settimeouts == 1  # httpcore's own read: 50
+        ours.settimeout(10.0)  # a write in between set another timeout: the next read resets it
+        with pytest.raises(httpcore.ReadTimeout):
+            read(65536, 0.05)
+        assert ours.gettimeout() == 0.05 and _CountingSocket.settimeouts == 3
+        right.close()
+        assert read(65536, 0.5) == b""  # the peer closed: end of stream, as httpcore gives it
+        ours.close()
+        with pytest.raises(httpcore.ReadError):
+            read(65536, 0.5)
+    finally:
+        ours.close()
+        right.close()
+    assert _socket_read(object()) is None  # any other stream keeps its own read
