@@ -20,6 +20,7 @@ chunked`` bodies of HTTP/1.1 responses are merged; every other body passes throu
 from __future__ import annotations
 
 import re
+from itertools import repeat
 
 __all__ = ["ChunkMerger"]
 
@@ -215,7 +216,37 @@ def _whole_chunks(data: bytes, pos: int, payload: list[bytes]) -> int:
     """Take the chunks that lie whole in ``data`` from ``pos`` (a chunk header's start), each a
     bare hex size, CRLF, data, CRLF: what servers send. Returns where the first other one starts
     (a chunk split by the read's end, an extension, padding, a zero chunk or a malformed one),
-    which the state machine then reads with h11's exact grammar. A third of its cost per chunk."""
+    which the state machine then reads with h11's exact grammar.
+
+    A read of one-event chunks is cut at every CRLF at once: the pieces alternate size, data,
+    size, data (an event's data holds no CRLF, SSE being LF-only almost everywhere), and every
+    test runs over all of them in C: the sizes are bare hex digits, each is its data's length.
+    The chunks before the first that fails are taken; from there, one at a time. Per chunk that
+    is a quarter of the one-at-a-time loop (which alone cost about a microsecond a chunk)."""
+    rest = data if pos == 0 else data[pos:]
+    parts = rest.split(b"\r\n")
+    whole = (len(parts) - 1) // 2  # size, data pairs each followed by a CRLF
+    if not whole:
+        return _one_by_one(data, pos, payload)
+    sizes = parts[0 : 2 * whole : 2]
+    bodies = parts[1 : 2 * whole : 2]
+    if not all(sizes) or max(map(len, sizes)) > 16 or b"".join(sizes).translate(None, _HEX_DIGITS):
+        return _one_by_one(data, pos, payload)  # an extension, padding, a long size: h11's way
+    values = list(map(int, sizes, repeat(16)))
+    lengths = list(map(len, bodies))
+    if values != lengths or 0 in values:
+        # Whole up to the first that is not: its data held a CRLF, or it is the last (zero).
+        whole = next(i for i, (v, n) in enumerate(zip(values, lengths)) if v != n or v == 0)
+        del sizes[whole:], bodies[whole:]
+    # Each pair taken is a whole chunk: it starts where a chunk starts, and its data, as long as
+    # its size says, is followed by a CRLF (a CRLF inside the data makes the piece shorter).
+    payload.extend(bodies)
+    pos += sum(map(len, sizes)) + sum(lengths[:whole]) + 4 * whole
+    return _one_by_one(data, pos, payload)
+
+
+def _one_by_one(data: bytes, pos: int, payload: list[bytes]) -> int:
+    """``_whole_chunks``, a chunk at a time (where the cut at every CRLF stopped)."""
     find = data.find
     append = payload.append
     size = len(data)

@@ -227,3 +227,33 @@ def test_a_kept_alive_connection_has_each_response_merged_and_framed_as_h11_fram
     want = h11_cycles([piece for _, piece in reads], methods)
     assert len(want) == len(responses)
     assert h11_cycles(handed, methods) == want
+
+
+_CHUNK_PIECES = st.lists(
+    st.one_of(
+        st.binary(max_size=12).map(lambda p: b"%x\r\n%b\r\n" % (len(p), p)),  # a whole chunk
+        st.binary(max_size=6).map(lambda p: b"%X\r\n%b\r\n" % (len(p), p)),  # upper-case size
+        st.sampled_from(
+            [
+                *(b"0\r\n\r\n", b"3;ext=1\r\nabc\r\n", b"03\r\nabc\r\n", b"+3\r\nabc\r\n"),
+                *(b"\r\n", b"2\r\na\r\n\r\n", b"4\r\na\r\nb\r\n", b"10000000000000000\r\n"),
+                b"5\r\nab",
+            ]
+        ),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_CHUNK_PIECES, st.integers(0, 3))
+def test_taking_whole_chunks_at_once_takes_what_one_at_a_time_takes(
+    pieces: list[bytes], skip: int
+) -> None:
+    from playground.transport.chunk_merge import _one_by_one, _whole_chunks
+
+    data = b"x" * skip + b"".join(pieces)
+    at_once: list[bytes] = []
+    one_by_one: list[bytes] = []
+    assert _whole_chunks(data, skip, at_once) == _one_by_one(data, skip, one_by_one)
+    assert at_once == one_by_one
