@@ -7,9 +7,11 @@ import time
 import tracemalloc
 from typing import Any
 
-from playground.bench.streams import chat_stream, fixed_chunks
+from playground.bench.streams import chat_stream
 
 Value = float | str
+
+_READ = 4096  # a socket read under load
 
 
 def _app() -> Any:
@@ -34,7 +36,8 @@ def timeline_figures(n_events: int) -> dict[str, Value]:
     from playground.ui.inspector.inspector import Inspector
 
     app = _app()
-    chunks = fixed_chunks(chat_stream(n_events - 1), 4096)  # + [DONE]: n_events in all
+    stream = chat_stream(n_events - 1)  # + [DONE]: n_events in all
+    reads = range(0, len(stream), _READ)
     inspector = Inspector()
     inspector.resize(700, 900)
     inspector.show()
@@ -46,13 +49,15 @@ def timeline_figures(n_events: int) -> dict[str, Value]:
     inspector.attach(decoder)
     pending: list[Any] = []
     started = time.perf_counter()
-    for i, chunk in enumerate(chunks):
-        pending.extend(decoder.feed(chunk, i * 1e-4))
+    for i, at in enumerate(reads):
+        # Each read made here, as the network hands it over: the events keep the reads they
+        # were cut from (SSEEvent), so what they keep of them is traced, and nothing else is.
+        pending.extend(decoder.feed(stream[at : at + _READ], i * 1e-4))
         if i % 64 == 63:  # a frame's worth of reads (about 1,000 events)
             inspector.append(pending)
             pending = []
             app.processEvents()  # the view follows along, as in the window
-    pending.extend(decoder.finish(len(chunks) * 1e-4))
+    pending.extend(decoder.finish(len(reads) * 1e-4))
     inspector.append(pending)
     app.processEvents()
     fill_s = time.perf_counter() - started
