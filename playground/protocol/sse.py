@@ -273,7 +273,7 @@ _Meta = tuple[str, str | None, str | None, int | None, int | None]
 def all_start_with(items: Sequence[SSEItem], prefix: bytes) -> bool:
     """Whether every item is an event whose ``raw`` starts with ``prefix`` (none is made)."""
     for item in items:
-        if type(item) is not SSEEvent or not item._buf.startswith(prefix, item._at, item._stop):
+        if type(item) is not SSEEvent or not item.raw_startswith(prefix):
             return False
     return True
 

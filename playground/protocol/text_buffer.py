@@ -147,14 +147,7 @@ class TextBuffer:
                     items.append(item)
                     length += size
                 item += 1
-            self._length = length
-            origins = self.origins
-            origins.starts.fromlist(starts)
-            origins.items.fromlist(items)
-            self.parts.append(text)
-            self._cache = None
-            if len(self.parts) - self._loose >= _JOIN_EVERY:
-                self._compact()
+            self._add([text], starts, items, length)
 
     def _extend(self, texts: list[str], items: Iterable[int]) -> None:
         starts: list[int]
@@ -167,11 +160,16 @@ class TextBuffer:
         else:
             starts = list(accumulate(map(len, texts), initial=self._length))
             length = starts.pop()
+        self._add(texts, starts, items if type(items) is list else list(items), length)
+
+    def _add(self, pieces: list[str], starts: list[int], items: list[int], length: int) -> None:
+        """Under the lock: ``pieces`` appended, their origins (``starts``, ``items``) recorded,
+        and the text now ``length`` characters long."""
         self._length = length
         origins = self.origins
         origins.starts.fromlist(starts)
-        origins.items.fromlist(items if type(items) is list else list(items))
-        self.parts.extend(texts)
+        origins.items.fromlist(items)
+        self.parts.extend(pieces)
         self._cache = None
         if len(self.parts) - self._loose >= _JOIN_EVERY:
             self._compact()
