@@ -6,6 +6,7 @@ import asyncio
 import gc
 import os
 import resource
+import time
 from typing import Any
 
 from playground.bench.timing import percentile
@@ -22,6 +23,21 @@ def rss_bytes() -> int:
             return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+async def _at_rest(timeout: float = 10.0) -> None:
+    """Until the window is at rest after a run, as a user's window is between two prompts: the
+    quiet time after the last stream passed and the idle tick that follows it ran (the full
+    collection when due, the heap's free pages handed back: gc_schedule.py). The runs go back
+    to back (0.05 s apart), so without this both readings would be taken mid-session."""
+    from playground.ui import gc_schedule, idle
+
+    deadline = time.monotonic() + timeout  # (qasync's loop.time() is not in seconds)
+    while time.monotonic() < deadline:
+        if idle.idle_now() and not gc_schedule.trim_pending():
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)
 
 
 async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
@@ -63,7 +79,7 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
             await asyncio.sleep(0.05)  # the thread and the history take the finished run
             if number == min(5, n_runs) or last:
                 gc.collect()
-                await asyncio.sleep(0.05)
+                await _at_rest()
                 if last:
                     late = rss_bytes()
                 else:

@@ -7,7 +7,7 @@ import threading
 
 from PySide6.QtCore import QCoreApplication, QTimer
 
-__all__ = ["collect_due", "collect_on_ui_thread", "hold", "pinned", "release"]
+__all__ = ["collect_due", "collect_on_ui_thread", "hold", "pinned", "release", "trim_pending"]
 
 # Python's cyclic collector runs on whichever thread crosses the allocation threshold: here the
 # reader thread, the run writer, the simulator's and the proxy's server threads. Cyclic garbage
@@ -39,11 +39,16 @@ _timer: QTimer | None = None
 _long_lived_total = 0
 _long_lived_pending = 0
 _young_since_middle = 0  # objects allocated (net) since the last middle-generation pass
+# After a stream, once the last one has ended and its quiet time passed, the C heap's free pages
+# go back to the system (heap_trim.py) at the next idle tick, after any collection it does.
+_trim_due = False
 
 
 def hold() -> None:
-    """A stream starts: no full collection until every holder has released."""
-    global _holders, _saved
+    """A stream starts: no full collection until every holder has released, and the heap is
+    trimmed at the first idle tick after that."""
+    global _holders, _saved, _trim_due
+    _trim_due = True
     if _holders == 0:
         first, second, third = gc.get_threshold()
         _saved = (first, second, third)
@@ -63,6 +68,12 @@ def release() -> None:
         gc.set_threshold(first, second, _saved[2])
         _saved = None
         _set_tick(IDLE_TICK_MS)
+
+
+def trim_pending() -> bool:
+    """Whether the heap is to be trimmed at the first idle tick (a stream ran since the last
+    trim)."""
+    return _trim_due
 
 
 def pinned() -> bool:
@@ -115,6 +126,21 @@ def collect_due() -> int:
     (at full speed its passes took 4 ms, at worst 11, on the UI thread); counted in allocations
     it holds what CPython's would.
     """
+    collected = _collect_due()
+    if _holders == 0 and _trim_due:
+        _trim()
+    return collected
+
+
+def _trim() -> None:
+    global _trim_due
+    _trim_due = False
+    from playground.ui import heap_trim
+
+    heap_trim.trim()
+
+
+def _collect_due() -> int:
     global _long_lived_total, _long_lived_pending, _young_since_middle
     counts = gc.get_count()
     thresholds = gc.get_threshold()

@@ -156,3 +156,27 @@ def test_pinning_needs_the_ui_thread(pinned: Any) -> None:
     worker.start()
     worker.join()
     assert errors and "UI thread" in str(errors[0])
+
+
+def test_the_heap_is_trimmed_once_after_a_stream_at_the_first_idle_tick(
+    pinned: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from playground.ui import heap_trim
+
+    gc_schedule = pinned
+    trims: list[int] = []
+    monkeypatch.setattr(heap_trim, "trim", lambda: bool(trims.append(1)) or True)
+    monkeypatch.setattr(gc_schedule, "_trim_due", False)
+    gc_schedule.collect_due()
+    assert trims == [] and not gc_schedule.trim_pending()  # no stream since: nothing to give
+    gc_schedule.hold()
+    try:
+        assert gc_schedule.trim_pending()
+        gc_schedule.collect_due()
+        assert trims == []  # never while a stream's frames are due
+    finally:
+        gc_schedule.release()
+    gc_schedule.collect_due()
+    assert trims == [1] and not gc_schedule.trim_pending()
+    gc_schedule.collect_due()
+    assert trims == [1]  # once per stretch of streams, not every tick
