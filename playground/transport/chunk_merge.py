@@ -162,9 +162,10 @@ class ChunkMerger:
                 got = data[pos : pos + len(want)]
                 if not want.startswith(got):
                     # h11 still waits for the open merged chunk's CRLF: handing it these bytes
-                    # instead gives its own "malformed chunk footer", as the original would.
+                    # instead gives its own "malformed chunk footer", as the original would;
+                    # with the part of the footer matched before them (a CR at a read's end).
                     self._state = _PASS
-                    return self._out(payload) + data[pos:]
+                    return self._out(payload) + b"\r\n"[: self._footer] + data[pos:]
                 self._footer += len(got)
                 pos += len(got)
                 if self._footer == 2:

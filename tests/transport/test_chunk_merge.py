@@ -257,3 +257,13 @@ def test_taking_whole_chunks_at_once_takes_what_one_at_a_time_takes(
     one_by_one: list[bytes] = []
     assert _whole_chunks(data, skip, at_once) == _one_by_one(data, skip, one_by_one)
     assert at_once == one_by_one
+
+
+def test_a_footer_broken_after_its_cr_at_a_reads_end_still_breaks_as_received():
+    # "\r" ends one read as a footer's first byte; the next read brings "\r\n" where its "\n"
+    # belongs. The CR already matched must reach h11 too: without it h11 sees a good footer.
+    body = b"3\r\nabc\r\r\n0\r\n\r\n"
+    reads = [HEAD + body[:7], body[7:]]
+    assert reads[0].endswith(b"abc\r")
+    assert h11_reads(merged(reads)) == h11_reads(reads)
+    assert h11_reads(reads)[2] == "RemoteProtocolError: malformed chunk footer"
