@@ -82,10 +82,11 @@ def main() -> int:
     os.environ["PLAYGROUND_DATA_DIR"] = str(Path(tmp) / "data")
     import qasync
 
-    from playground.ui.app import _app
+    from playground.ui.app import _app, _finish_app
     from playground.ui.window.shell import MainWindow
 
     app = _app()
+    _finish_app(app)
     window = MainWindow(interactive=False, start_simulator=False)
     window.resize(w, h)
     window.show()

@@ -24,21 +24,26 @@ Value = float | str  # a number, or "n/a (reason)"
 
 @dataclass(frozen=True)
 class Figure:
-    """One headline figure: its goal and the group that measures it."""
+    """One headline figure: its goal (None: shown beside the others, with no goal of its own)
+    and the group that measures it."""
 
     name: str
     group: str
-    goal: float
+    goal: float | None
     higher_is_better: bool
     unit: str = "x"
 
     def goal_text(self) -> str:
+        if self.goal is None:
+            return "-"
         sign = ">=" if self.higher_is_better else "<="
         return f"{sign} {self.goal:g}{'' if self.unit == 'x' else ' ' + self.unit}"
 
     def met(self, value: Value) -> str:
         if isinstance(value, str):
             return "n/a"
+        if self.goal is None:
+            return "-"
         ok = value >= self.goal if self.higher_is_better else value <= self.goal
         return "yes" if ok else "NO"
 
@@ -61,6 +66,9 @@ FIGURES: tuple[Figure, ...] = (
     Figure("image_ui_block_ms", "image", 8.0, False, "ms"),
     Figure("image_partial_vs_naive", "image", 0.4, False),
     Figure("startup_vs_bare_qt", "startup", 1.5, False),
+    # The window shows empty first and builds its contents after that paint: this is the time
+    # to the whole window, reported beside the goal's first paint so neither hides the other.
+    Figure("startup_ready_vs_bare_qt", "startup", None, False),
     Figure("proxy_vs_direct", "proxy", 0.8, True),
     Figure("proxy_added_ms_p99", "proxy", 2.0, False, "ms"),
     Figure("session_memory_growth", "session", 1.3, False),

@@ -72,7 +72,8 @@ _scratch_dirs: list[str] = []
 
 
 def _app() -> QApplication:
-    from PySide6.QtGui import QIcon
+    """The QApplication, named, with the palette of the window's first frame (``_finish_app``
+    does the rest once that frame is on screen)."""
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
@@ -82,14 +83,29 @@ def _app() -> QApplication:
     app.setApplicationName("Playground")
     app.setOrganizationName("playground")
     app.setDesktopFileName("playground")
+    from playground.ui.theme import apply_first_palette
+
+    apply_first_palette(app, _theme_asked())
+    app.setQuitOnLastWindowClosed(False)  # the asyncio side decides when to stop (clean shutdown)
+    return app
+
+
+def _theme_asked() -> bool | None:
+    # PLAYGROUND_THEME=dark|light overrides the system scheme (docs, screenshots).
+    return {"dark": True, "light": False}.get(os.environ.get("PLAYGROUND_THEME", ""))
+
+
+def _finish_app(app: QApplication) -> None:
+    """The icon, the Fusion style and the system scheme's palette (after the first frame: the
+    scheme is a ``Qt.ColorScheme``, whose namespace costs 23 ms to build; the icon and the style
+    bring enums of their own)."""
+    from PySide6.QtGui import QIcon
+
     if ICON_PATH.is_file():
         app.setWindowIcon(QIcon(str(ICON_PATH)))
     from playground.ui.theme import apply_theme
 
-    # PLAYGROUND_THEME=dark|light overrides the system scheme (docs, screenshots).
-    apply_theme(app, {"dark": True, "light": False}.get(os.environ.get("PLAYGROUND_THEME", "")))
-    app.setQuitOnLastWindowClosed(False)  # the asyncio side decides when to stop (clean shutdown)
-    return app
+    apply_theme(app, _theme_asked())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -109,8 +125,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with _no_collection():
             app = _app()
-            window = _open_window(args)
-            _wait_first_frame(window)
+            window, warning = _open_window(args)
+            # The window appears empty in the theme's colours first, then gets its contents
+            # (MainWindow.build: startup time), then asyncio and qasync load.
+            _wait_paint(window, empty=True)
+            _finish_app(app)
+            _build_window(window, args, warning)
+            _wait_paint(window, empty=False)
         import asyncio
 
         import qasync
@@ -150,28 +171,38 @@ def _no_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _open_window(args: argparse.Namespace) -> MainWindow:
-    """The main window, with the settings the arguments ask for, shown (not yet painted)."""
+def _open_window(args: argparse.Namespace) -> tuple[MainWindow, str | None]:
+    """The main window, sized as the arguments ask, shown empty (``_build_window`` fills it),
+    and what to say about the settings file, if anything."""
     from playground.ui.window.shell import MainWindow
 
     settings, warning = _settings()
-    headless = bool(args.route or args.replay) and bool(
-        args.exit_when_done or args.dump_state or args.screenshot or args.dump_during
-    )
-    if headless or args.provider:
+    if _headless(args) or args.provider:
         # A scripted run reads the remembered provider and models but never changes them.
         settings = _scratch_copy(settings)
     if args.provider:
         settings.setValue("provider", args.provider)
-    window = MainWindow(settings, interactive=not headless)
+    window = MainWindow(settings, interactive=not _headless(args), build=False)
     from playground.ui.window.remembered import restore_geometry
 
     # An interactive start comes back as it was left; a size asked for (or a headless run) wins.
-    if args.size_given or headless or not restore_geometry(window):
+    if args.size_given or _headless(args) or not restore_geometry(window):
         window.resize(*args.size)
+    window.show()
+    return window, warning
+
+
+def _headless(args: argparse.Namespace) -> bool:
+    return bool(args.route or args.replay) and bool(
+        args.exit_when_done or args.dump_state or args.screenshot or args.dump_during
+    )
+
+
+def _build_window(window: MainWindow, args: argparse.Namespace, warning: str | None) -> None:
+    """The window's contents, a settings warning and the proxy, once the empty frame showed."""
+    window.build()
     if warning:
         window.statusBar().showMessage(warning, 15000)
-    window.show()
     if args.proxy:
         try:
             address = window.start_proxy(args.proxy, args.proxy_port)
@@ -180,22 +211,27 @@ def _open_window(args: argparse.Namespace) -> MainWindow:
         else:
             # Where to point the app, also where a terminal user looks (as `playground proxy`).
             print(f"proxy: {address} -> {args.proxy}", flush=True)
-    return window
 
 
 FIRST_FRAME_WAIT_MS = 2000  # a platform that never paints a hidden or minimised window
+# The empty frame comes 5-20 ms after show() here; a window manager that holds a new window back
+# longer than this gets the contents built meanwhile (they were never waiting on it before).
+EMPTY_FRAME_WAIT_MS = 300
 
 
-def _wait_first_frame(window: MainWindow) -> None:
-    """Run Qt's own event loop until ``window`` has painted once (or a short while passed)."""
+def _wait_paint(window: MainWindow, *, empty: bool) -> None:
+    """Run Qt's own event loop until ``window`` has painted its empty frame (``empty``) or its
+    first frame with its contents, or a short while passed."""
     from PySide6.QtCore import QEventLoop, QTimer
 
-    if window.painted:
+    if window.empty_painted if empty else window.painted:
         return
+    painted = window.emptyFrame if empty else window.firstFrame
+    wait_ms = EMPTY_FRAME_WAIT_MS if empty else FIRST_FRAME_WAIT_MS
     waiter = QEventLoop()
-    window.firstFrame.connect(waiter.quit)
+    painted.connect(waiter.quit)
     window.closed.connect(waiter.quit)
-    QTimer.singleShot(FIRST_FRAME_WAIT_MS, waiter.quit)
+    QTimer.singleShot(wait_ms, waiter.quit)
     waiter.exec()  # the connections end with ``waiter``
 
 

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-__all__ = ["apply_theme", "is_dark", "muted_color"]
+__all__ = ["apply_first_palette", "apply_theme", "is_dark", "muted_color"]
 
 
 def _system_prefers_dark() -> bool:
     # Qt 6.5+ reports the platform's scheme; offscreen/unknown platforms say Unknown -> light.
+    from PySide6.QtCore import Qt  # its first use builds the namespace's 93 enums: not at import
+
     hints = QGuiApplication.styleHints()
     return hints.colorScheme() == Qt.ColorScheme.Dark
+
+
+def _platform_palette_is_dark(app: QApplication) -> bool:
+    # A dark desktop gives a dark platform palette too (GNOME, KDE, Windows, macOS); reading it
+    # needs no enum of the Qt namespace, which the scheme itself (a Qt.ColorScheme) does.
+    return app.palette().color(QPalette.ColorRole.Window).lightness() < 128
 
 
 def _dark_palette() -> QPalette:
@@ -64,6 +71,15 @@ def is_dark() -> bool:
 
 def muted_color() -> QColor:
     return QColor(140, 145, 152) if _dark else QColor(110, 114, 120)
+
+
+def apply_first_palette(app: QApplication, dark: bool | None = None) -> None:
+    """The palette of the window's empty first frame, the scheme told by the platform's palette
+    (``apply_theme`` right after that frame asks the platform's scheme and sets the style):
+    the window appears in its colours at once, with none of the Qt namespace's cost."""
+    global _dark
+    _dark = _platform_palette_is_dark(app) if dark is None else dark
+    app.setPalette(_dark_palette() if _dark else _light_palette())
 
 
 def apply_theme(app: QApplication, dark: bool | None = None) -> None:

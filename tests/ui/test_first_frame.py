@@ -1,5 +1,6 @@
-"""Startup: what the real entry point has and has not done at the window's first paint,
-and that everything deferred is there right after it."""
+"""Startup: what the real entry point has and has not done at the window's first paint (its
+empty frame) and at its first paint with contents, and that everything deferred is there right
+after it."""
 
 from __future__ import annotations
 
@@ -18,10 +19,31 @@ _PROBE = textwrap.dedent(
     """
     import gc, json, os, sys
     from PySide6.QtCore import QEvent, QObject, QTimer
-    from PySide6 import QtWidgets
+    from PySide6 import QtCore, QtWidgets
+    from PySide6.QtGui import QPalette
     from PySide6.QtWidgets import QApplication, QMainWindow
 
     facts = {}
+
+    # The window's contents: none of their modules is imported for the empty frame.
+    CONTENTS = (
+        "playground.ui.provider_bar",
+        "playground.ui.panels.route_panel",
+        "playground.ui.inspector.inspector",
+        "playground.ui.window.menus",
+        "playground.ui.routes",
+    )
+
+    def empty_state(window):
+        return {
+            "built": window.built,
+            # PySide builds the Qt namespace (93 enum classes) on its first use: not yet.
+            "qt_namespace": "Qt" in vars(QtCore),
+            "contents_modules": sorted(m for m in CONTENTS if m in sys.modules),
+            "size": [window.width(), window.height()],
+            "background": window.palette().color(QPalette.ColorRole.Window).name(),
+            "title": window.windowTitle(),
+        }
 
     def state(window):
         asyncio = sys.modules.get("asyncio")
@@ -47,6 +69,10 @@ _PROBE = textwrap.dedent(
                 if m in sys.modules
             ),
             "route": window.current_panel().route,
+            "splitter": window.splitter.sizes(),
+            "size": [window.width(), window.height()],
+            "background": window.palette().color(QPalette.ColorRole.Window).name(),
+            "style": QApplication.style().name(),
             "unused_modules": sorted(m for m in LATER if m in sys.modules),
             # PySide makes each Qt class (with its enums) the first time it is reached for.
             "unused_qt": sorted(c for c in LATER_QT if c in vars(QtWidgets)),
@@ -111,7 +137,9 @@ _PROBE = textwrap.dedent(
     class Probe(QObject):
         def eventFilter(self, obj, event):
             if event.type() == QEvent.Type.Paint and isinstance(obj, QMainWindow):
-                if "first_frame" not in facts:
+                if "empty_frame" not in facts:
+                    facts["empty_frame"] = empty_state(obj)
+                if obj.built and "first_frame" not in facts:
                     facts["first_frame"] = state(obj)
                     QTimer.singleShot(1500, lambda: settled(obj))
             return False
@@ -152,7 +180,22 @@ def test_first_frame_comes_before_asyncio_history_docks_and_other_widgets(
     tmp_path: Path,
 ) -> None:
     facts = _start(tmp_path)
+    # The window is on screen before its contents exist: its size, title and the theme's
+    # background, painted with none of the contents' modules and no Qt namespace built.
+    empty = facts["empty_frame"]
+    assert not empty["built"]
+    assert not empty["qt_namespace"]
+    assert empty["contents_modules"] == []
+    assert empty["title"] == "Playground"
+    assert empty["background"] == "#f3f4f6"  # the light theme's window colour (offscreen)
+
     first = facts["first_frame"]
+    # The same window with its contents: its size kept, the same background, Fusion's look,
+    # the inspector's share of the width given as on a window built before it was shown.
+    assert first["size"] == empty["size"]
+    assert first["background"] == empty["background"] and first["style"] == "fusion"
+    panel_width, inspector_width = first["splitter"]
+    assert 0.3 <= inspector_width / (panel_width + inspector_width) <= 0.45
     assert not first["asyncio_loaded"], "asyncio loaded before the first frame"
     assert not first["qasync"]
     assert not first["history_opened"]

@@ -5,37 +5,37 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import (
-    QCloseEvent,
-    QDragEnterEvent,
-    QDropEvent,
-    QPaintEvent,
-)
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QToolBar, QWidget
+from PySide6.QtCore import QEvent, QSettings, QTimer, Signal
+from PySide6.QtWidgets import QMainWindow
 
 from playground.protocol.requests import ROUTE_NAMES
 from playground.ui import gc_schedule, lazy, reader_pause
-from playground.ui.panels.route_panel import RoutePanel
-from playground.ui.provider_bar import ProviderBar
-from playground.ui.routes import route_views
-from playground.ui.timeouts import first_byte_timeout, stall_seconds
-from playground.ui.window.inspector_feed import InspectorFeed
-from playground.ui.window.menus import Menus
-from playground.ui.window.panels import PanelMap, Placeholder, tab_title
-from playground.ui.window.requests import WindowRequests
-from playground.ui.window.run_files import RunFiles
 
+# Only what the window's empty first frame needs is imported here: the contents' modules (and
+# PySide's ``Qt`` namespace, 93 enum classes built on its first use, 23 ms) are imported by
+# ``build`` (startup time: see ``MainWindow.build``).
 if TYPE_CHECKING:
+    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QPaintEvent
+    from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QWidget
+
     from playground.protocol.capture import Capture
     from playground.runs.history import RunHistory
     from playground.sim.server import SimServer
+    from playground.ui.current_run import CurrentRun
     from playground.ui.inspector.inspector import Inspector
-    from playground.ui.selection import ItemView
+    from playground.ui.panels.route_panel import RoutePanel
+    from playground.ui.provider_bar import ProviderBar
+    from playground.ui.selection import ItemView, SelectionHub
     from playground.ui.traffic.dock import TrafficDock
     from playground.ui.window.compare import CompareLauncher
     from playground.ui.window.docks import Docks
+    from playground.ui.window.inspector_feed import InspectorFeed
+    from playground.ui.window.menus import Menus
+    from playground.ui.window.panels import PanelMap
     from playground.ui.window.replay_bar import ReplayBar
+    from playground.ui.window.requests import WindowRequests
+    from playground.ui.window.run_files import RunFiles
+    from playground.ui.window.tab_fit import TabFit
 
 __all__ = ["MainWindow"]
 
@@ -47,9 +47,18 @@ UNPAINTED_MS = 1000  # a shown window that never paints (minimised...) gets its 
 class MainWindow(QMainWindow):
     """The playground window; ``closed`` fires once when it closes (the app cleans up)."""
 
+    # The contents (``build``; ``contents.build_widgets`` makes the widgets among them).
+    provider_bar: ProviderBar
+    tabs: QTabWidget
+    tab_fit: TabFit
+    inspector: Inspector
+    splitter: QSplitter
+    status_message: QLabel
+
     closed = Signal()
     panelBuilt = Signal(object)  # a route panel was just built (on demand or in idle time)
-    firstFrame = Signal()  # the window has painted for the first time (the app starts asyncio)
+    firstFrame = Signal()  # the window has painted its contents for the first time
+    emptyFrame = Signal()  # ... before that, its empty frame (``build=False``: the entry point)
 
     def __init__(
         self,
@@ -58,18 +67,24 @@ class MainWindow(QMainWindow):
         simulator_url: str | None = None,
         start_simulator: bool = True,
         interactive: bool = True,
+        build: bool = True,
     ) -> None:
+        """The whole window; with ``build=False`` only its frame, to show and paint at once,
+        and ``build()`` makes the rest (the entry point does that after the first paint)."""
         super().__init__()
         self.settings = settings if settings is not None else QSettings("playground", "playground")
         self.interactive = interactive  # headless runs never open a dialog
         self.simulator: SimServer | None = None
+        self._simulator_url = simulator_url
         self._start_simulator = start_simulator
         self._closing = False
         self._remembered = False
         self._deferring = False
+        self._built = False
         # What the first frame does not show is set up right after it, or the moment something
         # asks for it (the history, the docks, the replay bar): startup time.
         self._painted = False
+        self._empty_painted = False
         self._after_done = False
         self._history: RunHistory | None = None
         self._history_opened = False
@@ -80,68 +95,53 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Playground")
         self.setAcceptDrops(True)
         self.resize(1560, 920)
+        if build:
+            self.build()
 
-        self.provider_bar = ProviderBar(self.settings)
-        toolbar = QToolBar("Provider")
-        toolbar.setObjectName("providerToolbar")
-        toolbar.setMovable(False)
-        toolbar.addWidget(self.provider_bar)
-        self.addToolBar(toolbar)
+    def build(self) -> None:
+        """The window's contents: the provider bar, the route tabs with the current panel, the
+        inspector, the menus and the status bar. Once; a no-op after that.
 
-        self.tabs = QTabWidget()
-        self.tabs.setDocumentMode(True)
-        # Every route has its tab from the start; a placeholder page stands in for a panel until
-        # the panel is needed or idle time after the first frame builds it (startup time).
-        self.panels = PanelMap(self._build_panel, self.panelBuilt.emit)
-        self._pages: dict[str, QWidget] = {}
-        for route in ROUTE_NAMES:
-            page = Placeholder(route)
-            self._pages[route] = page
-            self.tabs.addTab(
-                page, self.style().standardIcon(route_views(route).icon), tab_title(route)
-            )
-        self._idle_started = False
-        from playground.ui.window.tab_fit import TabFit
-
-        self.tab_fit = TabFit(self.tabs, [tab_title(route) for route in ROUTE_NAMES])
-
-        from playground.ui.inspector.inspector import Inspector
-
-        # Its timeline model (and the stream decoder) is built right after the first frame.
-        self.inspector: Inspector = Inspector(defer_model=True)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.tabs)
-        self.splitter.addWidget(self.inspector)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([900, 660])
-        self._sized = False
-        self.splitter_restored = False
-        self.setCentralWidget(self.splitter)
-        from playground.ui.window.remembered import restore_window
-
-        restore_window(self)  # before the current tab is followed: the last panel comes back
+        Spawn to a painted window took 1.7-1.9 times a bare ``QMainWindow``'s, and half of
+        what ours added was PySide building Python enum classes (186 of them, about 50 ms on a
+        2-core AMD EPYC: the ``Qt`` namespace's 93 on its first use, then each class's own with
+        the class) before any of the contents could be made. So the entry point shows the
+        window empty first (its size, title and the theme's background: no enum of ``Qt``, no
+        contents module imported), and builds this right after that first paint, as a browser
+        paints its window before the page (``playground bench``'s ``startup_*``)."""
+        if self._built:
+            return
+        self._built = True
         from playground.ui.current_run import CurrentRun
         from playground.ui.selection import SelectionHub
+        from playground.ui.window.contents import build_widgets, share_splitter
+        from playground.ui.window.inspector_feed import InspectorFeed
+        from playground.ui.window.menus import Menus
+        from playground.ui.window.panels import PanelMap
+        from playground.ui.window.requests import WindowRequests
+        from playground.ui.window.run_files import RunFiles
 
-        self.current_run = CurrentRun(self)
-        self.selection = SelectionHub(self.inspector, self._panel_views, self)
-        self.inspector_feed = InspectorFeed(self, self.inspector, self.current_run)
+        self._idle_started = False
+        self._sized = False
+        self.splitter_restored = False
+        # A placeholder page stands in for each panel until the panel is needed or idle time
+        # after the first frame builds it (startup time).
+        self.panels: PanelMap = PanelMap(self._build_panel, self.panelBuilt.emit)
+        self._pages: dict[str, QWidget] = build_widgets(self)
+        self.current_run: CurrentRun = CurrentRun(self)
+        self.selection: SelectionHub = SelectionHub(self.inspector, self._panel_views, self)
+        self.inspector_feed: InspectorFeed = InspectorFeed(self, self.inspector, self.current_run)
         self.followed: RoutePanel | None = None
         self.tabs.currentChanged.connect(self._follow_current)
-
-        self.status_message = QLabel()
-        self.statusBar().addWidget(self.status_message, 1)
-        self.requests = WindowRequests(self)
-        self.run_files = RunFiles(self)
-        self.menus = Menus(self)
+        self.requests: WindowRequests = WindowRequests(self)
+        self.run_files: RunFiles = RunFiles(self)
+        self.menus: Menus = Menus(self)
         self.file_menu, self.run_menu = self.menus.file_menu, self.menus.run_menu
         self.view_menu, self.help_menu = self.menus.view_menu, self.menus.help_menu
         self.provider_bar.changed.connect(self._provider_changed)
         self.provider_bar.settingsRequested.connect(self.open_settings)
-
-        if simulator_url:
-            self.provider_bar.set_simulator_url(simulator_url)
+        if self._simulator_url:
+            self.provider_bar.set_simulator_url(self._simulator_url)
         # The simulator (starlette + uvicorn imports, a thread) starts right after the first
         # frame rather than before it (startup time); a Send before then starts it at once.
         self._deferring = True
@@ -156,12 +156,24 @@ class MainWindow(QMainWindow):
             else f"Ready: {self.provider_bar.provider().name}.",
             8000,
         )
+        if self.isVisible():  # shown empty before (the entry point): laid out now
+            self._sized = self._sized or share_splitter(self, now_shown=True)
 
     # ---- what the first frame does not show (startup time) --------------------------------------
     @property
     def painted(self) -> bool:
-        """Whether the window has painted its first frame."""
+        """Whether the window has painted its first frame with its contents."""
         return self._painted
+
+    @property
+    def built(self) -> bool:
+        """Whether the window's contents are built (``build``)."""
+        return self._built
+
+    @property
+    def empty_painted(self) -> bool:
+        """Whether the window has painted at all (before ``build``: its empty frame)."""
+        return self._empty_painted
 
     @property
     def closing(self) -> bool:
@@ -224,7 +236,7 @@ class MainWindow(QMainWindow):
         return self.traffic.start(upstream, port, save)
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.UpdateRequest and reader_pause.active():
+        if reader_pause.active() and event.type() == QEvent.Type.UpdateRequest:
             # The window's paint, every dirty widget in it, with the readers paused: it enters
             # Python for each widget subclassed there (a paintEvent, a model's data() per cell),
             # and each entry waited up to the switch interval for the GIL behind a busy reader.
@@ -236,21 +248,30 @@ class MainWindow(QMainWindow):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
-        if not self._painted:
+        if not self._empty_painted:
+            self._empty_painted = True
+            if not self._built:
+                self.emptyFrame.emit()
+        if not self._painted and self._built:
             self._painted = True
             self.firstFrame.emit()
             QTimer.singleShot(0, self, self._after_first_frame)
 
     # ---- structure ------------------------------------------------------------------------------
     def current_panel(self) -> RoutePanel:
+        from playground.ui.window.panels import Placeholder
+
         widget = self.tabs.currentWidget()
         if isinstance(widget, Placeholder):
             return self.panels[widget.route]
-        assert isinstance(widget, RoutePanel)
-        return widget
+        return widget  # type: ignore[return-value]  # a tab's page is a placeholder or a panel
 
     def _build_panel(self, route: str) -> RoutePanel:
         """Build ``route``'s panel and put it in its tab in place of the placeholder."""
+        from playground.ui.panels.route_panel import RoutePanel
+        from playground.ui.routes import route_views
+        from playground.ui.timeouts import first_byte_timeout, stall_seconds
+
         # The first frame's panel shows its empty state: its output widgets wait for idle time.
         panel = RoutePanel(route, self.requests.panel_spec, defer_output=not self._after_done)
         panel.session.stall_seconds = stall_seconds(self.settings)
@@ -363,6 +384,7 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> None:
         from playground.ui.settings_dialog import SettingsDialog
+        from playground.ui.timeouts import first_byte_timeout, stall_seconds
 
         dialog = SettingsDialog(self.settings, self)
         if dialog.exec():
@@ -423,7 +445,7 @@ class MainWindow(QMainWindow):
             panel.editor.set_body(body)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if event.mimeData().hasUrls():
+        if self._built and event.mimeData().hasUrls():
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
@@ -446,20 +468,17 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        if not self._sized and not self.splitter_restored:
-            # The first show knows the real width: give the inspector ~42 %.
-            self._sized = True
-            total = max(self.splitter.width(), 800)
-            # On a laptop-sized window the panel's two columns need the room more (~36 %; at
-            # 1024 px the answer beside the form was 290 px, too narrow for a 4-column table).
-            share = 0.42 if total >= 1400 else 0.36 if total >= 1100 else 0.32
-            inspector = int(total * share)
-            self.splitter.setSizes([total - inspector, inspector])
+        if self._built and not self._sized:
+            from playground.ui.window.contents import share_splitter
+
+            self._sized = share_splitter(self)
 
     # ---- closing ---
     def closeEvent(self, event: QCloseEvent) -> None:
         from playground.ui.window.remembered import remember
 
+        if not self._built:  # closed before its contents were made: nothing to remember
+            self._remembered = True
         if not self._closing or not self._remembered:
             self._remembered = True
             remember(self)
@@ -471,11 +490,15 @@ class MainWindow(QMainWindow):
     def stop_all(self) -> None:
         """The window is closing: stop every stream now (``shutdown`` awaits their ends)."""
         self._closing = True
+        if not self._built:
+            return
         for panel in self.panels.built().values():
             panel.session.stop()
 
     async def shutdown(self) -> None:
         """Wait for every stream to close, then stop the simulator (no pending tasks at exit)."""
+        if not self._built:
+            return
         await lazy.gather_quietly(*(p.session.aclose() for p in self.panels.built().values()))
         await self.provider_bar.aclose()
         server = self.traffic.shutdown() if self.traffic is not None else None
