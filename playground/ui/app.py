@@ -224,8 +224,8 @@ def _wait_paint(window: MainWindow, *, empty: bool) -> None:
     first frame with its contents, or a short while passed."""
     from PySide6.QtCore import QEventLoop, QTimer
 
-    if window.empty_painted if empty else window.painted:
-        return
+    if window.closing or (window.empty_painted if empty else window.painted):
+        return  # (a closed window paints no more)
     painted = window.emptyFrame if empty else window.firstFrame
     wait_ms = EMPTY_FRAME_WAIT_MS if empty else FIRST_FRAME_WAIT_MS
     waiter = QEventLoop()

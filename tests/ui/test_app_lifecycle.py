@@ -136,3 +136,23 @@ def test_timeouts_come_from_the_settings(qloop: Any, sim: Any, settings: Any) ->
         qloop.run(win.shutdown(), 10)
         win.close()
         win.deleteLater()
+
+
+def test_a_window_closed_before_its_contents_were_built_closes_cleanly(
+    qloop: Any, qtbot: Any, settings: Any
+) -> None:
+    """The entry point shows the window empty before building it: a close in that moment (the
+    user, the window manager) ends the program without remembering a layout it never had."""
+    from playground.ui.window.shell import MainWindow
+
+    win = MainWindow(settings, start_simulator=False, build=False)
+    closed: list[bool] = []
+    win.closed.connect(lambda: closed.append(True))
+    win.show()
+    qtbot.waitUntil(lambda: win.empty_painted, timeout=3000)
+    assert not win.built and not win.painted  # its empty frame only
+    win.close()
+    assert closed == [True] and win.closing
+    qloop.run(win.shutdown(), 10)
+    assert "window/geometry" not in settings.allKeys()  # nothing remembered of no layout
+    win.deleteLater()

@@ -55,12 +55,12 @@ def build_widgets(window: MainWindow) -> dict[str, QWidget]:
     return pages
 
 
-def share_splitter(window: MainWindow, *, now_shown: bool = False) -> bool:
-    """Give the inspector its share of the window's width, unless the splitter was restored;
-    True when the share is settled. On the window's first show (it knows its real width then),
-    or right after the contents were built into a window shown empty (``now_shown``)."""
+def share_splitter(window: MainWindow, *, now_shown: bool = False) -> None:
+    """Give the inspector its share of the window's width, unless the splitter was restored.
+    On the window's first show (it knows its real width then), or right after the contents were
+    built into a window shown empty (``now_shown``)."""
     if window.splitter_restored:
-        return True
+        return
     splitter = window.splitter
     if now_shown:
         # A child added to a shown window is shown by a queued call, and a layout skips hidden
@@ -76,4 +76,3 @@ def share_splitter(window: MainWindow, *, now_shown: bool = False) -> bool:
     share = 0.42 if total >= 1400 else 0.36 if total >= 1100 else 0.32
     inspector = int(total * share)
     splitter.setSizes([total - inspector, inspector])
-    return True

@@ -157,7 +157,8 @@ class MainWindow(QMainWindow):
             8000,
         )
         if self.isVisible():  # shown empty before (the entry point): laid out now
-            self._sized = self._sized or share_splitter(self, now_shown=True)
+            share_splitter(self, now_shown=True)
+            self._sized = True
 
     # ---- what the first frame does not show (startup time) --------------------------------------
     @property
@@ -468,18 +469,18 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        if self._built and not self._sized:
+        if self._built and not self._sized:  # the first show knows the real width
             from playground.ui.window.contents import share_splitter
 
-            self._sized = share_splitter(self)
+            share_splitter(self)
+            self._sized = True
 
     # ---- closing ---
     def closeEvent(self, event: QCloseEvent) -> None:
         from playground.ui.window.remembered import remember
 
-        if not self._built:  # closed before its contents were made: nothing to remember
-            self._remembered = True
-        if not self._closing or not self._remembered:
+        # (Closed before its contents were made, it has nothing to remember.)
+        if self._built and (not self._closing or not self._remembered):
             self._remembered = True
             remember(self)
         if not self._closing:
