@@ -100,15 +100,10 @@ class MainWindow(QMainWindow):
 
     def build(self) -> None:
         """The window's contents: the provider bar, the route tabs with the current panel, the
-        inspector, the menus and the status bar. Once; a no-op after that.
-
-        Spawn to a painted window took 1.7-1.9 times a bare ``QMainWindow``'s, and half of
-        what ours added was PySide building Python enum classes (186 of them, about 50 ms on a
-        2-core AMD EPYC: the ``Qt`` namespace's 93 on its first use, then each class's own with
-        the class) before any of the contents could be made. So the entry point shows the
-        window empty first (its size, title and the theme's background: no enum of ``Qt``, no
-        contents module imported), and builds this right after that first paint, as a browser
-        paints its window before the page (``playground bench``'s ``startup_*``)."""
+        inspector, the menus and the status bar. Once; a no-op after that. The entry point
+        calls it right after the window's empty first paint: half of what our start added to a
+        bare window's was PySide building enum classes for the contents (186, about 50 ms on a
+        2-core AMD EPYC), none of which that paint needs (docs/architecture.md, "Startup")."""
         if self._built:
             return
         self._built = True
