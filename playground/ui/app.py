@@ -177,16 +177,17 @@ def _open_window(args: argparse.Namespace) -> tuple[MainWindow, str | None]:
     from playground.ui.window.shell import MainWindow
 
     settings, warning = _settings()
-    if _headless(args) or args.provider:
+    headless = _headless(args)
+    if headless or args.provider:
         # A scripted run reads the remembered provider and models but never changes them.
         settings = _scratch_copy(settings)
     if args.provider:
         settings.setValue("provider", args.provider)
-    window = MainWindow(settings, interactive=not _headless(args), build=False)
+    window = MainWindow(settings, interactive=not headless, build=False)
     from playground.ui.window.remembered import restore_geometry
 
     # An interactive start comes back as it was left; a size asked for (or a headless run) wins.
-    if args.size_given or _headless(args) or not restore_geometry(window):
+    if args.size_given or headless or not restore_geometry(window):
         window.resize(*args.size)
     window.show()
     return window, warning

@@ -42,9 +42,19 @@ class Menus:
 
         self.presets = Presets(window, self.presets_menu)
         self._view()
-        about = self._action("&About", window.about)
+        about = self._action("&About", self._about)
         self.help_menu.addAction(about)
         self.sample_menu = add_sample_menu(self.help_menu, window.open_capture)
+
+    def _about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox  # a dialog: its class loads when first used
+
+        QMessageBox.about(
+            self.window,
+            "About Playground",
+            "A playground for OpenAI-compatible inference gateways: each route's stream in live "
+            "widgets beside the raw server-sent events that carried it.",
+        )
 
     def _action(
         self,

@@ -16,6 +16,9 @@ __all__ = ["CAPTURE_FILTER", "RunFiles"]
 CAPTURE_FILTER = "Captures (*.jsonl *.capture *.sse *.txt *.log);;All files (*)"
 
 
+_AUDIO_SUFFIXES = (".wav", ".mp3", ".flac", ".ogg", ".m4a", ".webm")
+
+
 class RunFiles:
     """Saves, exports and bundles the current panel's run; every outcome is one status line."""
 
@@ -51,6 +54,15 @@ class RunFiles:
         self.window.show_request_of(panel, capture)
         panel.session.start_replay(capture, 0.0)
         self.window.statusBar().showMessage(f"Opened {Path(path).name}", 6000)
+
+    def open_dropped(self, path: str) -> None:
+        """A file dropped on the window: an audio file on Transcription is its input, anything
+        else a capture (or raw `curl -N` output) to open."""
+        panel = self.window.current_panel()
+        if panel.route == "transcription" and Path(path).suffix.lower() in _AUDIO_SUFFIXES:
+            panel.editor.set_file(path)
+        else:
+            self.open_capture(path)
 
     def status(self) -> str | None:
         state = self.session().state

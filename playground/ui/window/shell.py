@@ -323,16 +323,6 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(panel)
         return panel
 
-    def about(self) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
-        QMessageBox.about(
-            self,
-            "About Playground",
-            "A playground for OpenAI-compatible inference gateways: each route's stream in live "
-            "widgets beside the raw server-sent events that carried it.",
-        )
-
     # ---- provider and requests ---
     def ensure_simulator(self) -> str:
         """Start the built-in simulator in-process (127.0.0.1, a free port) unless it runs."""
@@ -447,18 +437,7 @@ class MainWindow(QMainWindow):
     def dropEvent(self, event: QDropEvent) -> None:
         for url in event.mimeData().urls():
             if url.isLocalFile():
-                path = url.toLocalFile()
-                if self.current_panel().route == "transcription" and Path(path).suffix.lower() in (
-                    ".wav",
-                    ".mp3",
-                    ".flac",
-                    ".ogg",
-                    ".m4a",
-                    ".webm",
-                ):
-                    self.current_panel().editor.set_file(path)
-                else:
-                    self.open_capture(path)
+                self.run_files.open_dropped(url.toLocalFile())
                 event.acceptProposedAction()
                 return
 
