@@ -377,6 +377,29 @@ def test_dropping_a_capture_file_replays_it(window: Any, qloop: Any, tmp_path: P
     assert panel.session.state.text == "w0 w1 w2 w3 "
 
 
+def test_an_audio_file_dropped_on_the_window_is_transcriptions_input(
+    window: Any, tmp_path: Path
+) -> None:
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    audio = tmp_path / "note.wav"
+    audio.write_bytes(b"RIFF\x00\x00\x00\x00WAVE")
+    panel = window.show_panel("transcription")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(audio))])
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+    assert window.current_panel() is panel  # not opened as a capture
+    assert panel.editor.file_path() == str(audio)
+
+
 def test_timing_updates_while_the_stream_runs(window: Any, qloop: Any) -> None:
     window.docks.timing_dock.show()
     panel = window.show_panel("chat")
