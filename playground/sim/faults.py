@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 
 from playground.sim.fault_names import FAULTS
 from playground.sim.framing import CONTENT, HEAD, TAIL, TERMINATOR, Frame, encode
+from playground.sim.pace import Schedule
 
 # status -> (OpenAI-style type, OpenRouter metadata.error_type, Anthropic error type, message).
 # Envelopes follow PROTOCOL.md §2 (OpenAI), §7 (OpenRouter/Vultr: code = status,
@@ -192,9 +193,13 @@ async def _render(
         unknown_n += 1
         return out(route.unknown(unknown_n))
 
+    clock = asyncio.get_running_loop().time
+    schedule = Schedule(clock())
     async for frame in frames:
         if frame.delay > 0:
-            await asyncio.sleep(frame.delay)
+            wait = schedule.wait(frame.delay, clock())
+            if wait > 0:
+                await asyncio.sleep(wait)
         strike = not fired and (
             (frame.kind == CONTENT and content_seen >= route.trigger_after)
             or (frame.kind in (TAIL, TERMINATOR) and content_seen > 0)
@@ -223,6 +228,7 @@ async def _render(
                 raise DropConnection
             if fault == "stall":
                 await asyncio.sleep(faults.stall_seconds)
+                schedule.restart(clock())
             elif fault == "bad-json" and isinstance(frame.data, dict):
                 good = out(frame)
                 # Cut the JSON in half: one malformed data line, then the stream goes on.

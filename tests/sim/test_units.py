@@ -8,7 +8,7 @@ import random
 import pytest
 
 from playground.sim import cli, prose
-from playground.sim.pace import parse_pace
+from playground.sim.pace import MAX_LAG, Schedule, parse_pace
 from playground.sim.schema_values import value_for
 
 
@@ -168,3 +168,27 @@ def test_a_city_argument_takes_the_place_named_in_the_prompt() -> None:
     assert args["unit"] in ("celsius", "fahrenheit")
     assert json.loads(json.dumps(args)) == args
     assert places_in("Is it raining? Tell me about Oslo and Lima.") == ("Oslo", "Lima")
+
+
+def test_a_paced_stream_keeps_its_rate_when_sleeps_overshoot() -> None:
+    # 0.5 ms a token, each sleep overshooting to 1.2 ms (the event loop's timer): frames then
+    # come due while the writer sleeps, and go out with no sleep, so 2,000 tokens take 1 s.
+    schedule, now, sent = Schedule(0.0), 0.0, 0
+    while sent < 2000:
+        wait = schedule.wait(0.0005, now)
+        if wait > 0:
+            now += max(wait, 0.0012)
+        sent += 1
+    assert now == pytest.approx(1.0, abs=0.002)
+
+
+def test_a_held_up_stream_bursts_at_most_max_lag_then_keeps_the_pace() -> None:
+    schedule = Schedule(0.0)
+    assert schedule.wait(0.010, 0.0) == pytest.approx(0.010)
+    # The reader held the writer for 2 s: only MAX_LAG's worth of frames go out at once.
+    burst = 0
+    while schedule.wait(0.010, 2.010) == 0:
+        burst += 1
+    assert burst == pytest.approx(MAX_LAG / 0.010, abs=1)
+    schedule.restart(5.0)  # a stall on purpose: nothing to catch up
+    assert schedule.wait(0.010, 5.0) == pytest.approx(0.010)
