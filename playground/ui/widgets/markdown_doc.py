@@ -30,6 +30,7 @@ from playground.protocol.markdown import Block, BlockSplitter
 
 from .gap_marks import GLYPH, Gap, mark_format
 from .markdown_render import BlockRenderer
+from .plain_prose import PlainProse, plain_text
 
 __all__ = ["FAST_INTERVAL", "OPEN_FACTOR", "OPEN_INTERVAL", "LiveMarkdown", "Shown"]
 
@@ -92,6 +93,7 @@ class LiveMarkdown:
         self._tail_at = 0  # how much of _raw the tail shows
         self._tail = False  # plain text follows the last render
         self._per_char = 0.0  # seconds a closed batch took per source character (0: not known)
+        self._plain: PlainProse | None = None  # md4c's formats for plain blocks, learnt once
 
     # -- input ---------------------------------------------------------------------------------
 
@@ -232,9 +234,13 @@ class LiveMarkdown:
         """The next closed block, or a run of paragraphs and headings of up to ``limit`` source
         characters rendered as one; returns the characters rendered."""
         block = self._backlog.popleft()
+        batched = block.kind in _BATCHED and not self._gaps
+        plain = plain_text(block) if batched and self.closed else None
+        if plain is not None:
+            return self._render_plain(block, plain, limit)
         run = [block]
         size = len(block.text)
-        if block.kind in _BATCHED and not block.continued and not self._gaps:
+        if batched and not block.continued:
             while self._backlog and size < limit:
                 following = self._backlog[0]
                 if following.kind not in _BATCHED or following.continued:
@@ -257,6 +263,32 @@ class LiveMarkdown:
             self._starts.append(before)
             before = start + end
         self.closed[-1].doc_end = self._end = cursor.position()
+        self._keep_end_formats()
+        return size
+
+    def _render_plain(self, block: Block, plain: tuple[str, int], limit: int) -> int:
+        """``block`` and the plain paragraphs and headings after it (up to ``limit`` source
+        characters) inserted as text in md4c's formats (plain_prose); returns the characters."""
+        run, texts = [block], [plain]
+        size = len(block.text)
+        while self._backlog and size < limit:
+            following = self._backlog[0]
+            shown = plain_text(following) if following.kind in _BATCHED else None
+            if shown is None:
+                break
+            run.append(self._backlog.popleft())
+            texts.append(shown)
+            size += len(following.text)
+        if self._plain is None:
+            self._plain = PlainProse(self.renderer)
+        cursor = QTextCursor(self.document)
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        before = cursor.position()
+        for one, end in zip(run, self._plain.insert(cursor, texts), strict=True):
+            self.closed.append(Shown(one, before, end))
+            self._starts.append(before)
+            before = end
+        self._end = before
         self._keep_end_formats()
         return size
 
