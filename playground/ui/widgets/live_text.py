@@ -19,6 +19,8 @@ from PySide6.QtWidgets import QTextEdit, QWidget
 
 from playground.ui import reader_pause
 
+from .source_locate import locate, nearest
+
 if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
     from playground.protocol.state import TextBuffer
 
@@ -33,6 +35,13 @@ PARAGRAPH_LIMIT = 2000  # characters of one paragraph laid out while streaming (
 # 200,000-character answer opened at once renders in slices and never freezes the window.
 BUDGET = 0.005
 CATCH_UP_REPAINT = 0.1  # s between repaints while rendering is behind (_pace_repaints)
+# Plain text: a sync shows up to BUDGET's worth of new text (at the cost per character the last
+# inserts took) and the rest follows on the timer, as Markdown's closed blocks do. Under a flood
+# one frame's text had reached tens of thousands of characters, laid out in one go: the plain
+# view's p99 frame stall read 20-30 ms where the Markdown view's read 10-12 (2-core AMD EPYC).
+# Below SLICE_MIN characters a sync shows all it has (a fast model's frame is a few dozen).
+SLICE_MIN = 2000
+BACKLOG_PACE = 2.0  # while behind, the next slice waits this many times the last one's cost
 
 
 def utf16_len(text: str) -> int:
@@ -46,7 +55,8 @@ class LiveText(QTextEdit):
     """Shows a TextBuffer as it grows: plain text, or (``markdown=True``) Markdown rendered live.
 
     Plain: each ``sync`` appends ``buffer.since(shown)`` at the end of the document with a
-    QTextCursor (re-setting the whole text per token grows quadratically). Markdown: the new
+    QTextCursor (re-setting the whole text per token grows quadratically), a budget's worth of
+    it when a flood brought more, the rest from the timer. Markdown: the new
     text goes to a ``LiveMarkdown``, which renders each closed block once and lays out again
     only the open one. Either way clicks map back to the timeline item that carried the text
     (``TextBuffer.item_at``) and ``highlight`` marks an item's spans.
@@ -80,6 +90,7 @@ class LiveText(QTextEdit):
         self._buffer: TextBuffer | None = None
         self._shown = 0  # code points of the buffer already in the document
         self._block_len = 0  # characters in the last paragraph shown (plain)
+        self._per_char = 0.0  # seconds a plain insert took per character (0: not known yet)
         self._press: tuple[int, int] | None = None
         self._static = False  # show_text: no timeline behind the text
         self.char_format: QTextCharFormat | None = None
@@ -118,8 +129,10 @@ class LiveText(QTextEdit):
 
     @property
     def pending(self) -> bool:
-        """Markdown received but not laid out yet (a burst being rendered in slices)."""
-        return self.live_markdown is not None and self.live_markdown.pending
+        """Text received but not laid out yet (a burst being shown in slices)."""
+        if self.live_markdown is not None:
+            return self.live_markdown.pending
+        return not self.markdown and self._buffer is not None and len(self._buffer) > self._shown
 
     def sync(self, buffer: TextBuffer) -> bool:
         """Show what ``buffer`` holds beyond what is shown; True if anything was added."""
@@ -131,22 +144,42 @@ class LiveText(QTextEdit):
         new = buffer.since(self._shown)
         if not new:
             return False
-        self._shown += len(new)
-        if self.markdown:
-            self._live().feed(new)
-            # Inside the frame only the new text goes in (as the plain tail); a render step
-            # that is due runs from the timer, in an event-loop turn of its own, so the frame's
-            # work and the step's never block the UI thread back to back (ui_stall_p99_ms).
-            self._work(defer=True)
+        if not self.markdown:
+            self._show_plain(new)
             return True
+        self._shown += len(new)
+        self._live().feed(new)
+        # Inside the frame only the new text goes in (as the plain tail); a render step that is
+        # due runs from the timer, in an event-loop turn of its own, so the frame's work and the
+        # step's never block the UI thread back to back (ui_stall_p99_ms).
+        self._work(defer=True)
+        return True
+
+    def _show_plain(self, new: str) -> None:
+        """Append ``new`` (what the buffer holds beyond what is shown), BUDGET's worth of it
+        when it is long; the timer shows the rest."""
+        clock = time.perf_counter
+        started = clock()
+        limit = len(new)
+        if limit > SLICE_MIN and self._per_char > 0:
+            limit = max(SLICE_MIN, int(BUDGET / self._per_char))
+        piece = new[:limit]
         bar = self.verticalScrollBar()
         at_bottom = bar.value() >= bar.maximum() - 4
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
-        self._insert(cursor, new)
+        self._insert(cursor, piece)
+        self._shown += len(piece)
         if at_bottom:
             bar.setValue(bar.maximum())
-        return True
+        cost = clock() - started
+        if len(piece) >= SLICE_MIN // 10:  # a few characters say more about fixed costs
+            rate = cost / len(piece)
+            self._per_char = rate if self._per_char <= 0 else 0.7 * self._per_char + 0.3 * rate
+        behind = len(piece) < len(new)
+        self._pace_repaints(behind)
+        if behind:
+            self._timer.start(max(0, int(BACKLOG_PACE * cost * 1000)))
 
     def render_markdown(self) -> None:
         """The stream ended: lay out its last block as final (the same look it had while open)."""
@@ -175,6 +208,14 @@ class LiveText(QTextEdit):
 
     def flush(self) -> None:
         """Lay out everything received now, whatever it costs (a dump, a test)."""
+        if not self.markdown and self.pending:
+            self._timer.stop()
+            rest = self._buffer.since(self._shown) if self._buffer is not None else ""
+            cursor = QTextCursor(self.document())
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            self._insert(cursor, rest)
+            self._shown += len(rest)
+            self._pace_repaints(behind=False)
         live = self.live_markdown
         if live is not None:
             self._timer.stop()
@@ -198,6 +239,11 @@ class LiveText(QTextEdit):
     def _work(self, *, defer: bool = False) -> None:
         live = self.live_markdown
         if live is None:
+            if not self.markdown and self._buffer is not None:  # plain text shown in slices
+                new = self._buffer.since(self._shown)
+                if new:
+                    with reader_pause.paused():
+                        self._show_plain(new)
             return
         bar = self.verticalScrollBar()
         at_bottom = bar.value() >= bar.maximum() - 4
@@ -238,23 +284,27 @@ class LiveText(QTextEdit):
         # longer than PARAGRAPH_LIMIT is broken at a space: the space becomes the block break
         # (one position for one character, so offsets and linked views still line up).
         fmt = self.char_format
-        rest = text
         block = self._block_len
-        while block + len(rest) > PARAGRAPH_LIMIT:
-            newline = rest.rfind("\n")
-            if newline >= 0 and block + newline <= PARAGRAPH_LIMIT:
-                # A real line end is near: the paragraph stays short without help.
-                self._put(cursor, rest[: newline + 1], fmt)
-                rest = rest[newline + 1 :]
+        at = 0  # where the text not yet put begins (indices: no copy of the rest per break)
+        while block + len(text) - at > PARAGRAPH_LIMIT:
+            room = max(0, PARAGRAPH_LIMIT - block)
+            # The last line end within the paragraph's room: the paragraph stays short without
+            # help. (Searching the whole rest found the last line end of a long insert, beyond
+            # the room, and broke lines at spaces that had line ends near them.)
+            newline = text.rfind("\n", at, at + room + 1)
+            if newline >= 0:
+                self._put(cursor, text[at : newline + 1], fmt)
+                at = newline + 1
                 block = 0
                 continue
-            space = rest.find(" ", max(0, PARAGRAPH_LIMIT - block))
+            space = text.find(" ", at + room)
             if space < 0:
                 break
-            self._put(cursor, rest[:space], fmt)
+            self._put(cursor, text[at:space], fmt)
             cursor.insertBlock()
-            rest = rest[space + 1 :]
+            at = space + 1
             block = 0
+        rest = text[at:] if at else text
         self._put(cursor, rest, fmt)
         newline = rest.rfind("\n")
         self._block_len = len(rest) - newline - 1 if newline >= 0 else block + len(rest)
@@ -301,7 +351,7 @@ class LiveText(QTextEdit):
         if not source:
             return None
         approx = here * len(source) // max(1, len(rendered))
-        found = _locate(rendered, here, source, approx)
+        found = locate(rendered, here, source, approx)
         return shown.block.start + min(len(source) - 1, found if found >= 0 else approx)
 
     def _plain(self, shown: Shown) -> str:
@@ -356,7 +406,7 @@ class LiveText(QTextEdit):
                 continue
             rendered = self._plain(shown)
             approx = (a - block.start) * len(rendered) // max(1, len(block.text))
-            found = _nearest(rendered, needle, approx)
+            found = nearest(rendered, needle, approx)
             if found < 0:
                 continue
             out.append(
@@ -414,49 +464,3 @@ class LiveText(QTextEdit):
 def open_url(url: QUrl) -> bool:
     """Open ``url`` in the user's browser (tests replace this)."""
     return QDesktopServices.openUrl(url)
-
-
-# Block, line, object and frame (table cell) marks in a document's raw text (selectedText).
-_BREAKS = "\u2029\u2028\ufffc\ufdd0\ufdd1\n"
-
-
-def _locate(rendered: str, here: int, source: str, approx: int) -> int:
-    """Where rendered position ``here`` is in ``source``: the text around it on its line (or in
-    its table cell) found near ``approx``, else the word under it; -1 if neither is there."""
-    lo, hi = max(0, here - 12), min(len(rendered), here + 12)
-    for k in range(here - 1, lo - 1, -1):
-        if rendered[k] in _BREAKS:
-            lo = k + 1
-            break
-    for k in range(here, hi):
-        if rendered[k] in _BREAKS:
-            hi = k
-            break
-    raw = rendered[lo:hi]
-    snippet = raw.strip()
-    if snippet:
-        found = _nearest(source, snippet, approx)
-        if found >= 0:
-            return found + max(0, here - lo - (len(raw) - len(raw.lstrip())))
-    start = here
-    while start > 0 and rendered[start - 1].isalnum():
-        start -= 1
-    end = here
-    while end < len(rendered) and rendered[end].isalnum():
-        end += 1
-    if end > start:
-        found = _nearest(source, rendered[start:end], approx)
-        if found >= 0:
-            return found + here - start
-    return -1
-
-
-def _nearest(hay: str, needle: str, approx: int) -> int:
-    """The occurrence of ``needle`` in ``hay`` closest to ``approx``; -1 if none."""
-    after = hay.find(needle, max(0, approx - len(needle)))
-    before = hay.rfind(needle, 0, max(0, approx) + len(needle))
-    if after < 0:
-        return before
-    if before < 0:
-        return after
-    return after if abs(after - approx) <= abs(approx - before) else before
