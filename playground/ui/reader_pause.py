@@ -2,9 +2,12 @@
 
 A frame's work runs with its reader paused (ui/frames.py): otherwise each return from Qt into
 Python waits for the GIL behind the busy reader thread. A slice that runs from a timer of its
-own (a Markdown render step, the timeline's catch-up rows) needs the same: measured on a 2-core
-AMD EPYC under a flood, render steps of 3.7 ms CPU took 9.8 ms on the wall clock with the reader
-running. Pausing costs at most the decode of the read under way (the lock is held per read).
+own and spends its time in Python (the timeline's catch-up rows) needs the same: measured on a
+2-core AMD EPYC under a flood, live Markdown's render steps, then mostly md4c and Python, took
+9.8 ms on the wall clock for 3.7 ms of CPU with the reader running. (Those steps no longer
+pause it: plain blocks skip md4c, and what is left is mostly Qt's layout, which runs beside the
+reader: see LiveText._work.) Pausing costs at most the decode of the read under way (the lock
+is held per read).
 """
 
 from __future__ import annotations
