@@ -87,7 +87,7 @@ GROUPS: tuple[str, ...] = (
     "proxy",
     "session",
 )
-# A plain run measures these; the long session (about 100 s) runs on its own: --only session.
+# A plain run measures these; the long session (about 25 s) runs on its own: --only session.
 DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g != "session")
 QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "markdown", "image", "ui", "session"})
 # Wall-time figures move with the machine's load: each is the median of ``Sizes.repeats``
