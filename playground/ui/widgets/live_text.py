@@ -139,12 +139,14 @@ class LiveText(QTextEdit):
         if self.live_markdown is not None and self.live_markdown.finished:
             return False  # finished; more text would only come from a new run
         self._buffer = buffer
+        if not self.markdown:
+            if len(buffer) <= self._shown:
+                return False
+            self._show_plain()
+            return True
         new = buffer.since(self._shown)
         if not new:
             return False
-        if not self.markdown:
-            self._show_plain(new)
-            return True
         self._shown += len(new)
         self._live().feed(new)
         # Inside the frame only the new text goes in (as the plain tail); a render step that is
@@ -153,15 +155,19 @@ class LiveText(QTextEdit):
         self._work(defer=True)
         return True
 
-    def _show_plain(self, new: str) -> None:
-        """Append ``new`` (what the buffer holds beyond what is shown), BUDGET's worth of it
-        when it is long; the timer shows the rest."""
+    def _show_plain(self, *, whole: bool = False) -> None:
+        """Append what the buffer holds beyond what is shown, BUDGET's worth of it when it is
+        long (all of it if ``whole``); the timer shows the rest."""
+        if self._buffer is None:
+            return
         clock = time.perf_counter
         started = clock()
-        limit = len(new)
-        if limit > SLICE_MIN and self._per_char > 0:
+        waiting = len(self._buffer) - self._shown
+        limit = waiting
+        if not whole and limit > SLICE_MIN and self._per_char > 0:
             limit = max(SLICE_MIN, int(BUDGET / self._per_char))
-        piece = new[:limit]
+        # Only the slice is copied out of the buffer, not the whole backlog behind it.
+        piece = self._buffer.value[self._shown : self._shown + limit]
         bar = self.verticalScrollBar()
         at_bottom = bar.value() >= bar.maximum() - 4
         cursor = QTextCursor(self.document())
@@ -174,7 +180,7 @@ class LiveText(QTextEdit):
         if len(piece) >= SLICE_MIN // 10:  # a few characters say more about fixed costs
             rate = cost / len(piece)
             self._per_char = rate if self._per_char <= 0 else 0.7 * self._per_char + 0.3 * rate
-        behind = len(piece) < len(new)
+        behind = len(piece) < waiting
         self._pace_repaints(behind)
         if behind:
             self._timer.start(max(0, int(BACKLOG_PACE * cost * 1000)))
@@ -208,12 +214,7 @@ class LiveText(QTextEdit):
         """Lay out everything received now, whatever it costs (a dump, a test)."""
         if not self.markdown and self.pending:
             self._timer.stop()
-            rest = self._buffer.since(self._shown) if self._buffer is not None else ""
-            cursor = QTextCursor(self.document())
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-            self._insert(cursor, rest)
-            self._shown += len(rest)
-            self._pace_repaints(behind=False)
+            self._show_plain(whole=True)
         live = self.live_markdown
         if live is not None:
             self._timer.stop()
@@ -237,10 +238,8 @@ class LiveText(QTextEdit):
     def _work(self, *, defer: bool = False) -> None:
         live = self.live_markdown
         if live is None:
-            if not self.markdown and self._buffer is not None:  # plain text shown in slices
-                new = self._buffer.since(self._shown)
-                if new:
-                    self._show_plain(new)
+            if self.pending:  # plain text shown in slices
+                self._show_plain()
             return
         bar = self.verticalScrollBar()
         at_bottom = bar.value() >= bar.maximum() - 4
