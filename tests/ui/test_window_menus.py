@@ -355,12 +355,11 @@ def test_compare_from_the_window_uses_the_simulator(window: Any, qloop: Any) -> 
     compare.close()
 
 
-def test_dropping_a_capture_file_replays_it(window: Any, qloop: Any, tmp_path: Path) -> None:
+def _drop_on_window(window: Any, path: Path) -> None:
+    """A local file dropped on the window itself (not on a panel's form)."""
     from PySide6.QtCore import QMimeData, QPointF, QUrl
     from PySide6.QtGui import QDropEvent
 
-    path = _spread_capture(tmp_path, n=4, step=0.01)
-    window.show_panel("images")
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
     event = QDropEvent(
@@ -371,6 +370,12 @@ def test_dropping_a_capture_file_replays_it(window: Any, qloop: Any, tmp_path: P
         Qt.KeyboardModifier.NoModifier,
     )
     window.dropEvent(event)
+
+
+def test_dropping_a_capture_file_replays_it(window: Any, qloop: Any, tmp_path: Path) -> None:
+    path = _spread_capture(tmp_path, n=4, step=0.01)
+    window.show_panel("images")
+    _drop_on_window(window, path)
     panel = window.current_panel()
     assert panel.route == "chat"  # the capture's route picks the panel
     qloop.run(panel.session.wait(), 10)
@@ -380,22 +385,10 @@ def test_dropping_a_capture_file_replays_it(window: Any, qloop: Any, tmp_path: P
 def test_an_audio_file_dropped_on_the_window_is_transcriptions_input(
     window: Any, tmp_path: Path
 ) -> None:
-    from PySide6.QtCore import QMimeData, QPointF, QUrl
-    from PySide6.QtGui import QDropEvent
-
     audio = tmp_path / "note.wav"
     audio.write_bytes(b"RIFF\x00\x00\x00\x00WAVE")
     panel = window.show_panel("transcription")
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(audio))])
-    event = QDropEvent(
-        QPointF(10, 10),
-        Qt.DropAction.CopyAction,
-        mime,
-        Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier,
-    )
-    window.dropEvent(event)
+    _drop_on_window(window, audio)
     assert window.current_panel() is panel  # not opened as a capture
     assert panel.editor.file_path() == str(audio)
 
