@@ -9,6 +9,7 @@ document not laid out, ~40 KB), and gets its text rendered again as it comes nea
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QSize, QTimer
@@ -29,7 +30,11 @@ class ParkedText(QWidget):
     def __init__(self, shown: TurnText) -> None:
         super().__init__()
         self.source = shown.source
-        self._doc = shown.document().clone()  # laid out only to measure it at a new width
+        # Laid out only to measure it at a new width. PySide ties a clone to the document it
+        # was cloned from: with the turn's text deleted, it was gone too, and the next resize
+        # of the pane crashed measuring it. Parented here, it lives as long as this widget.
+        self._doc = shown.document().clone()
+        self._doc.setParent(self)
         self._doc.setDefaultFont(shown.document().defaultFont())
         self._heights = dict(shown._heights)
         self._frame = shown.frameWidth()
@@ -46,11 +51,12 @@ class ParkedText(QWidget):
         if height is None:
             from playground.ui.conversation.turn_widgets import text_height
 
-            # A copy laid out and dropped at once: the layout is what weighs.
+            # A copy laid out and dropped at once: the layout is what weighs. (Unparented, it
+            # is Python's to free; as cloned it would live on, laid out, until the document.)
+            copy = self._doc.clone()
+            copy.setParent(None)
             inner = max(width - 2 * self._frame, 1)
-            height = self._heights[width] = text_height(
-                self._doc.clone(), inner, self._frame, self._bar
-            )
+            height = self._heights[width] = text_height(copy, inner, self._frame, self._bar)
         return height
 
     def sizeHint(self) -> QSize:
@@ -117,14 +123,20 @@ class Parking:
     def now(self) -> None:
         """Older turns far out of view parked; those near it (and the newest) rendered."""
         view = self.view
+        blocks = view.blocks
         bar = view.scroller.verticalScrollBar()
         seen = view.scroller.viewport().height()
         margin = max(seen, 400)
         top, bottom = bar.value() - margin, bar.value() + seen + margin
-        oldest_kept = len(view.blocks) - KEEP_RENDERED
-        for i, block in enumerate(view.blocks):
-            where = block.geometry()
-            if i >= oldest_kept or (where.bottom() >= top and where.top() <= bottom):
-                unpark(block)
-            else:
+        # The blocks near the view, found by bisection (they are laid out in order): asking
+        # every block where it is cost 20 us a block, 8 ms a change with 400 turns.
+        first = bisect_left(blocks, top, key=lambda b: b.y() + b.height() - 1)
+        last = bisect_right(blocks, bottom, key=lambda b: b.y())
+        near = range(first, last)
+        oldest_kept = len(blocks) - KEEP_RENDERED
+        for i, block in enumerate(blocks):
+            if i >= oldest_kept or i in near:
+                if block.parked is not None:
+                    unpark(block)
+            elif block.text_view is not None:
                 park(block)

@@ -1,0 +1,142 @@
+"""The thread pane's layout: a turn added lays out itself, not the thread before it.
+
+A long thread must not cost more at each run's end than a short one: adding a turn neither
+squeezes and regrows the blocks above it (each one resized twice) nor asks their texts for their
+height at a second width (every block measured again at every pass), and the blocks stay as tall
+as their text at any width of the pane.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
+from PySide6.QtWidgets import QApplication
+
+from playground.protocol.conversation.model import Turn
+from playground.ui.conversation import parking, turn_widgets
+from playground.ui.conversation.thread_view import ThreadView
+
+ANSWER = "\n\n".join(
+    f"Paragraph {n} of the answer: the keeper climbed the stairs and lit the lamp again, "
+    "as the ships went by in the **fog** with `signals` on." * 2
+    for n in range(6)
+)
+
+
+def _settle() -> None:
+    for _ in range(4):
+        QCoreApplication.processEvents()
+
+
+def _thread(pairs: int) -> list[Turn]:
+    turns = []
+    for n in range(pairs):
+        turns += [Turn.of("user", f"Question {n}"), Turn.of("assistant", ANSWER)]
+    return turns
+
+
+class _Resizes(QObject):
+    """Counts the Resize events of the widgets it watches."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.count += 1
+        return False
+
+
+@pytest.fixture
+def view(qapp: QApplication) -> Any:
+    shown = ThreadView()
+    shown.resize(640, 320)
+    shown.show()
+    shown.show_thread(_thread(15), live=None, open_calls=[], prefill={})
+    _settle()
+    yield shown
+    shown.close()
+    shown.deleteLater()
+    _settle()
+
+
+def test_a_turn_added_resizes_none_of_the_blocks_before_it(view: ThreadView) -> None:
+    before = list(view.blocks)
+    assert any(b.parked is not None for b in before)  # long enough for parked turns too
+    resizes = _Resizes()
+    for block in before:
+        block.installEventFilter(resizes)
+    turns = [b.turn for b in before] + [Turn.of("user", "And then?")]
+    view.show_thread(turns, live=None, open_calls=[], prefill={})
+    _settle()
+    assert view.blocks[:-1] == before
+    assert resizes.count == 0
+
+
+def test_a_turn_added_measures_the_earlier_texts_again_at_most_once(
+    qapp: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[tuple[int, int, int]] = []  # (the text, the width asked, the width it had)
+
+    # The texts are made of subclasses that count what they are asked (patching the methods of
+    # PySide classes with live instances crashes PySide later).
+    class CountedText(turn_widgets.TurnText):
+        def heightForWidth(self, width: int) -> int:
+            asked.append((id(self), width, self.width()))
+            return super().heightForWidth(width)
+
+    class CountedParked(parking.ParkedText):
+        def heightForWidth(self, width: int) -> int:
+            asked.append((id(self), width, self.width()))
+            return super().heightForWidth(width)
+
+    monkeypatch.setattr(turn_widgets, "TurnText", CountedText)
+    monkeypatch.setattr(parking, "ParkedText", CountedParked)
+    view = ThreadView()
+    view.resize(640, 320)
+    view.show()
+    view.show_thread(_thread(15), live=None, open_calls=[], prefill={})
+    _settle()
+    try:
+        earlier = {id(shown) for b in view.blocks for shown in (b.text_view, b.parked) if shown}
+        assert any(b.parked is not None for b in view.blocks)
+        asked.clear()
+        turns = [b.turn for b in view.blocks] + [Turn.of("user", "And then?")]
+        view.show_thread(turns, live=None, open_calls=[], prefill={})
+        _settle()
+    finally:
+        view.close()
+        view.deleteLater()
+        _settle()
+    # Qt's box layout keeps a height for one width: asked at a second width (the column's size
+    # hint's), every block's layout was measured again at every pass, and its texts with it (67
+    # asks for 30 texts here). Now the earlier texts keep their heights: a block's own layout
+    # may ask one text again, at the width it has.
+    again = [(width, own) for text, width, own in asked if text in earlier]
+    assert len(again) <= 2
+    assert all(width == own for width, own in again)
+
+
+@pytest.mark.parametrize("width", [360, 640, 1100])
+def test_blocks_are_as_tall_as_their_turn_at_the_panes_width(view: ThreadView, width: int) -> None:
+    # A new width measures the parked turns again, from their kept copy of the text (which
+    # PySide deleted with the turn's text view: resizing the pane crashed).
+    view.resize(width, 320)
+    _settle()
+    view.show_thread(
+        [b.turn for b in view.blocks] + [Turn.of("assistant", ANSWER)],
+        live=None,
+        open_calls=[],
+        prefill={},
+    )
+    _settle()
+    blocks = view.blocks
+    wanted = [b.layout().totalHeightForWidth(b.width()) for b in blocks]
+    assert [b.height() for b in blocks] == wanted
+    # One after the other, 6 px apart: no block overlaps the next or leaves a gap.
+    gaps = {later.y() - (b.y() + b.height()) for b, later in pairwise(blocks)}
+    assert gaps == {6}
