@@ -140,3 +140,21 @@ def test_blocks_are_as_tall_as_their_turn_at_the_panes_width(view: ThreadView, w
     # One after the other, 6 px apart: no block overlaps the next or leaves a gap.
     gaps = {later.y() - (b.y() + b.height()) for b, later in pairwise(blocks)}
     assert gaps == {6}
+
+
+def test_the_blocks_column_has_a_size_at_any_count_of_turns(qapp: QApplication) -> None:
+    shown = ThreadView()
+    shown.resize(640, 320)
+    shown.show()
+    _settle()
+    try:
+        assert shown.body.sizeHint().isValid()  # no turns: no height for a width to ask
+        shown.show_thread(_thread(2), live=None, open_calls=[], prefill={})
+        _settle()
+        hint = shown.body.sizeHint()
+        blocks = shown.blocks
+        assert hint.isValid() and hint.height() >= blocks[-1].y() + blocks[-1].height()
+    finally:
+        shown.close()
+        shown.deleteLater()
+        _settle()
