@@ -101,12 +101,16 @@ def collect_on_ui_thread() -> None:
 
 
 def _unpin() -> None:
-    """The application quits: automatic collection back on (teardown runs no timers)."""
+    """The application quits: the timer stops. Automatic collection stays off: switched back on,
+    the first thread to allocate would collect, and the reader, the run writer and the servers'
+    threads may still be finishing, so Qt wrappers would die on them again (a GUI test run hung
+    so: a collection on the simulator's thread disconnecting a signal, Qt's connection lock held
+    there while it waited for the GIL, and the UI thread, holding the GIL, waiting for that lock
+    to connect one). The interpreter's last collection runs on the main thread at exit."""
     global _timer
     if _timer is not None:
         _timer.stop()
         _timer = None
-    gc.enable()
 
 
 def _set_tick(interval_ms: int) -> None:

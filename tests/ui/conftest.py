@@ -111,6 +111,16 @@ def _test_loop_class() -> type:
     return TestLoop
 
 
+@pytest.fixture(autouse=True)
+def collector_on_ui_thread(qapp: Any) -> None:
+    """Every GUI test with the collector pinned to the UI thread, as the window has it, also
+    those that never run a loop: a collection on a server thread (the simulator's) destroys
+    Qt wrappers there, and a CI run hung in one (see ``gc_schedule._unpin``)."""
+    from playground.ui import gc_schedule
+
+    gc_schedule.collect_on_ui_thread()
+
+
 @pytest.fixture
 def qloop(qapp: Any) -> Iterator[Loop]:
     """pytest-qt has no qasync integration: one QEventLoop per test, set current, closed cleanly."""
