@@ -158,6 +158,20 @@ def test_pinning_needs_the_ui_thread(pinned: Any) -> None:
     assert errors and "UI thread" in str(errors[0])
 
 
+def test_quitting_stops_the_timer_and_leaves_automatic_collection_off(pinned: Any) -> None:
+    # Switched back on at quit, the first thread to allocate would collect: Qt wrappers died on
+    # the simulator's thread and a test run deadlocked (a disconnect there waiting for the GIL,
+    # the UI thread holding it and waiting for Qt's connection lock).
+    gc_schedule = pinned
+    try:
+        gc_schedule._unpin()  # what the application's aboutToQuit runs
+        assert not gc_schedule.pinned()
+        assert not gc.isenabled()
+    finally:
+        gc_schedule.collect_on_ui_thread()  # pinned again for the tests after this one
+    assert gc_schedule.pinned() and not gc.isenabled()
+
+
 def test_the_heap_is_trimmed_once_after_a_stream_at_the_first_idle_tick(
     pinned: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
