@@ -200,8 +200,11 @@ class StreamDecoder(BodyModes):
         return out
 
     def cancel(self) -> None:
-        """The user stopped it: ``cancelled`` unless the stream already reached a final status."""
-        if self.state.status == "streaming":
+        """The user stopped it: ``cancelled`` unless the stream already reached a final status or
+        its route's terminator. After the terminator nothing was cut short (PROTOCOL.md §0 calls
+        that ``complete``): a client such as the openai SDK closes the connection as soon as it
+        reads ``[DONE]``, before the body's last chunk, and a Stop pressed in that gap is late."""
+        if self.state.status == "streaming" and not self.state.terminated:
             self.state.status = "cancelled"
 
     def payload(self, item_index: int) -> object | None:

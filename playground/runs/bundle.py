@@ -57,9 +57,9 @@ def decode_run(run: Capture) -> tuple[dict[str, Any], list[dict[str, Any]], dict
         decoder.set_content_type(run.content_type)
         for t, data in run.chunks:
             decoder.feed(data, t)
-        decoder.finish(end_t)
         if (run.end or {}).get("status") == "cancelled":
-            decoder.cancel()
+            decoder.cancel()  # before finish, as the window does: after it, the status is final
+        decoder.finish(end_t)
     state = decoder.state
     error = state.error
     summary = {

@@ -79,6 +79,17 @@ def test_cancel_after_the_end_changes_nothing() -> None:
     assert decoder.state.status == "complete"
 
 
+def test_cancel_after_the_terminator_but_before_the_end_keeps_complete() -> None:
+    # What a client that closes on [DONE] (the openai SDK) leaves: the terminator, no body end.
+    decoder = StreamDecoder()
+    decoder.feed(
+        sse(json.dumps({"choices": [{"index": 0, "delta": {"content": "Hi"}}]}), "[DONE]"), 0.0
+    )
+    decoder.cancel()
+    decoder.finish(1.0)
+    assert (decoder.state.status, decoder.state.text) == ("complete", "Hi")
+
+
 def test_items_are_the_timeline_and_payload_is_cached() -> None:
     decoder = StreamDecoder()
     body = sse(": hi", json.dumps({"choices": [{"index": 0, "delta": {"content": "x"}}]}), "[DONE]")

@@ -21,7 +21,7 @@ from playground.sim.faults import active_streams
 from playground.sim.server import SimServer
 
 from .conftest import INSTANT, Proxy, start_proxy
-from .upstream import CHUNKS, ScriptedUpstream, free_port
+from .upstream import CHUNKS, LINGERING, ScriptedUpstream, free_port
 
 KEY = "sk-proxy-test-0123456789"
 CHAT = {"model": "sim-chat", "stream": True, "messages": [{"role": "user", "content": "Hi"}]}
@@ -90,6 +90,33 @@ def test_a_client_that_disconnects_closes_the_upstream_within_100_ms(
     assert upstream.seen.closed_at, "the upstream never saw the connection close"
     assert upstream.seen.closed_at[0] - closed < 0.1
     assert proxy.last()["status"] == "cancelled"
+
+
+def test_a_client_that_leaves_after_the_terminator_got_a_complete_stream(
+    scripted: tuple[ScriptedUpstream, Proxy],
+) -> None:
+    # The openai SDK closes the connection once it reads [DONE], before the body's last chunk.
+    upstream, proxy = scripted
+    proxy.clear()
+    upstream.seen.closed_at.clear()
+    with (
+        httpx.Client(timeout=10) as client,
+        client.stream(
+            "POST",
+            proxy.base_url + "/chat/completions",
+            content=b"{}",
+            headers={"X-Script": "linger"},
+        ) as r,
+    ):
+        got = b""
+        for data in r.iter_raw():
+            got += data
+            if b"[DONE]" in got:
+                break
+    assert got == b"".join(LINGERING)
+    line = proxy.last()
+    assert (line["route"], line["status"], line["events"]) == ("chat", "complete", 2)
+    assert proxy.ended.exchanges[-1].outcome == "cancelled"  # the exchange says who left
 
 
 def test_an_upstream_that_cuts_the_body_cuts_the_client_too(

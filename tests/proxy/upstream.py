@@ -20,6 +20,10 @@ CHUNKS: tuple[bytes, ...] = (
     b"event: x\rdata: \x00\xff\xfe\r\n\r\n",
     b"data: [DONE]\n\n",
 )
+LINGERING: tuple[bytes, ...] = (
+    b'data: {"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}\n\n',
+    b"data: [DONE]\n\n",
+)
 HEADERS: tuple[tuple[str, str], ...] = (
     ("Content-Type", "text/event-stream"),
     ("X-Dup", "one"),
@@ -95,6 +99,18 @@ class _Handler(socketserver.BaseRequestHandler):
                 sock.sendall(_chunk(data))
                 time.sleep(0.01)
             # closed without the last chunk: the body is cut short
+        elif path.endswith("/chat/completions") and headers.get("x-script") == "linger":
+            # A whole chat stream, [DONE] included, then the body held open (no last chunk)
+            # until the client leaves: what a client that closes on [DONE] races against.
+            for data in LINGERING:
+                sock.sendall(_chunk(data))
+            sock.settimeout(10)
+            try:
+                while sock.recv(1024):
+                    pass
+            except OSError:
+                pass
+            seen.closed_at.append(time.monotonic())
         elif path.endswith("/slow"):
             seen.slow_started.set()
             n = 0

@@ -123,3 +123,22 @@ def test_bundle_of_a_protocol_writer_capture(tmp_path: Path) -> None:
     files = _zip(make_bundle(path, tmp_path / "w.zip", secrets=(KEY,)))
     assert json.loads(files["result.json"])["text"] == "Hello world"
     assert all(KEY not in text for text in files.values())
+
+
+def test_bundle_of_a_run_the_user_stopped_says_cancelled(tmp_path: Path) -> None:
+    writer = RecordedCapture(
+        tmp_path / "c.jsonl",
+        route="chat",
+        method="POST",
+        url="http://127.0.0.1:1/v1/chat/completions",
+        headers={},
+        body=b'{"model": "m"}',
+    )
+    writer.response(200, {"content-type": "text/event-stream"}, 0.05)
+    for t, data in CHAT[:2]:
+        writer.chunk(t, data)
+    files = _zip(make_bundle(writer.finalize(0.25, "cancelled"), tmp_path / "c.zip"))
+    result = json.loads(files["result.json"])
+    assert result["status"] == "cancelled" and result["text"] == "Hello"
+    # Stopped by the user: no "no terminator" finding for the bytes it did not wait for.
+    assert "no_terminator" not in {f["code"] for f in json.loads(files["findings.json"])}
