@@ -172,3 +172,22 @@ def test_a_body_typed_into_the_json_view_fills_the_thread(route: str, qloop: Any
     assert then_wait(qloop, panel, panel.send) == "complete"
     assert _text(panel).startswith(f'Following up on "{FIRST}".')
     assert [t.role for t in panel.conversation.turns] == ["user", "assistant"] * 2
+
+
+def test_the_json_body_of_a_thread_is_built_when_it_is_seen_or_sent(qloop: Any, sim: Any) -> None:
+    # The JSON body view never opened: a run's end dumps no JSON (the thread grows with every
+    # answer); the body read or the view opened afterwards has the answer in it.
+    panel = _panel("chat", sim)
+    editor = panel.editor
+    built: list[int] = []
+    plain = editor._built
+    editor._built = lambda: built.append(1) or plain()  # type: ignore[method-assign]
+    at_start: list[int] = []
+    panel.session.started.connect(lambda: at_start.append(len(built)))
+    assert say(qloop, panel, FIRST) == "complete"
+    qloop.sleep(0.1)
+    assert editor._raw is None and at_start == [len(built)]  # nothing built after the Send
+    answer = _text(panel)
+    assert answer[:40] in _strings(editor.body())
+    assert answer[:40] in _body(panel)  # the view, opened now, shows it
+    assert editor.raw_error.text() == ""

@@ -1,6 +1,7 @@
-"""The thread pane builds only what changed, on the real simulator: an answer or a sent turn adds
-its block and keeps the earlier ones (the same widgets), an edit, delete or insert rebuilds only
-the turns it changed, and nothing is rebuilt while an answer streams."""
+"""The thread pane builds only what changed, on the real simulator: a sent turn adds its block and
+one for the answer on its way, which takes the answer when the run ends; the earlier blocks stay
+(the same widgets), an edit, delete or insert rebuilds only the turns it changed, and nothing is
+built while an answer streams or as it ends."""
 
 from __future__ import annotations
 
@@ -45,11 +46,12 @@ def test_a_new_turn_keeps_the_earlier_blocks(route: str, qloop: Any, sim: Any) -
     assert blocks[0] is first[0] and blocks[0].text_view is texts[0]
     assert not blocks[1].live and blocks[1].text_view is not None
     assert blocks[1].text_view.source.startswith(blocks[1].turn.text[:60])
-    # While the second answer streamed no block was built or dropped: at every frame the same
-    # blocks (the question and the first answer, then the question just sent), and at the
-    # stream's end the answer's block after them.
+    # From the Send on, the answer on its way has its block after the question just sent, and
+    # no block was built or dropped while it streamed or as it ended: at every frame the same
+    # four blocks, the last of them holding the answer at the end.
     ids = tuple(id(b) for b in blocks)
-    assert ids[:3] in seen and seen <= {ids[:3], ids}
+    assert seen == {ids}
+    assert blocks[3].live and not blocks[3].coming and blocks[3].turn.role == "assistant"
     # The next question keeps all of them but the answer just shown live.
     earlier = list(blocks)
     assert say(qloop, panel, "And when was it built?") == "complete"

@@ -158,3 +158,36 @@ def test_the_blocks_column_has_a_size_at_any_count_of_turns(qapp: QApplication) 
         shown.close()
         shown.deleteLater()
         _settle()
+
+
+def test_a_wide_pane_ends_at_its_last_turn(qapp: QApplication) -> None:
+    # Turns with thinking (a wrapped label) in a pane wider than their size hints: the column
+    # is as tall as its blocks, with no blank space under the last one.
+    from playground.protocol.conversation.model import Thinking
+
+    thinking = Thinking("The user asks about the keeper's lamp; I should say how it is lit. " * 3)
+    turns: list[Turn] = []
+    for n in range(6):
+        turns += [Turn.of("user", f"Question {n}"), Turn("assistant", (thinking, *_answer()))]
+    shown = ThreadView()
+    shown.resize(1100, 320)
+    shown.show()
+    try:
+        shown.show_thread(turns, live=None, open_calls=[], prefill={})
+        _settle()
+        last = shown.blocks[-1]
+        margins = shown.blocks_layout.contentsMargins()
+        assert shown.body.height() == last.y() + last.height() + margins.bottom()
+        bar = shown.scroller.verticalScrollBar()
+        bar.setValue(bar.maximum())
+        _settle()
+        bottom = last.mapTo(shown.scroller.viewport(), last.rect().bottomLeft()).y()
+        assert bottom == shown.scroller.viewport().height() - 1 - margins.bottom()
+    finally:
+        shown.close()
+        shown.deleteLater()
+        _settle()
+
+
+def _answer() -> tuple[Any, ...]:
+    return Turn.of("assistant", ANSWER[:300]).parts

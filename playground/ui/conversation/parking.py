@@ -16,7 +16,8 @@ from PySide6.QtCore import QEvent, QSize, QTimer
 from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:
-    from playground.ui.conversation.thread_view import ThreadView, _TurnBlock
+    from playground.ui.conversation.thread_view import ThreadView
+    from playground.ui.conversation.turn_block import TurnBlock
     from playground.ui.conversation.turn_widgets import TurnText
 
 __all__ = ["KEEP_RENDERED", "ParkedText", "Parking", "park", "unpark"]
@@ -75,7 +76,7 @@ class ParkedText(QWidget):
         super().changeEvent(event)
 
 
-def park(block: _TurnBlock) -> None:
+def park(block: TurnBlock) -> None:
     """Far out of view: ``block``'s rendered text put away, its place kept as tall."""
     shown = block.text_view
     if shown is None or block.editor is not None:
@@ -88,7 +89,7 @@ def park(block: _TurnBlock) -> None:
     block.text_view = None
 
 
-def unpark(block: _TurnBlock) -> None:
+def unpark(block: TurnBlock) -> None:
     """Near the view again: ``block``'s text rendered in the place kept for it."""
     parked = block.parked
     if parked is None:

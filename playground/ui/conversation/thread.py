@@ -60,6 +60,7 @@ class ConversationThread(QObject):
         self.route = panel.route
         self.turns: list[Turn] = []
         self.live: int | None = None  # the index of the answer the live views show
+        self.awaiting = False  # a run this thread sent streams its answer (it has a block)
         self.requests: list[dict[str, Any]] = []  # every request sent, as the dump shows it
         self._sent_texts: dict[str, str] = {}  # the last request's long strings (``_shared``)
         self.auto_results: dict[str, str] = {}  # tool name -> canned result (--tool-result)
@@ -160,6 +161,7 @@ class ConversationThread(QObject):
         self.turns = list(pasted.conversation.turns)
         self.attachments = []  # they are on the turn just sent
         self.live = None
+        self.awaiting = True  # the answer's block is shown from now (ThreadView.show_thread)
         self._sent_run = True
         prompt = getattr(self.panel.editor, "prompt", None)
         if prompt is not None and prompt.toPlainText():
@@ -183,24 +185,34 @@ class ConversationThread(QObject):
         self.requests.append({"path": urlsplit(spec.url).path, "body": body})
 
     def _on_finished(self, status: str) -> None:
+        awaited, self.awaiting = self.awaiting, False
+        turn = self._answer(status)
+        if turn is None:
+            if awaited:  # no answer came: the block kept for it goes
+                from playground.ui.frames import after_paint_or_now
+
+                after_paint_or_now(self._show)
+            return
+        self.turns.append(turn)
+        self.live = len(self.turns) - 1
+        self.refresh()
+        answer_when_ended(self, status)  # calls of tools with a canned result, with Auto-reply
+
+    def _answer(self, status: str) -> Turn | None:
+        """The assistant turn the run that ended gave, if it is one for the thread."""
         session = self.panel.session
         state, decoder, run = session.state, session.decoder, session.run
         if state is None or decoder is None or run.replay:
-            return
+            return None
         if (run.status is not None and run.status >= 400) or status == "failed":
-            return
+            return None
         from playground.protocol.conversation.answer import assistant_turn
 
         # Lazily: only messages and responses read them (a 100,000-event chat answer parsed
         # every payload again here, a 1-3 s block as the run ended).
         payloads = (decoder.payload(i) for i in range(len(decoder.items)))
         turn = assistant_turn(state, payloads)
-        if not turn.parts:
-            return
-        self.turns.append(turn)
-        self.live = len(self.turns) - 1
-        self.refresh()
-        answer_when_ended(self, status)  # calls of tools with a canned result, with Auto-reply
+        return turn if turn.parts else None
 
     # ---- what the user does -------------------------------------------------------------------
     def send_results(self, results: list[tuple[str, str]]) -> None:
@@ -257,7 +269,13 @@ class ConversationThread(QObject):
 
     def _show(self) -> None:
         calls = self.conversation().open_calls
-        self.view.show_thread(self.turns, live=self.live, open_calls=calls, prefill=canned(self))
+        self.view.show_thread(
+            self.turns,
+            live=self.live,
+            open_calls=calls,
+            prefill=canned(self),
+            awaiting=self.awaiting,
+        )
         self.view.setVisible(bool(self.turns))
         self._fit_pane()
         self.changed.emit()

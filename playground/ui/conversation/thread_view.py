@@ -10,11 +10,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontDatabase, QPainter, QPaintEvent
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
     QMenu,
     QPlainTextEdit,
     QPushButton,
@@ -25,201 +24,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.ui.conversation.attachments import image_row
 from playground.ui.conversation.parking import Parking
+from playground.ui.conversation.turn_block import ACCENTS, TurnBlock, cut, shows, text_label
 from playground.ui.elided_label import ElidedLabel
 
 if TYPE_CHECKING:
-    from playground.protocol.conversation import Role, ToolCall, Turn
+    from playground.protocol.conversation import ToolCall, Turn
 
     # The rendered turn text is a LiveText: its module loads with the first turn shown, not with
     # the first frame (every conversational panel builds its thread view before it).
-    from playground.ui.conversation.parking import ParkedText
     from playground.ui.conversation.turn_widgets import TurnEditor, TurnText
 
 __all__ = ["ThreadView"]
-
-# Each role's accent: the block's left border (readable on the light and the dark theme).
-ACCENTS = {
-    "system": "#8a8a8a",
-    "developer": "#8a8a8a",
-    "user": "#3d7fd9",
-    "assistant": "#3aa675",
-    "tool": "#d08a2c",
-}
-ACCENT_WIDTH = 3  # the accent's border at a block's left
-PREVIEW_CHARS = 4000  # a long turn is cut in its block (the JSON body and Edit have it whole)
-INSERT_ROLES: tuple[Role, ...] = ("user", "assistant")
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + " …"
-
-
-def _label(text: str, *, mono: bool = False, muted: bool = False) -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    if mono:
-        label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    if muted:
-        label.setStyleSheet("color: gray;")
-    return label
-
-
-class _TurnBlock(QFrame):
-    """One turn: its role and actions (Edit, Insert, Regenerate, Delete), then its parts:
-    thinking, text (rendered Markdown), attachments, tool calls, results."""
-
-    def __init__(self, index: int, turn: Turn, live: bool, view: ThreadView) -> None:
-        super().__init__()
-        self.index = index
-        self.turn = turn
-        self.live = live
-        self.view = view
-        self.setObjectName("turn")
-        # The role's accent is painted (paintEvent), not a style sheet: one per block made every
-        # widget in it style-sheet styled, ~80 KB a turn (measured with 100 turns).
-        self.accent = QColor(ACCENTS.get(turn.role, "gray"))
-        # Never squeezed below its height: a block shown into the column lays the column out
-        # at once, at its height before the block was added, and squeezed every block above
-        # to fit (their texts' minimum is 0), to grow them back a moment later: each turn
-        # added resized and repainted the whole thread twice (35 of 50 blocks, measured).
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(ACCENT_WIDTH + 12, 2, 2, 2)  # the border, then 12 px
-        layout.setSpacing(2)
-        head = QHBoxLayout()
-        title = ElidedLabel(turn.role + (" — the answer below" if live else ""))
-        bold = title.font()
-        bold.setBold(True)
-        title.setFont(bold)
-        head.addWidget(title, 1)
-        self.edit_button = _action("✎", "Edit this turn's text in place")
-        self.edit_button.clicked.connect(self.open_editor)
-        head.addWidget(self.edit_button)
-        self.insert_button = _action(
-            "+", "Insert a user or assistant turn before or after this one"
-        )
-        self.insert_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.insert_menu = QMenu(self.insert_button)
-        for where, offset in (("before", 0), ("after", 1)):
-            for role in INSERT_ROLES:
-                action = self.insert_menu.addAction(f"{role.capitalize()} turn {where}")
-                action.triggered.connect(
-                    lambda _=False, o=offset, r=role: view.begin_insert(self.index + o, r)
-                )
-        self.insert_button.setMenu(self.insert_menu)
-        head.addWidget(self.insert_button)
-        self.head = head
-        self.regenerate_button: QToolButton | None = None
-        self.delete_button = _action("✕", "Delete this turn from the conversation")
-        self.delete_button.clicked.connect(lambda: view.deleteRequested.emit(self.index))
-        head.addWidget(self.delete_button)
-        self._sync_regenerate()
-        layout.addLayout(head)
-        self.editor: TurnEditor | None = None
-        self.text_view: TurnText | None = None
-        self.parked: ParkedText | None = None  # the text put away while far out of view
-        # The parts, in a layout of their own: the editor takes the text's place while open.
-        self.parts_layout = QVBoxLayout()
-        self.parts_layout.setSpacing(2)
-        layout.addLayout(self.parts_layout)
-        # Where the turn's attachments (image thumbnails) go: between its text and its calls.
-        self.attachments_layout = QVBoxLayout()
-        self.attachments_layout.setSpacing(2)
-        layout.addLayout(self.attachments_layout)
-        self.calls_layout = QVBoxLayout()
-        self.calls_layout.setSpacing(2)
-        layout.addLayout(self.calls_layout)
-        if live:
-            return  # the live views below show this answer in full
-        if turn.reasoning:
-            self.parts_layout.addWidget(_label("Thinking: " + _cut(turn.reasoning), muted=True))
-        if turn.text:
-            self.text_view = view.text_view(_cut(turn.text))
-            self.parts_layout.addWidget(self.text_view)
-        if turn.images:  # thumbnails with their size (attachments.py)
-            self.attachments_layout.addWidget(image_row(turn.images))
-        for call in turn.tool_calls:
-            self.calls_layout.addWidget(
-                _label(f"→ {call.name}({_cut(call.arguments)})  [{call.id}]", mono=True)
-            )
-        for result in turn.tool_results:
-            self.calls_layout.addWidget(
-                _label(f"← {result.call_id}: {_cut(result.content)}", mono=True)
-            )
-
-    def move_to(self, index: int, turn: Turn) -> None:
-        """The same turn (an equal one) at ``index`` now: a turn before it was added or removed."""
-        self.turn = turn
-        if index != self.index:
-            self.index = index
-            self._sync_regenerate()
-
-    def _sync_regenerate(self) -> None:
-        # Regenerate asks again from the turns before an answer: the first turn has none.
-        wanted = self.turn.role == "assistant" and self.index > 0
-        if wanted and self.regenerate_button is None:
-            button = _action(
-                "↻", "Regenerate: drop this answer and the turns after it, and ask again"
-            )
-            button.clicked.connect(lambda: self.view.regenerateRequested.emit(self.index))
-            self.head.insertWidget(self.head.indexOf(self.delete_button), button)
-            self.regenerate_button = button
-        elif not wanted and self.regenerate_button is not None:
-            self.regenerate_button.setParent(None)
-            self.regenerate_button.deleteLater()
-            self.regenerate_button = None
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        super().paintEvent(event)
-        painter = QPainter(self)
-        painter.fillRect(0, 0, ACCENT_WIDTH, self.height(), self.accent)
-        painter.end()
-
-    def open_editor(self) -> None:
-        """Edit: the turn's whole text in an editor in place of its rendered text."""
-        if self.editor is not None:
-            self.editor.edit.setFocus()
-            return
-        from playground.ui.conversation.parking import unpark
-
-        unpark(self)
-        from playground.ui.conversation.turn_widgets import TurnEditor
-
-        self.editor = TurnEditor(self.turn.text)
-        self.editor.saved.connect(lambda text: self.view.editSaved.emit(self.index, text))
-        self.editor.cancelled.connect(self.close_editor)
-        if self.text_view is not None:
-            self.text_view.hide()
-        self.parts_layout.addWidget(self.editor)
-        self.edit_button.setEnabled(False)
-
-    def close_editor(self) -> None:
-        if self.editor is None:
-            return
-        self.editor.setParent(None)
-        self.editor.deleteLater()
-        self.editor = None
-        if self.text_view is not None:
-            self.text_view.show()
-        self.edit_button.setEnabled(True)
-
-
-def _shows(block: _TurnBlock, turn: Turn, live: bool) -> bool:
-    """Whether ``block`` already shows ``turn`` as wanted (the same or an equal turn)."""
-    return block.live == live and (block.turn is turn or block.turn == turn)
-
-
-def _action(text: str, tip: str) -> QToolButton:
-    """A turn's action: one glyph (a narrow pane has room for four), its words in the tooltip."""
-    button = QToolButton()
-    button.setText(text)
-    button.setToolTip(tip)
-    button.setAutoRaise(True)
-    return button
 
 
 class _ResultEditor(QWidget):
@@ -230,7 +46,7 @@ class _ResultEditor(QWidget):
         self.call = call
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(_label(f"Result of {call.name}({_cut(call.arguments)})", mono=True))
+        layout.addWidget(text_label(f"Result of {call.name}({cut(call.arguments)})", mono=True))
         self.edit = QPlainTextEdit(text)
         self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.edit.setPlaceholderText('The tool\'s answer: text or JSON, e.g. {"temp_c": 18}')
@@ -255,6 +71,15 @@ class _Column(QWidget):
         hint = layout.sizeHint()
         width = self.width() if self.width() > 1 else hint.width()
         return QSize(hint.width(), layout.totalHeightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        # The scroll area makes the column at least this tall. The layout's own minimum adds
+        # up the blocks' size hints (a block is never squeezed below its hint), each taken at
+        # the block's hint width, where a wrapped label (a turn's thinking, a tool call) is
+        # taller than at the pane's: the column grew by the difference, and the thread ended
+        # in blank space (126 px for six answers with thinking, the pane 520 px wide). Its
+        # height at its width is the size hint's.
+        return QSize(super().minimumSizeHint().width(), 0)
 
 
 class ThreadView(QWidget):
@@ -319,7 +144,7 @@ class ThreadView(QWidget):
         results.addLayout(row)
         outer.addWidget(self.results_box)
         self.results_box.hide()
-        self.blocks: list[_TurnBlock] = []
+        self.blocks: list[TurnBlock] = []
         self.draft: TurnEditor | None = None  # a turn being inserted, not in the thread yet
         self._spare: dict[str, list[TurnText]] = {}  # rendered texts to reuse (show_thread)
         self.result_editors: list[_ResultEditor] = []
@@ -347,9 +172,13 @@ class ThreadView(QWidget):
         live: int | None,
         open_calls: Sequence[ToolCall],
         prefill: dict[str, str],
+        awaiting: bool = False,
     ) -> None:
         """Show ``turns`` (``live``: the index of the answer the live views show in full) and
         one result editor per open call (``prefill``: a canned result by tool name).
+        ``awaiting``: an answer is on its way; its block follows the turns from the Send on, and
+        takes the answer when it arrives, so a run's end builds nothing (it cost the run's last
+        frame 3-6 ms of building and as much again of laying out and painting the new block).
 
         Only what changed is built again: the blocks of the turns kept at the start and at the end
         (the same or an equal turn, shown the same way) stay as they are, so a run's answer or a
@@ -357,13 +186,18 @@ class ThreadView(QWidget):
         all of them again cost ~17 ms a turn (their rendered Markdown), measured at 1024x700.
         """
         self.cancel_insert()
+        count = len(turns)
+        if awaiting:
+            from playground.protocol.conversation.model import Turn
+
+            turns, live = [*turns, Turn("assistant")], count
         old = self.blocks
         n, m = len(old), len(turns)
         head = 0
-        while head < min(n, m) and _shows(old[head], turns[head], head == live):
+        while head < min(n, m) and shows(old[head], turns[head], head == live):
             head += 1
         tail = 0
-        while tail < min(n, m) - head and _shows(
+        while tail < min(n, m) - head and shows(
             old[n - 1 - tail], turns[m - 1 - tail], m - 1 - tail == live
         ):
             tail += 1
@@ -378,28 +212,46 @@ class ThreadView(QWidget):
             block.setParent(None)
             block.deleteLater()
         built = []
+        coming = m - 1 if awaiting else None
         for i in range(head, m - tail):
-            block = _TurnBlock(i, turns[i], i == live, self)
+            block = TurnBlock(i, turns[i], i == live, self, coming=i == coming)
             self.blocks_layout.insertWidget(i, block)
-            block.show()  # now, not at Qt's later show: a hidden block measures 0 high
             built.append(block)
+        self._make_room(built)
+        for block in built:
+            block.show()  # now, not at Qt's later show: a hidden block measures 0 high
         for i, block in enumerate(old[:head]):
-            block.turn = turns[i]
+            block.hold(turns[i], coming=i == coming)
         for i, block in enumerate(kept, m - tail):
-            block.move_to(i, turns[i])
+            block.move_to(i, turns[i], coming=i == coming)
         self.blocks = old[:head] + built + kept
         for unused in self._spare.values():
             for shown in unused:
                 shown.deleteLater()
         self._spare = {}
         self._show_results(open_calls, prefill)
-        self.parking.soon()
-        count = len(turns)
+        if built or gone:
+            self.parking.soon()
         self.summary.setText(
             f"Conversation: {count} turn{'s' if count != 1 else ''}"
             if count
             else "New conversation"
         )
+
+    def _make_room(self, blocks: list[TurnBlock]) -> None:
+        """The column grown by ``blocks``' height before they show. Showing a block lays the
+        column out at once, at its height then: too short, it squeezed every block above to
+        fit, and grew them back a moment later, once the scroll area had made it taller (each
+        block resized and repainted twice a turn added: 35 of 50, measured)."""
+        column = self.body
+        if not blocks or not column.isVisible():
+            return
+        layout = self.blocks_layout
+        margins = layout.contentsMargins()
+        width = column.width() - margins.left() - margins.right()
+        grown = sum(b.box.totalHeightForWidth(width) + layout.spacing() for b in blocks)
+        column.setMinimumHeight(column.height() + grown)  # resizes it now (QWidget's rule)
+        column.setMinimumHeight(0)  # the scroll area makes it as tall as its blocks later
 
     def _show_results(self, open_calls: Sequence[ToolCall], prefill: dict[str, str]) -> None:
         """One result editor per open call; the editors shown stay (with what the user typed)

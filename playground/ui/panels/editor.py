@@ -101,6 +101,10 @@ class RequestEditor(QWidget):
         self._raw: QPlainTextEdit | None = None
         self._raw_error: QLabel | None = None
         self._raw_text = ""
+        # The thread changed since ``_raw_text`` was built, and there is no view to show it: built
+        # when the view is (or its text read). With 50 long answers in the thread, each run's
+        # end dumped ~400 KB of JSON nobody saw (3-5 ms of the run's last frame).
+        self._raw_stale = False
         raw_page = QWidget()
         self._raw_layout = QVBoxLayout(raw_page)
         self._raw_layout.setContentsMargins(0, 4, 0, 0)
@@ -137,6 +141,7 @@ class RequestEditor(QWidget):
 
     def _ensure_raw(self) -> tuple[QPlainTextEdit, QLabel]:
         if self._raw is None or self._raw_error is None:
+            failure = self._build_raw_text()
             raw = QPlainTextEdit()
             raw.setFont(mono_font())
             raw.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
@@ -144,7 +149,7 @@ class RequestEditor(QWidget):
             error = QLabel()
             error.setStyleSheet("color: #d9534f;")
             error.setWordWrap(True)
-            error.setText(self._note())
+            error.setText(failure or self._note())
             self._raw_layout.addWidget(raw)
             self._raw_layout.addWidget(error)
             raw.textChanged.connect(self._on_raw_text)
@@ -156,7 +161,22 @@ class RequestEditor(QWidget):
             self._ensure_raw()
 
     def _raw_plain(self) -> str:
-        return self._raw.toPlainText() if self._raw is not None else self._raw_text
+        if self._raw is not None:
+            return self._raw.toPlainText()
+        self._build_raw_text()
+        return self._raw_text
+
+    def _build_raw_text(self) -> str | None:
+        """Without a view: ``_raw_text`` built from the form if it changed since; what stopped
+        it, if something did (a bad tools JSON and the like: the last body is kept)."""
+        if not self._raw_stale:
+            return None
+        self._raw_stale = False
+        try:
+            self._raw_text = json.dumps(self._built(), indent=2, ensure_ascii=False)
+        except Exception as exc:
+            return f"Cannot build the body: {exc}"
+        return None
 
     # ---- fields --------------------------------------------------------------------------
     def _text(self, placeholder: str, height: int = 70) -> QPlainTextEdit:
@@ -353,6 +373,9 @@ class RequestEditor(QWidget):
 
     def rebuild(self) -> None:
         """Show the body again from the form (the thread changed)."""
+        if self._raw is None:
+            self._raw_stale = True  # no view to show it: built when there is, or when read
+            return
         self._form_to_raw()
 
     def _set_params(self, p: RequestParams) -> None:
@@ -370,6 +393,8 @@ class RequestEditor(QWidget):
         self.changed.emit()
 
     def _form_to_raw(self) -> None:
+        # Eager, unlike rebuild(): building the body is what checks the form's fields as they
+        # are typed (a schema's note says at once that it is not valid JSON yet).
         try:
             body = self._built()
         except Exception as exc:  # a bad tools JSON and the like: say so, keep the last body
@@ -377,7 +402,7 @@ class RequestEditor(QWidget):
             return
         text = json.dumps(body, indent=2, ensure_ascii=False)
         if self._raw is None or self._raw_error is None:
-            self._raw_text = text  # no view yet, so no error line to clear either
+            self._raw_text, self._raw_stale = text, False  # no view yet, no error line to clear
             return
         if text != self._raw.toPlainText():
             with QSignalBlocker(self._raw):
@@ -419,7 +444,7 @@ class RequestEditor(QWidget):
         """Put ``body`` in the raw view and the form (opening a capture, a history entry)."""
         text = json.dumps(body, indent=2, ensure_ascii=False)
         if self._raw is None:
-            self._raw_text = text
+            self._raw_text, self._raw_stale = text, False
         else:
             with QSignalBlocker(self._raw):
                 self._raw.setPlainText(text)
