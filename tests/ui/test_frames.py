@@ -123,6 +123,50 @@ def test_work_put_off_by_an_update_runs_after_the_paint_in_a_turn_of_its_own(qap
     assert not frames.after_paint(lambda: None)  # outside a frame's update: do it now
 
 
+def test_work_put_off_is_laid_out_and_painted_before_anything_else_runs(qapp: Any) -> None:
+    """Between put-off work and its paint the layouts it asked for are done (the paint shows
+    them) and nothing else runs: a callback or timer due then blocked the UI thread in the same
+    turn (the answer's render step and its repaint inside the timeline's flush)."""
+    from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+    box = QWidget()
+    row = QHBoxLayout(box)
+    label = QLabel("short")
+    row.addWidget(label)
+    row.addStretch(1)
+    box.resize(600, 40)
+    box.show()
+    qapp.processEvents()
+    narrow = label.width()
+    order: list[str] = []
+    widths: list[int] = []
+    reader = _Backlog(slices=1)
+
+    def work() -> None:
+        order.append("put off")
+        label.setText("a label that has become a good deal longer")
+        asyncio.get_running_loop().call_soon(order.append, "due callback")
+
+    def update() -> None:
+        assert frames.after_paint(work)
+
+    painted = frames.paint_now
+
+    def paint() -> None:
+        order.append("paint")
+        widths.append(label.width())
+        painted()
+
+    frames.paint_now = paint  # type: ignore[assignment]
+    try:
+        asyncio.run(frames.read_in_frames(reader, _Sink(), _Frames(reader, update)))  # type: ignore[arg-type]
+    finally:
+        frames.paint_now = painted  # type: ignore[assignment]
+        box.close()
+    assert order == ["paint", "put off", "paint", "due callback"]
+    assert widths[-1] > narrow  # laid out at its new text before its paint
+
+
 def test_readers_pause_for_ui_work_outside_frames_while_they_run(qapp: Any) -> None:
     """While a frame loop runs, reader_pause.paused() holds its reader's decode lock (the
     reader thread waits), and it is released after; once the loop ends nothing is held."""
