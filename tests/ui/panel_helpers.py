@@ -1,10 +1,13 @@
-"""A route panel on the session's simulator, shown offscreen, and runs on it sent and awaited."""
+"""A route panel on the session's simulator, shown offscreen, and runs on it sent and awaited;
+an event counter for the widgets a test watches."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
 from typing import Any
+
+from PySide6.QtCore import QEvent, QObject
 
 from playground.transport.providers import provider_by_id
 from playground.transport.spec import make_spec
@@ -52,3 +55,17 @@ def say(qloop: Any, panel: Any, text: str) -> str:
     """``text`` typed in the prompt box and sent; the status the run ended in."""
     panel.editor.prompt.setPlainText(text)
     return then_wait(qloop, panel)
+
+
+class EventCounter(QObject):
+    """Counts the events of one type that the objects it is installed on receive."""
+
+    def __init__(self, kind: QEvent.Type) -> None:
+        super().__init__()
+        self.kind = kind
+        self.count = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == self.kind:
+            self.count += 1
+        return False

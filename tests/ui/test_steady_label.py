@@ -5,26 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject
+from panel_helpers import EventCounter
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from playground.ui.steady_label import SteadyLabel
 
 
-class _LayoutRequests(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.LayoutRequest:
-            self.count += 1
-        return False
-
-
 def _requests_after_set_text(qapp: Any, label: QLabel | SteadyLabel, page: QWidget) -> int:
     qapp.processEvents()
-    requests = _LayoutRequests()
+    requests = EventCounter(QEvent.Type.LayoutRequest)
     page.installEventFilter(requests)
     for n in range(5):
         label.setText(f"{n * 1000:,} rows")
@@ -66,7 +56,7 @@ def test_status_line_figures_lay_nothing_out_again(qapp: Any) -> None:
         http_status=200, ttfb=0.01, ttft=0.02, tokens_per_s=1.0, elapsed=0.1, usage=None
     )
     qapp.processEvents()
-    requests = _LayoutRequests()
+    requests = EventCounter(QEvent.Type.LayoutRequest)
     page.installEventFilter(requests)
     try:
         for n in range(2, 7):  # the figures of a streaming run, frame after frame

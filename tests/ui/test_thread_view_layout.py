@@ -12,7 +12,8 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, QObject
+from panel_helpers import EventCounter
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QApplication
 
 from playground.protocol.conversation.model import Turn
@@ -38,19 +39,6 @@ def _thread(pairs: int) -> list[Turn]:
     return turns
 
 
-class _Resizes(QObject):
-    """Counts the Resize events of the widgets it watches."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize:
-            self.count += 1
-        return False
-
-
 @pytest.fixture
 def view(qapp: QApplication) -> Any:
     shown = ThreadView()
@@ -67,7 +55,7 @@ def view(qapp: QApplication) -> Any:
 def test_a_turn_added_resizes_none_of_the_blocks_before_it(view: ThreadView) -> None:
     before = list(view.blocks)
     assert any(b.parked is not None for b in before)  # long enough for parked turns too
-    resizes = _Resizes()
+    resizes = EventCounter(QEvent.Type.Resize)
     for block in before:
         block.installEventFilter(resizes)
     turns = [b.turn for b in before] + [Turn.of("user", "And then?")]
