@@ -14,6 +14,11 @@ from playground.bench.timing import percentile
 
 Value = float | str
 _TICK_MS = 5  # the probe timer of ui_stall_p99_ms
+# Window runs of each view per repetition (a bare client's run before them and between pairs).
+# Four, not three: with a simulator that no longer limits the stream, the window's rate is its
+# own and swung from 61,000 to 88,000 events/s between runs a minute apart (2-core AMD EPYC),
+# and the best of three of each view read ui_markdown_vs_plain 0.61-1.2 in one repetition.
+PAIRS = 4
 PACE_2K = "0.5"  # milliseconds per token: 2,000 tokens a second, a fast model's pace
 _PROMPT = "Tell me a long story about a lighthouse keeper."
 
@@ -194,10 +199,10 @@ _turn = itertools.count()  # repetitions in this process: which window run goes 
 def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
     """``ui_vs_raw_client``: chat chunks per second received and shown by the real window
     (offscreen) over what a bare httpx client reads of the same stream from the same simulator,
-    the best of three runs of each (``ui_single_vs_raw_client``: the window's first run alone);
+    the best of ``PAIRS`` runs of each (``ui_single_vs_raw_client``: the window's first run alone);
     ``ui_markdown_vs_plain``: the window's rate with the answer rendered as Markdown live (as
     users see it) over its rate with the answer as plain text, the same stream in the same run,
-    best of three each (the pairs of runs alternate which view goes first, a bare client's run
+    best of ``PAIRS`` each (the pairs of runs alternate which view goes first, a bare client's run
     between two pairs, after a short warm-up run of both views);
     ``ui_stall_p99_ms``: p99 lateness of a 5 ms UI timer while the window streams it;
     ``ui_stall_2k_p99_ms``: the same lateness while a fresh window streams ``n_paced`` tokens
@@ -208,7 +213,7 @@ def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
     sim, url = _start_sim()
     try:
         raw_client(url, 200)  # warm up the server and the connection code
-        # Best of three for the bare client, and for each view of the window below: on two vCPUs
+        # Best of PAIRS for the bare client, and for each view of the window below: on two vCPUs
         # the bare client alone read one stream at 69,000 and the next at 95,000 events/s, so a
         # best against a single run measured the draw more than the window. The runs take
         # turns (a bare client's run after each pair of window runs, the two views alternating
@@ -224,12 +229,12 @@ def ui_figures(n_chunks: int, n_paced: int = 0) -> dict[str, Value]:
             if turn == 0:  # the first window's imports and caches, outside the measured runs
                 for markdown in (True, False):
                     loop.run_until_complete(_window_run(url, 500, markdown=markdown))
-            for pair in range(3):
+            for pair in range(PAIRS):
                 for markdown in (False, True) if (turn + pair) % 2 else (True, False):
                     runs[markdown].append(
                         loop.run_until_complete(_window_run(url, n_chunks, markdown=markdown))
                     )
-                if pair < 2:
+                if pair < PAIRS - 1:
                     raws.append(raw_client(url, n_chunks))
             paced = loop.run_until_complete(_window_run(url, n_paced, PACE_2K)) if n_paced else {}
     finally:

@@ -3,6 +3,8 @@ look exactly as md4c renders them, and only blocks without markup go that way.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -171,3 +173,28 @@ def test_an_answer_of_plain_blocks_needs_md4c_only_to_learn_their_formats(
     heading = view.document().findBlockByNumber(400 - 1)
     assert heading.text() == "Part 199" and heading.blockFormat().headingLevel() == 3
     assert view.document().lastBlock().text() == "Plain words for part 199, nothing more."
+
+
+_INLINE_ANYWHERE = re.compile(
+    r"(?:[^\W_]|[ ,.;:?!'\"()/%+=\u2018\u2019\u201c\u201d\u2026\u2013\u2014-])*"
+)
+
+
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.sampled_from("_ ,.;:?!'\"()/%+=*`[]<>&|~#\\\n\t\u2018\u201c\u2026\u2014-aZ9é½"),
+            st.characters(),
+        ),
+        max_size=40,
+    )
+)
+def test_a_paragraph_is_plain_exactly_when_every_character_after_its_first_is_inline(
+    rest: str,
+) -> None:
+    # The definition the one-search check stands for: every character after the first matches
+    # the inline class (a letter or digit that is not "_", or one of the plain punctuation).
+    text = "A" + rest
+    by_definition = _INLINE_ANYWHERE.fullmatch(text, 1) is not None and not text[-1].isspace()
+    got = plain_text(_block(text))
+    assert (got is not None) == (by_definition and "://" not in text and "www." not in text.lower())
