@@ -3,6 +3,7 @@ does, on every setText, and a QTabWidget above repaints everything it holds on e
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from panel_helpers import EventCounter
@@ -71,6 +72,57 @@ def test_status_line_figures_lay_nothing_out_again(qapp: Any) -> None:
             qapp.processEvents()
         assert requests.count == 0
         assert "225.0 tok/s · 1.50 s" in line.text()  # the last frame's figures
+    finally:
+        page.removeEventFilter(requests)
+        page.close()
+
+
+def test_a_runs_first_figures_and_status_words_lay_nothing_out_above_the_line(
+    qapp: Any,
+) -> None:
+    # Each figure appears once per run, in its first frames, and the status word changes with
+    # the run: in a layout, each sent a layout request up to the window, which repainted most of
+    # it. The row places its labels itself, so nothing above it is laid out again.
+    from playground.ui.panels.status_line import StatusLine
+
+    page = QWidget()
+    layout = QVBoxLayout(page)
+    line = StatusLine()
+    layout.addWidget(line)
+    page.resize(900, 60)
+    page.show()
+    qapp.processEvents()
+    requests = EventCounter(QEvent.Type.LayoutRequest)
+    page.installEventFilter(requests)
+    try:
+        line.set_status("connecting")
+        qapp.processEvents()
+        line.set_figures(
+            http_status=200, ttfb=0.01, ttft=None, tokens_per_s=None, elapsed=0.1, usage=None
+        )
+        line.set_status("streaming")
+        qapp.processEvents()
+        line.set_figures(
+            http_status=200, ttfb=0.01, ttft=0.02, tokens_per_s=50.0, elapsed=0.2, usage=None
+        )
+        qapp.processEvents()
+        line.set_figures(
+            http_status=200,
+            ttfb=0.01,
+            ttft=0.02,
+            tokens_per_s=50.0,
+            elapsed=0.3,
+            usage={"prompt_tokens": 9, "completion_tokens": 181},
+        )
+        line.set_status("complete", warnings=2)
+        qapp.processEvents()
+        assert requests.count == 0
+        shown = [line.status, line.http, line.ttfb, line.ttft, line.rate, line.elapsed, line.usage]
+        assert all(label.isVisible() for label in shown)
+        edges = [(label.x(), label.x() + label.width()) for label in shown]
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(edges))  # in a row
+        assert edges[-1][1] <= line.width() and edges[0][0] >= 0
+        assert "complete · 2 warnings · HTTP 200" in line.text()
     finally:
         page.removeEventFilter(requests)
         page.close()

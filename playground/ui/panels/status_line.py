@@ -6,13 +6,15 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QMouseEvent, QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QSizePolicy, QToolTip, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QToolTip, QWidget
 
 from playground.ui.theme import is_dark
 
 __all__ = ["SILENCE_SHOWN_AFTER", "StatusLine", "format_usage", "status_color"]
 
 SILENCE_SHOWN_AFTER = 2.0  # seconds without a byte before the line counts the silence
+_MARGIN_X, _MARGIN_Y = 4, 2  # the row's margins (left and right, top and bottom)
+_SPACING = 10  # between two labels of the row
 
 _COLORS_DARK = {
     "idle": "#9aa0a6",
@@ -91,43 +93,41 @@ class StatusLine(QWidget):
     When the row is narrower than its figures, the least important ones step aside (HTTP and
     elapsed stay longest, usage goes first); the tooltip then carries the full text. No figure
     is ever squeezed under its width, so nothing is drawn over anything else.
+
+    The row places its labels itself (``_place``), with no layout: in a layout, a label shown
+    or hidden (each figure appears once per run, in the run's first frames) or a status word
+    that changes lays the row out, and the row's layout then asks the one above it, up to the
+    window (QLayout::activate ends in updateGeometry), whose relayout repainted most of it: in
+    a profile of a run's first frames (12-22 ms on a 2-core AMD EPYC) that repaint took 7-9 ms.
+    Without a layout the request ends here: the row's own size never changes (its hints are
+    constant).
     """
 
     warningsClicked = Signal()  # the user clicked "complete · N warnings"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = self._row = QHBoxLayout(self)
-        layout.setContentsMargins(4, 2, 4, 2)
-        layout.setSpacing(10)
         # The row's minimum is the status word alone (minimumSizeHint); the figures that do not
-        # fit are hidden by _fit, so the layout must not raise the minimum to all of them.
-        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
-        self.status = _StatusWord("idle")
-        self.http = QLabel("")
-        self.ttfb = QLabel("")
-        self.ttft = QLabel("")
-        self.rate = QLabel("")
-        self.elapsed = QLabel("")
-        self.usage = QLabel("")
+        # fit are hidden by _fit.
+        self.status = _StatusWord("idle", self)
+        self.http = QLabel("", self)
+        self.ttfb = QLabel("", self)
+        self.ttft = QLabel("", self)
+        self.rate = QLabel("", self)
+        self.elapsed = QLabel("", self)
+        self.usage = QLabel("", self)
+        # Left to right, usage last taking the rest of the row.
         self._order = (self.status, self.http, self.ttfb, self.ttft, self.rate, self.elapsed)
-        for label in self._order:
-            layout.addWidget(label)
-        layout.addWidget(self.usage, 1)
         # Which figures give way first when the row is short: least important first.
         self._importance = (self.http, self.elapsed, self.rate, self.ttft, self.ttfb, self.usage)
         # Usage may be long: it gives way (clipped, full text in the tooltip) rather than pushing.
         self.usage.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.usage.setMinimumWidth(40)
-        # The figures change every frame while streaming, and a label's minimum width follows
-        # its text: the row would force the panel wider whenever a figure grows, and the answer
-        # beside it would lay its whole document out again at the new width (100 ms
-        # with a long answer). Each figure keeps a fixed size instead, room for its widest
-        # usual value, so the row never changes size and no figure is cut. Fixed in both
-        # directions: a label whose size is fixed does not pass its new text on to the layouts
-        # above it (QWidget::updateGeometry), while any other sends a layout request up to the
-        # window, and the route tabs' QTabWidget repaints the whole panel on each one
-        # (QTabWidget::setUpLayout): 40% of a streaming frame's paint on a 2-core AMD EPYC.
+        # The figures change every frame while streaming: each keeps a fixed size, room for its
+        # widest usual value, so the row never changes size and no figure is cut. (In the
+        # layout the row had before, any other label sent a layout request up to the window
+        # with each new text, and the route tabs' QTabWidget repainted the whole panel on each
+        # one, QTabWidget::setUpLayout: 40% of a streaming frame's paint on a 2-core AMD EPYC.)
         metrics = QFontMetrics(self.http.font())
         for label, widest in (
             (self.http, "HTTP 000"),
@@ -243,16 +243,14 @@ class StatusLine(QWidget):
 
     # ---- fitting the row ------------------------------------------------------------------------
     def minimumSizeHint(self) -> QSize:
-        margins = self._row.contentsMargins()
-        height = self.status.sizeHint().height() + margins.top() + margins.bottom()
-        return QSize(self._status_min + margins.left() + margins.right(), height)
+        height = self.status.sizeHint().height() + 2 * _MARGIN_Y
+        return QSize(self._status_min + 2 * _MARGIN_X, height)
 
     def sizeHint(self) -> QSize:
         # Room for every figure, constant: a changing hint would lay the panel out anew.
-        spacing = self._row.spacing()
-        figures = sum(label.width() + spacing for label in self._importance[:-1])
+        figures = sum(label.width() + _SPACING for label in self._importance[:-1])
         hint = self.minimumSizeHint()
-        return QSize(hint.width() + figures + spacing + 160, hint.height())
+        return QSize(hint.width() + figures + _SPACING + 160, hint.height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -261,9 +259,8 @@ class StatusLine(QWidget):
     def _fit(self) -> None:
         """Show the figures that fit, in order of importance; hide the rest (they are in the
         tooltip). Runs on a resize or when a figure appears, not with every new value."""
-        margins = self._row.contentsMargins()
-        spacing = self._row.spacing()
-        room = self.width() - margins.left() - margins.right() - self.status.minimumWidth()
+        spacing = _SPACING
+        room = self.width() - 2 * _MARGIN_X - self.status.minimumWidth()
         full = True  # every figure so far fits: a less important one after a hidden one would
         # read as if the hidden one were not there
         for label in self._importance:
@@ -285,6 +282,25 @@ class StatusLine(QWidget):
                     room -= need
             if label.isVisibleTo(self) != want:
                 label.setVisible(want)
+        self._place()
+
+    def _place(self) -> None:
+        """Put the shown labels in a row, left to right, each at its own width and centred in
+        the row's height; usage takes what is left."""
+        x = _MARGIN_X
+        height = self.height()
+        for label in (*self._order, self.usage):
+            if label is not self.status and not label.isVisibleTo(self):
+                continue
+            if label is self.status:
+                width = self.status.minimumWidth()
+            elif label is self.usage:
+                width = max(label.minimumWidth(), self.width() - _MARGIN_X - x)
+            else:
+                width = label.width()
+            tall = min(label.sizeHint().height(), max(0, height - 2 * _MARGIN_Y))
+            label.setGeometry(x, (height - tall) // 2, width, tall)
+            x += width + _SPACING
 
     def _status_tooltip(self, where: QPoint) -> None:
         tip = f"Status of the last run: {self.text()}"
