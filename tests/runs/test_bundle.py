@@ -107,18 +107,26 @@ def test_bundle_of_an_http_error(tmp_path: Path) -> None:
     assert "Rate limit exceeded" in result["error"]["message"]
 
 
-def test_bundle_of_a_protocol_writer_capture(tmp_path: Path) -> None:
+def _chat_writer(
+    path: Path, headers: dict[str, str], chunks: list[tuple[float, bytes]]
+) -> RecordedCapture:
+    """A chat capture written by the protocol's own writer: its 200 head, then ``chunks``."""
     writer = RecordedCapture(
-        tmp_path / "w.jsonl",
+        path,
         route="chat",
         method="POST",
         url="http://127.0.0.1:1/v1/chat/completions",
-        headers={"Authorization": f"Bearer {KEY}"},
+        headers=headers,
         body=b'{"model": "m"}',
     )
     writer.response(200, {"content-type": "text/event-stream"}, 0.05)
-    for t, data in CHAT:
+    for t, data in chunks:
         writer.chunk(t, data)
+    return writer
+
+
+def test_bundle_of_a_protocol_writer_capture(tmp_path: Path) -> None:
+    writer = _chat_writer(tmp_path / "w.jsonl", {"Authorization": f"Bearer {KEY}"}, CHAT)
     path = writer.finalize(0.5, "complete")
     files = _zip(make_bundle(path, tmp_path / "w.zip", secrets=(KEY,)))
     assert json.loads(files["result.json"])["text"] == "Hello world"
@@ -126,17 +134,7 @@ def test_bundle_of_a_protocol_writer_capture(tmp_path: Path) -> None:
 
 
 def test_bundle_of_a_run_the_user_stopped_says_cancelled(tmp_path: Path) -> None:
-    writer = RecordedCapture(
-        tmp_path / "c.jsonl",
-        route="chat",
-        method="POST",
-        url="http://127.0.0.1:1/v1/chat/completions",
-        headers={},
-        body=b'{"model": "m"}',
-    )
-    writer.response(200, {"content-type": "text/event-stream"}, 0.05)
-    for t, data in CHAT[:2]:
-        writer.chunk(t, data)
+    writer = _chat_writer(tmp_path / "c.jsonl", {}, CHAT[:2])
     files = _zip(make_bundle(writer.finalize(0.25, "cancelled"), tmp_path / "c.zip"))
     result = json.loads(files["result.json"])
     assert result["status"] == "cancelled" and result["text"] == "Hello"

@@ -44,7 +44,8 @@ def test_steady_label_new_text_lays_nothing_out_again(qapp: Any) -> None:
         page.close()
 
 
-def test_status_line_figures_lay_nothing_out_again(qapp: Any) -> None:
+def _status_line_on_a_page() -> tuple[QWidget, Any]:
+    """A status line in a page's layout, shown: what a panel holds it in."""
     from playground.ui.panels.status_line import StatusLine
 
     page = QWidget()
@@ -53,6 +54,11 @@ def test_status_line_figures_lay_nothing_out_again(qapp: Any) -> None:
     layout.addWidget(line)
     page.resize(900, 60)
     page.show()
+    return page, line
+
+
+def test_status_line_figures_lay_nothing_out_again(qapp: Any) -> None:
+    page, line = _status_line_on_a_page()
     line.set_figures(
         http_status=200, ttfb=0.01, ttft=0.02, tokens_per_s=1.0, elapsed=0.1, usage=None
     )
@@ -83,14 +89,7 @@ def test_a_runs_first_figures_and_status_words_lay_nothing_out_above_the_line(
     # Each figure appears once per run, in its first frames, and the status word changes with
     # the run: in a layout, each sent a layout request up to the window, which repainted most of
     # it. The row places its labels itself, so nothing above it is laid out again.
-    from playground.ui.panels.status_line import StatusLine
-
-    page = QWidget()
-    layout = QVBoxLayout(page)
-    line = StatusLine()
-    layout.addWidget(line)
-    page.resize(900, 60)
-    page.show()
+    page, line = _status_line_on_a_page()
     qapp.processEvents()
     requests = EventCounter(QEvent.Type.LayoutRequest)
     page.installEventFilter(requests)
