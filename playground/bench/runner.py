@@ -97,7 +97,7 @@ REPEATED: frozenset[str] = frozenset({"ui", "image", "startup", "proxy"})
 
 @dataclass(frozen=True)
 class Sizes:
-    """How big each benchmark runs: full, ``--quick`` (about 2.5-3 minutes) or ``--tiny`` (tests)."""
+    """How big each benchmark runs: full, ``--quick`` (about 3 minutes) or ``--tiny`` (tests)."""
 
     parser_events: int
     parser_repeat: int
