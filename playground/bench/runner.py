@@ -415,7 +415,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="playground bench",
         description="Measure the playground against its peers; prints `name: value`.",
     )
-    p.add_argument("--quick", action="store_true", help="smaller sizes, about 2.5-3 minutes")
+    p.add_argument("--quick", action="store_true", help="smaller sizes, about 3 minutes")
     p.add_argument("--tiny", action="store_true", help="smallest sizes (a smoke test)")
     p.add_argument(
         "--only",

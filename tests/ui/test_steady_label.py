@@ -10,6 +10,7 @@ from panel_helpers import EventCounter
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from playground.ui.panels.status_line import StatusLine
 from playground.ui.steady_label import SteadyLabel
 
 
@@ -44,10 +45,8 @@ def test_steady_label_new_text_lays_nothing_out_again(qapp: Any) -> None:
         page.close()
 
 
-def _status_line_on_a_page() -> tuple[QWidget, Any]:
+def _status_line_on_a_page() -> tuple[QWidget, StatusLine]:
     """A status line in a page's layout, shown: what a panel holds it in."""
-    from playground.ui.panels.status_line import StatusLine
-
     page = QWidget()
     layout = QVBoxLayout(page)
     line = StatusLine()

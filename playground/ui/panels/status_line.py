@@ -124,10 +124,7 @@ class StatusLine(QWidget):
         self.usage.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.usage.setMinimumWidth(40)
         # The figures change every frame while streaming: each keeps a fixed size, room for its
-        # widest usual value, so the row never changes size and no figure is cut. (In the
-        # layout the row had before, any other label sent a layout request up to the window
-        # with each new text, and the route tabs' QTabWidget repainted the whole panel on each
-        # one, QTabWidget::setUpLayout: 40% of a streaming frame's paint on a 2-core AMD EPYC.)
+        # widest usual value, so nothing after it moves as its value grows and no figure is cut.
         metrics = QFontMetrics(self.http.font())
         for label, widest in (
             (self.http, "HTTP 000"),
@@ -259,7 +256,6 @@ class StatusLine(QWidget):
     def _fit(self) -> None:
         """Show the figures that fit, in order of importance; hide the rest (they are in the
         tooltip). Runs on a resize or when a figure appears, not with every new value."""
-        spacing = _SPACING
         room = self.width() - 2 * _MARGIN_X - self.status.minimumWidth()
         full = True  # every figure so far fits: a less important one after a hidden one would
         # read as if the hidden one were not there
@@ -268,15 +264,15 @@ class StatusLine(QWidget):
                 want = False
             elif label is self.usage:
                 # Last and elastic: it takes the rest, its text elided to it ("9 in · 1…").
-                want = room - spacing >= 40
+                want = room - _SPACING >= 40
                 if want:
                     metrics = label.fontMetrics()
                     text = self._texts[label]
-                    shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room - spacing)
+                    shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room - _SPACING)
                     if label.text() != shown:
                         label.setText(shown)
             else:
-                need = spacing + label.width()
+                need = _SPACING + label.width()
                 want = full = need <= room
                 if want:
                     room -= need
