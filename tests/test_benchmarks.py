@@ -63,6 +63,19 @@ def test_parser_peers_agree_and_figures_are_ratios() -> None:
         assert not is_compiled(source_parser())
 
 
+def test_parser_peers_read_their_share_and_must_see_every_event() -> None:
+    from playground.bench.parsers import PEER_SHARE, Contender, _plan, measure
+
+    plan = _plan("30b", 600, lambda data: random_chunks(data, 15, 45), ["sseclient"])
+    assert plan["ours"].events == 601 and plan["sseclient"].events == 600 // 3 + 1
+    share = plan["ours"].megabytes / plan["sseclient"].megabytes
+    assert share == pytest.approx(PEER_SHARE["30b", "sseclient"], rel=0.05)
+    assert set(measure(plan, 1)) >= {"ours", "sseclient"}
+    wrong = Contender(plan["sseclient"].run, plan["sseclient"].megabytes, 600)
+    with pytest.raises(RuntimeError, match="sseclient saw 201 events, expected 600"):
+        measure({"sseclient": wrong}, 1)
+
+
 def test_decode_figure_checks_the_text() -> None:
     from playground.bench.decode import decode_figures, run_openai, run_ours
 
