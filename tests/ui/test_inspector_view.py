@@ -311,3 +311,24 @@ def test_columns_shrink_and_elide_rather_than_vanish(qtbot: QtBot, width: int) -
     if width == 900:  # room enough: the chosen widths, the summary stretching
         assert sizes[2] == inspector.columns.wanted[2]
         assert summary > 200
+
+
+def test_a_run_filling_the_timeline_lays_out_neither_its_viewport_nor_its_filter_bar(
+    qtbot: QtBot,
+) -> None:
+    # Each run starts with an empty timeline and a type filter of "All types" alone: the rows
+    # that overflow the view and the types that come in must not resize anything (a relayout
+    # and a repaint of the whole inspector in a run's last frame).
+    inspector = _inspector(qtbot)
+    viewport, combo, search = (
+        inspector.view.viewport().width(),
+        inspector.type_combo.width(),
+        inspector.search.width(),
+    )
+    _run(inspector, capture_bytes("responses/openai-o3mini-reasoning-summary"), route="responses")
+    qtbot.wait(20)  # the posted layout requests are delivered
+    assert inspector.model.rowCount() > inspector.view.height() // inspector.view.rowHeight(0)
+    types = [inspector.type_combo.itemText(i) for i in range(inspector.type_combo.count())]
+    assert "response.reasoning_summary_text.delta" in types  # longer than the box: elided
+    assert inspector.view.viewport().width() == viewport
+    assert (inspector.type_combo.width(), inspector.search.width()) == (combo, search)

@@ -39,6 +39,11 @@ if TYPE_CHECKING:
 __all__ = ["Inspector"]
 
 ALL_TYPES = "All types"
+# The type filter's width in characters: about "All types", as wide as it was when it fitted its
+# items and a run had not filled it yet; a type chosen from its list (response.output_text.delta,
+# shown whole there) is cut short in the box, so the filter field beside it keeps its room in a
+# 1024-pixel-wide window.
+TYPE_COMBO_CHARS = 8
 # The inspector's tabs after Events: tab index -> title, and each view's placeholder text.
 _EXCHANGE_TITLES = {1: "Request", 2: "Response"}
 _EXCHANGE_PLACEHOLDERS = {
@@ -91,7 +96,13 @@ class Inspector(QWidget):
         bar = QHBoxLayout()
         self.type_combo = QComboBox(events)
         self.type_combo.addItem(ALL_TYPES)
-        self.type_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # One width whatever types a run brings (its list still opens as wide as the longest):
+        # grown to fit them as a run's rows came in, the combo and the filter beside it were
+        # laid out again and the whole inspector repainted with the run's last rows.
+        self.type_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.type_combo.setMinimumContentsLength(TYPE_COMBO_CHARS)
         self.type_combo.setToolTip("Show one event type")
         self.type_combo.currentIndexChanged.connect(self._filter_changed)
         bar.addWidget(self.type_combo)
@@ -254,6 +265,10 @@ class Inspector(QWidget):
         # Fixed row height: a million rows never get measured one by one.
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(view.fontMetrics().height() + 6)
+        # Always there, so the rows that first overflow the view never narrow its viewport: each
+        # run starts with an empty timeline, and the scroll bar that appeared as it filled made
+        # the columns fit again and the whole table repaint with the rows that filled it.
+        view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         bar = view.verticalScrollBar()
         bar.actionTriggered.connect(self._user_scrolled)
 
