@@ -14,13 +14,13 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLineEdit,
     QSplitter,
-    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from playground.ui.steady_label import SteadyLabel
+from playground.ui.steady_tabs import SteadyTabs
 
 from .column_fit import ColumnFit
 from .detail_pane import DetailPane
@@ -85,7 +85,7 @@ class Inspector(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        self.tabs = QTabWidget(self)
+        self.tabs = SteadyTabs(self)
         self.tabs.setDocumentMode(True)
         layout.addWidget(self.tabs)
 

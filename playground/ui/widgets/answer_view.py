@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+
+from playground.ui.steady_tabs import SteadyTabs
 
 if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
     from playground.protocol.state import ChoiceState, StreamState
@@ -108,7 +110,7 @@ class AnswerView(QWidget):
         self.lost.hide()
         layout.addWidget(self.lost)
         self._gaps = GapFeed()  # lost text: marked where it was lost
-        self.tabs = QTabWidget(self)
+        self.tabs = SteadyTabs(self)
         self.tabs.setDocumentMode(True)
         self.tabs.tabBar().hide()
         layout.addWidget(self.tabs, 1)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QToolBar, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QToolBar, QWidget
 
 from playground.protocol.requests import ROUTE_NAMES
 from playground.ui.inspector.inspector import Inspector
 from playground.ui.provider_bar import ProviderBar
 from playground.ui.routes import route_views
+from playground.ui.steady_tabs import SteadyTabs
 from playground.ui.window.panels import Placeholder, tab_title
 from playground.ui.window.remembered import restore_window
 from playground.ui.window.tab_fit import TabFit
@@ -31,7 +32,7 @@ def build_widgets(window: MainWindow) -> dict[str, QWidget]:
     toolbar.addWidget(window.provider_bar)
     window.addToolBar(toolbar)
 
-    window.tabs = tabs = QTabWidget()
+    window.tabs = tabs = SteadyTabs()
     tabs.setDocumentMode(True)
     pages: dict[str, QWidget] = {}
     for route in ROUTE_NAMES:  # every route has its tab from the start
