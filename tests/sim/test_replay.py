@@ -103,8 +103,10 @@ def test_the_openai_sdk_reads_a_replayed_capture_as_its_text(route: str, tmp_pat
         path = sample_capture(route)  # the bundled sample (resources/captures)
     expected = decode_file(path.read_bytes()).state.text
     assert expected
-    with _serve(path) as server:
-        client = openai.OpenAI(base_url=server.base_url, api_key="none", max_retries=0)
+    with (
+        _serve(path) as server,
+        openai.OpenAI(base_url=server.base_url, api_key="none", max_retries=0) as client,
+    ):
         if route == "chat":
             chunks = client.chat.completions.create(model="m", messages=[], stream=True)
             text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)

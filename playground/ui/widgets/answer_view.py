@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
-
-from playground.ui.steady_tabs import SteadyTabs
+from PySide6.QtWidgets import QFrame, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:  # types only: the state loads with the first run (startup)
     from playground.protocol.state import ChoiceState, StreamState
@@ -110,7 +108,7 @@ class AnswerView(QWidget):
         self.lost.hide()
         layout.addWidget(self.lost)
         self._gaps = GapFeed()  # lost text: marked where it was lost
-        self.tabs = SteadyTabs(self)
+        self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.tabs.tabBar().hide()
         layout.addWidget(self.tabs, 1)
