@@ -134,6 +134,11 @@ def measure(contenders: dict[str, Contender], repeat: int) -> dict[str, float]:
     return best
 
 
+def _events_in(n_chunks: int) -> int:
+    """The events a parser must see in ``chat_stream(n_chunks)``: the chunks and ``[DONE]``."""
+    return n_chunks + 1
+
+
 def _plan(
     label: str, n_events: int, cut: Callable[[bytes], list[bytes]], peers: list[str]
 ) -> dict[str, Contender]:
@@ -149,13 +154,15 @@ def _plan(
     plan: dict[str, Contender] = {}
     for name, module in modules:
         run_ours(arrivals(warm), module)
-        plan[name] = Contender(partial(run_ours, timed, module), len(data) / 1e6, n_events + 1)
+        plan[name] = Contender(
+            partial(run_ours, timed, module), len(data) / 1e6, _events_in(n_events)
+        )
     for peer in peers:
         n_peer = max(1, n_events // PEER_SHARE[label, peer])
         peer_data = chat_stream(n_peer)
         PEERS[peer](warm)
         plan[peer] = Contender(
-            partial(PEERS[peer], cut(peer_data)), len(peer_data) / 1e6, n_peer + 1
+            partial(PEERS[peer], cut(peer_data)), len(peer_data) / 1e6, _events_in(n_peer)
         )
     return plan
 

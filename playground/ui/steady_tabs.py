@@ -32,6 +32,8 @@ Placement = tuple[QSize, QSize, bool, QTabWidget.TabPosition, bool, QSize, int]
 
 
 class SteadyTabs(QTabWidget):
+    """A QTabWidget that takes a page's layout request without a repaint of itself whole."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._placed_for: Placement | None = None
