@@ -1,0 +1,88 @@
+"""The one JSON reader for text from the wire or from disk: depth-limited, raising only ValueError.
+
+Why a reader of our own around orjson: orjson 3.8 reads JSON of any depth, and Python's
+``json`` raises ``RecursionError`` (not a ``ValueError``) past about 1,000 levels; either way a
+value nested thousands deep then breaks whatever walks it next (``json.dumps``, an indenting
+view, a recursive projection). A value deeper than ``MAX_DEPTH`` is refused here, as
+``JsonTooDeep``, before anything is built from it, so every caller catches one exception type
+(``ValueError``) for everything a hostile or damaged text can do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Final
+
+import orjson
+
+__all__ = ["MAX_DEPTH", "JsonTooDeep", "exceeds_depth", "loads", "loads_or"]
+
+# Deeper than any request or response a provider documents (tool schemas nest a few dozen levels
+# at most), shallow enough that every recursive walk in Python stays far from its recursion limit.
+MAX_DEPTH: Final = 256
+
+# A JSON string (skipped whole: brackets inside it do not nest), and every byte but a bracket.
+_STRING: Final = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKETS: Final = bytes(b for b in range(256) if b not in b"[]{}")
+_OPENERS: Final = frozenset(b"[{")
+
+
+class JsonTooDeep(ValueError):
+    """The text nests arrays and objects deeper than the reader's limit."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"JSON nested deeper than {limit} levels")
+        self.limit = limit
+
+
+def exceeds_depth(data: str | bytes | bytearray | memoryview, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``data`` opens more than ``limit`` arrays or objects inside one another.
+
+    Counting the openers is one pass in C; only a text with more openers than the limit is
+    looked at closer: its strings cut out and every other byte but a bracket dropped (both in
+    C), then the brackets walked, stopping as soon as the limit is passed."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    brackets = _STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
+    depth = 0
+    for byte in brackets:
+        if byte in _OPENERS:
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(data: str | bytes | bytearray | memoryview, *, max_depth: int = MAX_DEPTH) -> Any:
+    """The JSON value in ``data`` (RFC 8259: no NaN or Infinity); ``JsonTooDeep`` past
+    ``max_depth`` levels, ``ValueError`` for anything else that is not JSON. Never another
+    exception type, whatever ``data`` holds."""
+    if exceeds_depth(data, max_depth):
+        raise JsonTooDeep(max_depth)
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        # orjson refuses integers beyond 64 bits, which JSON allows and Python's reader takes;
+        # the depth is bounded above, so Python's recursive reader cannot overflow here.
+        try:
+            text = data if isinstance(data, str) else bytes(data)
+            return json.loads(text, parse_constant=_reject_constant)
+        except (ValueError, RecursionError, TypeError):
+            raise ValueError(str(error)) from None
+
+
+def loads_or(data: str | bytes | bytearray | memoryview, default: Any = None,
+             *, max_depth: int = MAX_DEPTH) -> Any:
+    """``loads(data)``, or ``default`` when ``data`` is not JSON or is too deep."""
+    try:
+        return loads(data, max_depth=max_depth)
+    except ValueError:
+        return default

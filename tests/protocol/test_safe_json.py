@@ -1,0 +1,84 @@
+"""The one JSON reader for untrusted text: depth-limited, and only ValueError for anything."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from playground.protocol.safe_json import MAX_DEPTH, JsonTooDeep, exceeds_depth, loads, loads_or
+
+
+def nested(depth: int, opener: str = "[", closer: str = "]") -> str:
+    return opener * depth + closer * depth
+
+
+def test_reads_ordinary_json_like_the_standard_reader() -> None:
+    text = '{"a": [1, 2.5, {"b": "[[[[\\"["}], "c": null, "d": true}'
+    assert loads(text) == json.loads(text)
+    assert loads(text.encode()) == json.loads(text)
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 1_000, 100_000])
+def test_too_deep_is_a_value_error_of_its_own(depth: int) -> None:
+    for text in (nested(depth), '{"a":' * depth + "1" + "}" * depth):
+        with pytest.raises(JsonTooDeep):
+            loads(text)
+        with pytest.raises(ValueError):
+            loads(text.encode())
+
+
+def test_the_limit_itself_is_read() -> None:
+    assert loads(nested(MAX_DEPTH)) is not None
+    assert exceeds_depth(nested(MAX_DEPTH)) is False
+    assert exceeds_depth(nested(MAX_DEPTH + 1)) is True
+
+
+def test_brackets_inside_strings_do_not_nest() -> None:
+    text = json.dumps(["[" * 1_000, "{" * 1_000, '\\"' + "[" * 1_000])
+    assert loads(text) == json.loads(text)
+
+
+def test_an_escaped_backslash_before_a_quote_ends_the_string() -> None:
+    # "\\" closes the string, so the brackets after it are real and nest.
+    assert exceeds_depth('["\\\\"' + "[" * 1_000 + "]" * 1_001)
+
+
+@pytest.mark.parametrize("text", ["NaN", "[Infinity]", "[1,", "", "\ud800", "{'a': 1}", "[1] x"])
+def test_what_is_not_json_is_a_value_error(text: str) -> None:
+    with pytest.raises(ValueError):
+        loads(text)
+    assert loads_or(text, "fallback") == "fallback"
+
+
+def test_invalid_utf8_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        loads(b'"\xff"')
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300) | st.text(alphabet='[]{}":,\\ 1a', max_size=600))
+def test_nothing_raises_but_value_error(data: bytes | str) -> None:
+    try:
+        loads(data, max_depth=8)
+    except ValueError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.text(),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=30))
+def test_depth_agrees_with_the_value(value: object) -> None:
+    def depth(node: object) -> int:
+        if isinstance(node, list):
+            return 1 + max((depth(v) for v in node), default=0)
+        if isinstance(node, dict):
+            return 1 + max((depth(v) for v in node.values()), default=0)
+        return 0
+
+    text = json.dumps(value)
+    for limit in range(0, 6):
+        assert exceeds_depth(text, limit) == (depth(value) > limit)
