@@ -91,7 +91,11 @@ def outcome_of(
         )
         if t is not None
     ]
-    output = [timing.channels[n] for n in ("text", "reasoning", "refusal", "tool_args") if n in timing.channels]
+    output = [
+        timing.channels[n]
+        for n in ("text", "reasoning", "refusal", "tool_args")
+        if n in timing.channels
+    ]
     tokens = timing.usage_reported.get("output")
     if tokens is None and output:
         tokens = sum(c.tokens for c in output)

@@ -19,10 +19,10 @@ BACKOFF_MAX_S: Final = 60.0
 
 
 def backoff_seconds(retry_after: float | None, attempt: int, base: float = BACKOFF_BASE_S) -> float:
-    """The pause before resend ``attempt`` (1, 2, ...): what the server asked, else base * 2^(n-1)."""
+    """The pause before resend ``attempt`` (1, 2, ...): what the server asked, else doubling."""
     if retry_after is not None:
         return min(max(retry_after, 0.0), BACKOFF_MAX_S)
-    return min(base * 2 ** max(attempt - 1, 0), BACKOFF_MAX_S)
+    return float(min(base * 2.0 ** max(attempt - 1, 0), BACKOFF_MAX_S))
 
 
 class ProviderQueue:

@@ -42,7 +42,9 @@ class Cell:
     case: str
     variant: str
     repeat: int
-    status: str = "pending"  # pending | running | complete | incomplete | failed | truncated | cancelled
+    status: str = (
+        "pending"  # pending | running | complete | incomplete | failed | truncated | cancelled
+    )
     checks: list[CheckResult] = field(default_factory=list)
     passed: bool | None = None  # None until scored (or for a cancelled cell)
     output: str = ""
@@ -201,7 +203,9 @@ class Runner:
                 results.append(found.score(check, outcome, values))
             elif found.score_async is not None:
                 if not outcome.completed:
-                    results.append(CheckResult(check["type"], False, None, "the run did not complete"))
+                    results.append(
+                        CheckResult(check["type"], False, None, "the run did not complete")
+                    )
                     continue
 
                 async def judge_send(
@@ -229,7 +233,9 @@ class Runner:
             pace=self.suite.pace if provider_id == "simulator" else None,
             body=body,
         )
-        label = f"{cell.case}/{cell.variant}/{cell.repeat}" + ("" if variant is self._own(cell) else "/judge")
+        label = f"{cell.case}/{cell.variant}/{cell.repeat}" + (
+            "" if variant is self._own(cell) else "/judge"
+        )
         attempt_no = 0
         while True:
             attempt_no += 1

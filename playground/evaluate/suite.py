@@ -72,7 +72,7 @@ class Variant:
 
     @property
     def prompt_template(self) -> str | None:
-        """The message box: the variant's prompt, else a case's ``input`` when the thread is empty."""
+        """The message box: the variant's prompt, else ``{{input}}`` when the thread is empty."""
         if self.prompt is not None:
             return self.prompt
         return None if self.messages else "{{input}}"
@@ -164,13 +164,18 @@ class _Reader:
 
     def suite(self, data: Any) -> Suite:
         top = self.obj(data, "the suite")
-        variants = [self.variant(v, f"variants[{i}]") for i, v in enumerate(self.items(top, "variants", "the suite"))]
+        variants = [
+            self.variant(v, f"variants[{i}]")
+            for i, v in enumerate(self.items(top, "variants", "the suite"))
+        ]
         if not variants:
             raise SuiteError("variants: at least one variant is needed")
         if len(variants) > MAX_VARIANTS:
             raise SuiteError(f"variants: at most {MAX_VARIANTS} variants, not {len(variants)}")
         self.unique([v.name for v in variants], "variants", "name")
-        cases = [self.case(c, f"cases[{i}]") for i, c in enumerate(self.items(top, "cases", "the suite"))]
+        cases = [
+            self.case(c, f"cases[{i}]") for i, c in enumerate(self.items(top, "cases", "the suite"))
+        ]
         if not cases:
             raise SuiteError("cases: at least one case is needed")
         self.unique([c.id for c in cases], "cases", "id")
@@ -355,8 +360,8 @@ class _Reader:
             function = tool.get("function") if isinstance(tool, dict) else None
             if not isinstance(function, dict) or not isinstance(function.get("name"), str):
                 raise SuiteError(
-                    f"{where}[{i}]: a tool is {{\"type\": \"function\", \"function\": "
-                    "{\"name\", \"description\", \"parameters\"}}"
+                    f'{where}[{i}]: a tool is {{"type": "function", "function": '
+                    '{"name", "description", "parameters"}}'
                 )
         return copy.deepcopy(value)
 

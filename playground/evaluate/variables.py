@@ -1,4 +1,4 @@
-"""``{{name}}`` variables: found in, and filled into, text and the parts of a request that hold it."""
+"""``{{name}}`` variables: found in, and filled into, text and the request parts that hold it."""
 
 from __future__ import annotations
 
@@ -83,7 +83,8 @@ def fill_tools(tools: list[dict[str, Any]], values: Mapping[str, Any]) -> list[d
     out = []
     for tool in tools:
         tool = copy.deepcopy(tool)
-        function = tool.get("function") if isinstance(tool.get("function"), dict) else tool
+        inner = tool.get("function")
+        function: dict[str, Any] = inner if isinstance(inner, dict) else tool
         if isinstance(function.get("description"), str):
             function["description"] = fill(function["description"], values)
         _fill_descriptions(function.get("parameters"), values)

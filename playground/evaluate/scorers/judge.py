@@ -82,6 +82,8 @@ async def llm_judge(
     ok, document = answer_json(verdict.text)
     score = json_path_get(document, str(check.get("score_path", "$.score"))) if ok else None
     if isinstance(score, bool) or not isinstance(score, int | float):
-        return CheckResult("llm_judge", False, None, f"no numeric score in the judge's answer; {link}")
+        return CheckResult(
+            "llm_judge", False, None, f"no numeric score in the judge's answer; {link}"
+        )
     passed = float(score) >= float(check.get("min_score", 0.5))
     return CheckResult("llm_judge", passed, score, link)

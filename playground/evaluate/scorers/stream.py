@@ -21,27 +21,43 @@ def _at_most(kind: str, value: float | None, limit: float, unit: str) -> CheckRe
     return CheckResult(kind, ok, value, "" if ok else f"{value:g} {unit} > {limit:g}")
 
 
-@scorer("ttft_ms", {"max": _NUMBER}, "time to first token (any kind) is at most max ms",
-        required=("max",))
+@scorer(
+    "ttft_ms",
+    {"max": _NUMBER},
+    "time to first token (any kind) is at most max ms",
+    required=("max",),
+)
 def ttft_ms(check: dict[str, Any], run: RunOutcome, values: Values) -> CheckResult:
     return _at_most("ttft_ms", run.ttft_ms, float(check["max"]), "ms")
 
 
-@scorer("first_thinking_ms", {"max": _NUMBER}, "time to the first thinking token is at most max ms",
-        required=("max",))
+@scorer(
+    "first_thinking_ms",
+    {"max": _NUMBER},
+    "time to the first thinking token is at most max ms",
+    required=("max",),
+)
 def first_thinking_ms(check: dict[str, Any], run: RunOutcome, values: Values) -> CheckResult:
     return _at_most("first_thinking_ms", run.thinking_ms, float(check["max"]), "ms")
 
 
-@scorer("max_gap_ms", {"max": _NUMBER}, "the longest gap between two events is at most max ms",
-        required=("max",))
+@scorer(
+    "max_gap_ms",
+    {"max": _NUMBER},
+    "the longest gap between two events is at most max ms",
+    required=("max",),
+)
 def max_gap_ms(check: dict[str, Any], run: RunOutcome, values: Values) -> CheckResult:
     gap = run.max_gap_ms if run.max_gap_ms is not None else (0.0 if run.completed else None)
     return _at_most("max_gap_ms", gap, float(check["max"]), "ms")
 
 
-@scorer("tokens_per_s", {"min": _NUMBER},
-        "output tokens per second after the first token is at least min", required=("min",))
+@scorer(
+    "tokens_per_s",
+    {"min": _NUMBER},
+    "output tokens per second after the first token is at least min",
+    required=("min",),
+)
 def tokens_per_s(check: dict[str, Any], run: RunOutcome, values: Values) -> CheckResult:
     rate = run.tokens_per_s
     if rate is None:
@@ -87,8 +103,12 @@ def usage_reported(check: dict[str, Any], run: RunOutcome, values: Values) -> Ch
     return CheckResult("usage_reported", ok, dict(run.usage) or None, "" if ok else "no usage")
 
 
-@scorer("partial_images", {"min": {"type": "integer", "minimum": 0}},
-        "at least min partial images came", required=("min",))
+@scorer(
+    "partial_images",
+    {"min": {"type": "integer", "minimum": 0}},
+    "at least min partial images came",
+    required=("min",),
+)
 def partial_images(check: dict[str, Any], run: RunOutcome, values: Values) -> CheckResult:
     ok = run.partial_images >= int(check["min"])
     return CheckResult("partial_images", ok, run.partial_images, "" if ok else "too few")
@@ -99,5 +119,8 @@ def tool_args_valid(check: dict[str, Any], run: RunOutcome, values: Values) -> C
     closed = [c for c in run.tool_calls if c.closed or run.completed]
     bad = [c.name for c in closed if not c.valid_json]
     return CheckResult(
-        "tool_args_valid", not bad, len(closed) - len(bad), f"invalid: {', '.join(bad)}" if bad else ""
+        "tool_args_valid",
+        not bad,
+        len(closed) - len(bad),
+        f"invalid: {', '.join(bad)}" if bad else "",
     )
