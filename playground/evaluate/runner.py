@@ -129,7 +129,8 @@ class Runner:
         self.queues: dict[str, ProviderQueue] = {}
         self.requests = 0
         self.retries = 0
-        # (kind, provider, label, detail) in the order things happened: sends, pauses, statuses.
+        # (kind, provider, label, detail) in the order things happened: a send and its monotonic
+        # time, its HTTP status, a pause and the monotonic time it ends.
         self.log: list[tuple[str, str, str, Any]] = []
         self.cancelled = False
         self._tasks: list[asyncio.Task[None]] = []
@@ -233,9 +234,8 @@ class Runner:
             pace=self.suite.pace if provider_id == "simulator" else None,
             body=body,
         )
-        label = f"{cell.case}/{cell.variant}/{cell.repeat}" + (
-            "" if variant is self._own(cell) else "/judge"
-        )
+        own = variant is self._own(cell)
+        label = f"{cell.case}/{cell.variant}/{cell.repeat}" + ("" if own else "/judge")
         attempt_no = 0
         while True:
             attempt_no += 1
@@ -244,23 +244,29 @@ class Runner:
                 self.requests += 1
                 cell.requests += 1
                 cell.status = "running"
-                self.log.append(("send", provider_id, label, attempt_no))
+                if own and capture is not None:  # linked as soon as it is written, Stop or not
+                    cell.capture = str(capture)
+                self.log.append(("send", provider_id, label, time.monotonic()))
                 self._report()
                 attempt: Attempt = await send_once(spec, body, capture, self._client_now())
+                self.log.append(("status", provider_id, label, attempt.http_status))
+                resend = (
+                    attempt.http_status in RETRY_STATUSES and attempt_no <= self.suite.retries
+                )
+                if resend:  # paused before the slot is free: no request slips in between
+                    from playground.runs.outcome import retry_seconds
+
+                    self.retries += 1
+                    queue.pause(
+                        backoff_seconds(
+                            retry_seconds(attempt.retry_after), attempt_no, self.backoff_base
+                        )
+                    )
             finally:
                 queue.release()
-            self.log.append(("status", provider_id, label, attempt.http_status))
-            if attempt.http_status in RETRY_STATUSES and attempt_no <= self.suite.retries:
-                from playground.runs.outcome import retry_seconds
-
-                wait = backoff_seconds(
-                    retry_seconds(attempt.retry_after), attempt_no, self.backoff_base
-                )
-                self.retries += 1
-                queue.pause(wait)
-                self._report()
-                continue
-            return attempt.outcome, str(capture) if capture is not None else None
+            if not resend:
+                return attempt.outcome, str(capture) if capture is not None else None
+            self._report()
 
     # -- helpers ---------------------------------------------------------------------------------
     def _own(self, cell: Cell) -> Variant:
@@ -279,7 +285,8 @@ class Runner:
         return found
 
     def _on_pause(self, provider_id: str, seconds: float) -> None:
-        self.log.append(("pause", provider_id, "", round(seconds, 3)))
+        # The pause's end on the clock the sends are logged with (the order is what tests read).
+        self.log.append(("pause", provider_id, "", self.queues[provider_id].paused_until))
 
     def _key(self, provider_id: str) -> str | None:
         if provider_id == "simulator":
