@@ -181,7 +181,8 @@ def _answer(capture: Capture, route: str, body: dict[str, Any]) -> str:
     """The answer's text as the panels decode it (an error status gives none)."""
     if capture.response_status is not None and not 200 <= capture.response_status < 300:
         return ""
-    decoder = StreamDecoder(route if route in ("chat", "responses", "messages") else "auto", request=body)
+    known = route if route in ("chat", "responses", "messages") else "auto"
+    decoder = StreamDecoder(known, request=body)
     decoder.set_content_type(capture.content_type)
     last = 0.0
     for t, chunk in capture.chunks:

@@ -250,9 +250,7 @@ class Runner:
                 self._report()
                 attempt: Attempt = await send_once(spec, body, capture, self._client_now())
                 self.log.append(("status", provider_id, label, attempt.http_status))
-                resend = (
-                    attempt.http_status in RETRY_STATUSES and attempt_no <= self.suite.retries
-                )
+                resend = attempt.http_status in RETRY_STATUSES and attempt_no <= self.suite.retries
                 if resend:  # paused before the slot is free: no request slips in between
                     from playground.runs.outcome import retry_seconds
 

@@ -55,13 +55,21 @@ CASES = [
             {"type": "json_path", "path": "$.a", "equals": 1},
         ],
     },
-    {"id": "tools", "vars": {"topic": "weather"}, "checks": [{"type": "tool_called", "name": "get_weather"}]},
+    {
+        "id": "tools",
+        "vars": {"topic": "weather"},
+        "checks": [{"type": "tool_called", "name": "get_weather"}],
+    },
     {
         "id": "judged",
         "vars": {"topic": "tides"},
         "expected": "tides",
         "checks": [
-            {"type": "llm_judge", "prompt": "Score {{output}} against {{expected}} on {{topic}}", "min_score": 0}
+            {
+                "type": "llm_judge",
+                "prompt": "Score {{output}} against {{expected}} on {{topic}}",
+                "min_score": 0,
+            }
         ],
     },
 ]
@@ -128,7 +136,12 @@ def test_repeat_three_gives_a_pass_rate(sim: SimServer) -> None:
     runner = run_suite(suite, sim)
     assert sorted(c.repeat for c in runner.cells if c.key[:2] == ("good", "chat")) == [1, 2, 3]
     rates = pass_rates(runner.cells)
-    assert rates == {("good", "chat"): 1.0, ("good", "messages"): 1.0, ("bad", "chat"): 0.0, ("bad", "messages"): 0.0}
+    assert rates == {
+        ("good", "chat"): 1.0,
+        ("good", "messages"): 1.0,
+        ("bad", "chat"): 0.0,
+        ("bad", "messages"): 0.0,
+    }
     assert not suite_passed(runner.cells, 1.0)
     assert suite_passed([c for c in runner.cells if c.case == "good"], 1.0)
 

@@ -41,6 +41,11 @@ def test_tool_called_by_name_values_and_schema() -> None:
     by_value = {"type": "tool_called", "name": "get_weather", "arguments": {"city": "{{c}}"}}
     assert score(by_value, run, c="Oslo").passed
     assert not score(by_value, run, c="Rome").passed
-    strict = {"type": "tool_called", "name": "get_weather", "schema": SCHEMA | {"additionalProperties": False, "properties": {"city": {"type": "string"}}}}
+    strict = {
+        "type": "tool_called",
+        "name": "get_weather",
+        "schema": SCHEMA
+        | {"additionalProperties": False, "properties": {"city": {"type": "string"}}},
+    }
     failed = score(strict, run)
     assert not failed.passed and "days" in failed.detail

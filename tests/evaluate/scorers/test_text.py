@@ -9,7 +9,9 @@ def test_contains_fills_variables_and_honours_ignore_case() -> None:
     run = answer("All about Rivers and lakes")
     assert score({"type": "contains", "value": "{{topic}}"}, run, topic="Rivers").passed
     assert not score({"type": "contains", "value": "{{topic}}"}, run, topic="rivers").passed
-    hit = score({"type": "contains", "value": "{{topic}}", "ignore_case": True}, run, topic="rivers")
+    hit = score(
+        {"type": "contains", "value": "{{topic}}", "ignore_case": True}, run, topic="rivers"
+    )
     assert hit.passed and hit.value is True
 
 
