@@ -79,9 +79,12 @@ async def _raw(suite: Any, base_url: str) -> tuple[float, int]:
 
     async def one(client: httpx.AsyncClient, spec: Any) -> None:
         nonlocal total
-        async with gate, client.stream(
-            spec.method, spec.url, headers=spec.headers, content=spec.body_bytes()
-        ) as response:
+        async with (
+            gate,
+            client.stream(
+                spec.method, spec.url, headers=spec.headers, content=spec.body_bytes()
+            ) as response,
+        ):
             async for chunk in response.aiter_raw():
                 total += len(chunk)
 

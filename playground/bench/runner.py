@@ -123,7 +123,7 @@ class Sizes:
     session_runs: int = 50  # runs into one panel's thread and history
     session_tokens: int = 2_000  # tokens per run
     eval_cases: int = 50  # × 3 variants × 3 repeats: 450 streams
-    eval_memory_cases: int = 50  # the instant grid whose memory per cell is measured
+    eval_memory_cases: int = 20  # × 9: the instant grid whose memory per cell is measured
 
 
 FULL = Sizes(

@@ -148,7 +148,10 @@ def _main(argv: list[str]) -> int:
             raise _CannotRun(
                 f"the experiment folder cannot be made ({exc.strerror or exc})"
             ) from None
-        asyncio.run(run_grid(grid))
+        try:
+            asyncio.run(run_grid(grid))
+        except KeyboardInterrupt:  # Ctrl+C: the streams were cancelled and the experiment saved
+            print("eval: stopped; unfinished cells are cancelled", file=sys.stderr)
     finally:
         sim.stop()
     runner = grid.runner

@@ -147,15 +147,11 @@ def case_from_capture(source: Path | Capture, case_id: str) -> Case:
 
 def _turns(route: str, body: dict[str, Any]) -> list[dict[str, str]]:
     """The thread as plain text turns (user and assistant), whatever the route's shape."""
-    if route == "responses":
-        source = body.get("input")
-        if isinstance(source, str):
-            return [{"role": "user", "content": source}]
-        items = source if isinstance(source, list) else []
-    else:
-        items = body.get("messages") if isinstance(body.get("messages"), list) else []
+    source = body.get("input") if route == "responses" else body.get("messages")
+    if isinstance(source, str):  # responses' input as one text
+        return [{"role": "user", "content": source}]
     out = []
-    for item in items or []:
+    for item in source if isinstance(source, list) else []:
         if not isinstance(item, dict) or item.get("role") not in ("user", "assistant"):
             continue
         text = _text(item.get("content"))

@@ -233,10 +233,29 @@ def compare(baseline: list[dict[str, Any]], current: list[dict[str, Any]]) -> Co
         for name in _FIGURES:
             a, b = _median(before[key], name), _median(after[key], name)
             delta[name] = None if a is None or b is None else round(b - a, 3)
+        delta["checks"] = _check_deltas(before[key], after[key])
         deltas.append(delta)
     added = [{"case": k[0], "variant": k[1]} for k in after if k not in before]
     removed = [{"case": k[0], "variant": k[1]} for k in before if k not in after]
     return Comparison(regressions, fixed, deltas, added, removed)
+
+
+def _check_rates(cells: list[dict[str, Any]]) -> dict[str, float]:
+    """Each check type's share of passes over the repeats (a type used twice counts twice)."""
+    tally: dict[str, list[bool]] = {}
+    for cell in cells:
+        checks = cell.get("checks")
+        for check in checks if isinstance(checks, list) else []:
+            if isinstance(check, dict) and isinstance(check.get("type"), str):
+                tally.setdefault(check["type"], []).append(bool(check.get("pass")))
+    return {name: sum(v) / len(v) for name, v in tally.items()}
+
+
+def _check_deltas(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, float]:
+    """The change of each check's pass rate, for the checks both runs made whose rate moved."""
+    was, now = _check_rates(before), _check_rates(after)
+    moved = {n: round(now[n] - was[n], 6) for n in was.keys() & now.keys()}
+    return {n: d for n, d in sorted(moved.items()) if d}
 
 
 def _output(cells: list[dict[str, Any]]) -> str:

@@ -149,14 +149,19 @@ class Runner:
             if self.cancelled:
                 for task in self._tasks:
                     task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+            try:
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+            except asyncio.CancelledError:  # the run itself was cancelled (Ctrl+C, a closed window)
+                self.cancel()
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+                raise
         finally:
             await self._client.aclose()
             self._client = None
-        for cell in self.cells:  # a task cancelled before it began never set its status
-            if not cell.finished:
-                self._mark_cancelled(cell)
-        self._report()
+            for cell in self.cells:  # a task cancelled before it began never set its status
+                if not cell.finished:
+                    self._mark_cancelled(cell)
+            self._report()
         return self.cells
 
     def cancel(self) -> None:

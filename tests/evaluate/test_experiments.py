@@ -56,9 +56,9 @@ def test_two_experiments_compared_list_exactly_the_regressed_cells(sim: SimServe
     before = suite_of(
         cases=[{**c, "vars": {**c["vars"], "word": "Tell"}} for c in CASES], checks=check
     )
-    # The second run expects a word the chat answers lack for case b only: b on chat regresses.
+    # The second run looks for a word no answer holds, for case b only: b regresses on both.
     after_cases = [{**c, "vars": {**c["vars"], "word": "Tell"}} for c in CASES]
-    after_cases[1]["checks"] = [{"type": "not_contains", "value": "owls", "ignore_case": True}]
+    after_cases[1]["vars"]["word"] = "zzz-nowhere"
     after = suite_of(cases=after_cases, checks=check)
     old = _run(before, sim)
     new = _run(after, sim)
@@ -68,6 +68,9 @@ def test_two_experiments_compared_list_exactly_the_regressed_cells(sim: SimServe
         ("b", "messages"),
     ]
     assert comparison.fixed == []
+    by_cell = {(d["case"], d["variant"]): d for d in comparison.deltas}
+    assert by_cell[("b", "chat")]["checks"] == {"contains": -1.0}
+    assert by_cell[("a", "chat")]["checks"] == {} and by_cell[("a", "chat")]["pass_rate"] == 0
     assert comparison.regressions[0]["output_was"] == comparison.regressions[0]["output_now"]
     assert {(d["case"], d["variant"]) for d in comparison.deltas} == {
         (c, v) for c in "abc" for v in ("chat", "messages")

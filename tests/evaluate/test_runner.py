@@ -213,3 +213,23 @@ def test_retry_after_pauses_the_providers_queue(sim: SimServer) -> None:
         assert later_sends and all(sent_at >= until for *_, sent_at in later_sends)
     statuses = [e[3] for e in runner.log if e[0] == "status" and e[2].startswith("limited")]
     assert statuses == [429, 429, 429]
+
+
+def test_cancelling_the_run_itself_cancels_every_unfinished_cell(sim: SimServer) -> None:
+    suite = suite_of(pace="40", concurrency=1, checks=[{"type": "usage_reported"}])
+
+    async def go() -> Runner:
+        runner = Runner(suite, base_urls={"simulator": sim.base_url})
+        task = asyncio.ensure_future(runner.run())
+        while not runner.requests:
+            await asyncio.sleep(0.01)
+        task.cancel()  # as asyncio.run does on Ctrl+C
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+        return runner
+
+    runner = asyncio.run(go())
+    assert [c.status for c in runner.cells] == ["cancelled", "cancelled"]
+    assert all(c.checks == [] and c.passed is False for c in runner.cells)

@@ -78,12 +78,14 @@ async def llm_judge(
     verdict, capture = await send(variant, case)
     link = f"judge run: {capture}" if capture else "judge run not saved"
     if not verdict.completed:
-        return CheckResult("llm_judge", False, None, f"the judge's run {verdict.status}; {link}")
+        return CheckResult(
+            "llm_judge", False, None, f"the judge's run {verdict.status}; {link}", capture
+        )
     ok, document = answer_json(verdict.text)
     score = json_path_get(document, str(check.get("score_path", "$.score"))) if ok else None
     if isinstance(score, bool) or not isinstance(score, int | float):
         return CheckResult(
-            "llm_judge", False, None, f"no numeric score in the judge's answer; {link}"
+            "llm_judge", False, None, f"no numeric score in the judge's answer; {link}", capture
         )
     passed = float(score) >= float(check.get("min_score", 0.5))
-    return CheckResult("llm_judge", passed, score, link)
+    return CheckResult("llm_judge", passed, score, link, capture)

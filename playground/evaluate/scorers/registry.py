@@ -26,11 +26,14 @@ class CheckResult:
     passed: bool
     value: Any = None
     detail: str = ""
+    capture: str | None = None  # a run of the check's own (the judge's), linked from the cell
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "pass": self.passed, "value": self.value}
         if self.detail:
             out["detail"] = self.detail
+        if self.capture:
+            out["capture"] = self.capture
         return out
 
 

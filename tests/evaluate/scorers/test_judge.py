@@ -33,7 +33,8 @@ def test_the_judge_score_decides_and_its_run_is_linked(sim: SimServer, tmp_path:
     assert low.passed and not high.passed and low.value == high.value
     assert isinstance(low.value, float) and 0 <= low.value <= 1
     for result, n in ((low, 0), (high, 1)):
-        path = Path(result.detail.removeprefix("judge run: "))
+        path = Path(result.capture or "")
+        assert result.as_json()["capture"] == str(path) and str(path) in result.detail
         assert path.name == f"c1--chat--r1--judge{n}.capture.jsonl"
         sent = read_capture(path).request
         assert sent is not None and sent["body"]["response_format"]["type"] == "json_schema"
