@@ -124,7 +124,13 @@ def case_from_capture(source: Path | Capture, case_id: str) -> Case:
     """A case from a recorded run: the thread before the last user turn as its context, that
     turn as ``input``, the answer as ``expected``. SuiteError when the capture holds no user turn.
     """
-    capture = source if isinstance(source, Capture) else read_capture(Path(source))
+    if isinstance(source, Capture):
+        capture = source
+    else:
+        try:
+            capture = read_capture(Path(source))
+        except (OSError, ValueError) as exc:  # CaptureError is a ValueError
+            raise SuiteError(f"{case_id}: the capture cannot be read ({exc})") from None
     request = capture.request or {}
     body = request.get("body")
     if isinstance(body, str):

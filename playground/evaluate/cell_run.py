@@ -21,7 +21,8 @@ from playground.runs.outcome import end_run
 from playground.runs.record import RunRecord
 from playground.transport.client import stream_request
 from playground.transport.errors import TransportError
-from playground.transport.pipeline import ScrubbingSink, TeeSink
+from playground.transport.pipeline import ScrubbingSink, TeeSink, scrub_bytes
+from playground.transport.redact import scrub
 from playground.transport.spec import RequestSpec
 
 __all__ = ["Attempt", "send_once"]
@@ -41,7 +42,8 @@ class Attempt:
 class _DecodingSink:
     """A RunSink that decodes as the bytes come; the record holds times and status, not bytes."""
 
-    def __init__(self, route: str, body: dict[str, Any] | None) -> None:
+    def __init__(self, route: str, body: dict[str, Any] | None, secrets: list[str]) -> None:
+        self.secrets = secrets
         self.decoder = StreamDecoder(route, request=body)
         self.record = RunRecord(route=route)
         self.error_body = bytearray()
@@ -80,7 +82,8 @@ class _DecodingSink:
             self.cancelled = True
         if self.cancelled:
             self.decoder.cancel()
-        end_run(self.record, self.decoder, bytes(self.error_body), t)
+        # The error's envelope is read for its message: any key it echoes is out of it first.
+        end_run(self.record, self.decoder, scrub_bytes(bytes(self.error_body), self.secrets), t)
 
     def status(self) -> str | None:
         return "cancelled" if self.cancelled else self.decoder.state.status
@@ -96,11 +99,12 @@ async def send_once(
 ) -> Attempt:
     """Send ``spec`` once and decode it; CancelledError propagates after the capture is closed
     with the status ``cancelled``."""
-    decoding = _DecodingSink(spec.route, body)
+    secrets = spec.secrets()
+    decoding = _DecodingSink(spec.route, body, secrets)
     sinks: list[Any] = []
     if capture is not None:
         journal = CaptureJournal(capture, spec.route, status_source=decoding.status)
-        sinks.append(ScrubbingSink(journal, spec.secrets()))
+        sinks.append(ScrubbingSink(journal, secrets))
     tee = TeeSink(decoding, *sinks)
     try:
         await stream_request(spec, tee, client=client, first_byte_timeout=first_byte_timeout)
@@ -120,4 +124,7 @@ async def send_once(
         http_status=record.status,
         error=error,
     )
+    if secrets:  # the answer and the error go into the experiment file: no echoed key in them
+        outcome.text = scrub(outcome.text, *secrets)
+        outcome.error = scrub(outcome.error, *secrets) if outcome.error else outcome.error
     return Attempt(outcome, record.status, record.retry_after)
