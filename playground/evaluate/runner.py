@@ -182,6 +182,11 @@ class Runner:
             self._mark_cancelled(cell)
             self._report()
             return
+        except ValueError as exc:  # a request that cannot be made (a provider without its URL)
+            cell.status, cell.error = "failed", str(exc)
+            cell.checks, cell.passed = [completion_check("failed", str(exc))], False
+            self._report()
+            return
         # One assignment after every await: Stop can never leave a cell half-scored.
         cell.capture = capture_text
         cell.status = outcome.status

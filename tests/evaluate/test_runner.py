@@ -113,7 +113,9 @@ def test_five_cases_two_variants_every_check_type(sim: SimServer, tmp_path: Path
 
 
 def test_same_case_same_answer_on_every_variant(sim: SimServer) -> None:
+    same = {"model": "sim", "prompt": "Tell me about {{topic}}", "params": {"max_tokens": 1024}}
     suite = suite_of(
+        variants=[same | {"name": r, "route": r} for r in ("chat", "responses", "messages")],
         cases=[{"id": "a", "vars": {"topic": "rivers"}}, {"id": "b", "vars": {"topic": "owls"}}],
         repeat=2,
     )
@@ -233,3 +235,22 @@ def test_cancelling_the_run_itself_cancels_every_unfinished_cell(sim: SimServer)
     runner = asyncio.run(go())
     assert [c.status for c in runner.cells] == ["cancelled", "cancelled"]
     assert all(c.checks == [] and c.passed is False for c in runner.cells)
+
+
+def test_a_request_that_cannot_be_made_fails_its_cell_with_the_reason(sim: SimServer) -> None:
+    suite = suite_of(
+        variants=[
+            {
+                "name": "custom",
+                "route": "chat",
+                "model": "m",
+                "prompt": "{{topic}}",
+                "provider": "custom",
+            }
+        ],
+    )
+    runner = run_suite(suite, sim)
+    (only,) = runner.cells
+    assert only.status == "failed" and only.passed is False and only.requests == 0
+    assert only.error is not None and "needs a base URL" in only.error
+    assert [c.type for c in only.checks] == ["completed"]
