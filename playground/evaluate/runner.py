@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -107,7 +107,10 @@ class Runner:
         progress: Callable[[Progress], None] | None = None,
         keys: Mapping[str, str | None] | None = None,
         backoff_base: float = 1.0,
+        only: Iterable[tuple[str, str, int]] | None = None,
     ) -> None:
+        """``only``: the (case, variant, repeat) cells to run (a row, a column, the failed
+        ones again); by default every cell."""
         self.suite = suite
         self.variants: list[Variant] = (
             [suite.variant(n) for n in variants] if variants else list(suite.variants)
@@ -120,11 +123,13 @@ class Runner:
         self.keys = dict(keys) if keys is not None else None
         self.backoff_base = backoff_base
         self.cases: dict[str, Case] = {c.id: c for c in suite.cases}
+        chosen = set(only) if only is not None else None
         self.cells: list[Cell] = [
             Cell(case.id, variant.name, r)
             for case in suite.cases
             for variant in self.variants
             for r in range(1, self.repeat + 1)
+            if chosen is None or (case.id, variant.name, r) in chosen
         ]
         self.queues: dict[str, ProviderQueue] = {}
         self.requests = 0

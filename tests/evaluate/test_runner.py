@@ -254,3 +254,12 @@ def test_a_request_that_cannot_be_made_fails_its_cell_with_the_reason(sim: SimSe
     assert only.status == "failed" and only.passed is False and only.requests == 0
     assert only.error is not None and "needs a base URL" in only.error
     assert [c.type for c in only.checks] == ["completed"]
+
+
+def test_only_the_chosen_cells_run_again(sim: SimServer) -> None:
+    suite = suite_of(
+        cases=[{"id": "a", "vars": {"topic": "rivers"}}, {"id": "b", "vars": {"topic": "owls"}}]
+    )
+    runner = run_suite(suite, sim, only=[("b", "messages", 1), ("a", "chat", 1)])
+    assert [c.key for c in runner.cells] == [("a", "chat", 1), ("b", "messages", 1)]
+    assert runner.requests == 2 and all(c.passed for c in runner.cells)
