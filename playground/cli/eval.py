@@ -176,11 +176,31 @@ def _main(argv: list[str]) -> int:
             print(f"regressed: {row['case']} [{row['variant']}]")
         for row in comparison.fixed:
             print(f"fixed: {row['case']} [{row['variant']}]")
+        print(_deltas_line(comparison.deltas))
     if args.json is not None:
         _write_json(args.json, document)
     if args.junit is not None:
         write_junit(args.junit, suite.name, cells)
     return EXIT_PASSED if suite_passed(cells, suite.pass_rate) else EXIT_FAILED
+
+
+def _deltas_line(deltas: list[dict[str, Any]]) -> str:
+    """The median over the cells both runs share of each figure's change since the baseline."""
+    import statistics
+
+    parts = []
+    for name, label, unit in (
+        ("ttft_ms", "TTFT", " ms"),
+        ("output_tokens", "tokens", ""),
+        ("duration_ms", "time", " ms"),
+    ):
+        moved = [d[name] for d in deltas if isinstance(d.get(name), int | float)]
+        if moved:
+            parts.append(f"{label} {statistics.median(moved):+.1f}{unit}")
+    shared = len(deltas)
+    return f"since the baseline ({shared} cells in both), median change: " + (
+        ", ".join(parts) or "none measured"
+    )
 
 
 def _write_json(path: Path, document: dict[str, Any]) -> None:

@@ -37,8 +37,9 @@ def results_json(
     retries: int,
     comparison: Comparison | None = None,
 ) -> dict[str, Any]:
-    """The ``--json`` document: experiment, cells, summary (and with a baseline, what moved)."""
-    rows = [c.as_json() for c in cells]
+    """The ``--json`` document: experiment, cells, summary (every request counted in it), and
+    with a baseline the regressed and fixed cells; the experiment file keeps the rest."""
+    rows = [c.contract_json() for c in cells]
     out: dict[str, Any] = {
         "experiment": experiment_id,
         "cells": rows,
@@ -49,7 +50,6 @@ def results_json(
             {"case": r["case"], "variant": r["variant"]} for r in comparison.regressions
         ]
         out["fixed"] = [{"case": r["case"], "variant": r["variant"]} for r in comparison.fixed]
-        out["deltas"] = comparison.deltas
     return out
 
 

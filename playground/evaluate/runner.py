@@ -61,8 +61,24 @@ class Cell:
     def finished(self) -> bool:
         return self.status not in ("pending", "running")
 
+    def contract_json(self) -> dict[str, Any]:
+        """The cell as ``--json`` writes it: exactly the keys docs/evaluate.md promises."""
+        return {
+            "case": self.case,
+            "variant": self.variant,
+            "repeat": self.repeat,
+            "status": self.status,
+            "checks": [{"type": c.type, "pass": c.passed, "value": c.value} for c in self.checks],
+            "pass": bool(self.passed),
+            "ttft_ms": self.figures.get("ttft_ms"),
+            "output_tokens": self.figures.get("output_tokens"),
+            "capture": self.capture,
+        }
+
     def as_json(self) -> dict[str, Any]:
-        """The cell as ``--json`` and the experiment file write it."""
+        """The cell as the experiment file keeps it: the contract's keys and what a comparison
+        and the grid show (time, rate, requests, error, the answer's first 16 KiB, each check's
+        detail and linked run)."""
         return {
             "case": self.case,
             "variant": self.variant,

@@ -64,8 +64,9 @@ def test_the_sample_suite_passes_with_json_and_junit(
         "ttft_ms",
         "output_tokens",
         "capture",
-    } <= set(first)
-    assert set(first["checks"][0]) == {"type", "pass", "value"}
+    } == set(first)
+    assert all(set(c) == {"type", "pass", "value"} for c in first["checks"])
+    assert Path(first["capture"]).is_file()
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("12", "0", "0")
@@ -128,6 +129,7 @@ def test_a_failing_case_exits_1_and_junit_names_its_checks(
         ]
     )
     assert again == 1
+    assert "since the baseline (12 cells in both), median change: TTFT" in capsys.readouterr().out
     second = json.loads((tmp_path / "again.json").read_text())
     assert second["regressions"] == [] and second["fixed"] == []
 
