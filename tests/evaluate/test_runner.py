@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from playground.evaluate.report import pass_rates, suite_passed
 from playground.evaluate.runner import Runner
 from playground.protocol.capture import read_capture
@@ -263,3 +265,19 @@ def test_only_the_chosen_cells_run_again(sim: SimServer) -> None:
     runner = run_suite(suite, sim, only=[("b", "messages", 1), ("a", "chat", 1)])
     assert [c.key for c in runner.cells] == [("a", "chat", 1), ("b", "messages", 1)]
     assert runner.requests == 2 and all(c.passed for c in runner.cells)
+
+
+def test_a_cells_capture_opens_and_exports_like_any_run(
+    sim: SimServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from playground.__main__ import main
+    from playground.cli.inspect import decode_file
+
+    runner = run_suite(suite_of(), sim, tmp_path)
+    for found in runner.cells:
+        capture = Path(found.capture or "")
+        decoded = decode_file(capture.read_bytes())
+        assert decoded.route == found.variant and decoded.state.text == found.output
+        assert decoded.state.status == found.status == "complete"
+        assert main(["export", str(capture), "--as", "curl"]) == 0
+        assert "Tell me about rivers" in capsys.readouterr().out
