@@ -281,3 +281,51 @@ def test_a_cells_capture_opens_and_exports_like_any_run(
         assert decoded.state.status == found.status == "complete"
         assert main(["export", str(capture), "--as", "curl"]) == 0
         assert "Tell me about rivers" in capsys.readouterr().out
+
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"verdict": {"enum": ["yes"]}, "topic": {"type": "string"}},
+    "required": ["verdict", "topic"],
+    "additionalProperties": False,
+}
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "The weather in {{city}}",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"enum": ["Oslo"]}},
+            "required": ["city"],
+        },
+    },
+}
+
+
+def test_structured_output_and_tools_pass_their_checks_on_every_route(sim: SimServer) -> None:
+    routes = ("chat", "responses", "messages")
+    base = {"model": "sim", "prompt": "Weather in {{city}}?", "params": {"max_tokens": 1024}}
+    fmt = {"type": "json_schema", "json_schema": {"name": "v", "schema": SCHEMA, "strict": True}}
+    suite = suite_of(
+        variants=[base | {"name": f"json-{r}", "route": r, "response_format": fmt} for r in routes]
+        + [base | {"name": f"tools-{r}", "route": r, "tools": [WEATHER]} for r in routes],
+        cases=[{"id": "oslo", "vars": {"city": "Oslo"}}],
+    )
+    json_checks = [
+        {"type": "json_valid"},
+        {"type": "json_schema", "schema": SCHEMA},
+        {"type": "json_path", "path": "$.verdict", "equals": "yes"},
+    ]
+    tool_checks = [
+        {"type": "tool_called", "name": "get_weather", "arguments": {"city": "{{city}}"}},
+        {"type": "tool_args_valid"},
+    ]
+    suite.checks = json_checks  # the json variants first, then the tools ones on their own
+    json_runner = run_suite(suite, sim, variants=[f"json-{r}" for r in routes])
+    suite.checks = tool_checks
+    tool_runner = run_suite(suite, sim, variants=[f"tools-{r}" for r in routes])
+    for found in (*json_runner.cells, *tool_runner.cells):
+        assert found.status == "complete" and found.passed, (found.variant, found.checks)
+    called = [next(c for c in f.checks if c.type == "tool_called") for f in tool_runner.cells]
+    assert [c.value for c in called] == [["get_weather"]] * 3
