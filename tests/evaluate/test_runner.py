@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from playground.evaluate.report import pass_rates, suite_passed
-from playground.evaluate.runner import Runner
+from playground.evaluate.runner import Progress, Runner
 from playground.protocol.capture import read_capture
 from playground.sim.server import SimServer
 from tests.evaluate.conftest import cell, results, run_suite, suite_of
@@ -205,7 +205,8 @@ def test_retry_after_pauses_the_providers_queue(sim: SimServer) -> None:
         concurrency=2,
         retries=2,
     )
-    runner = run_suite(suite, sim)
+    seen: list[Progress] = []
+    runner = run_suite(suite, sim, progress=seen.append)
     limited = cell(runner, "limited", "chat")
     assert limited.requests == 3 and limited.status == "failed"  # sent, resent twice, given up
     assert runner.retries == 2 and runner.requests == 3 + 3
@@ -217,6 +218,8 @@ def test_retry_after_pauses_the_providers_queue(sim: SimServer) -> None:
         assert later_sends and all(sent_at >= until for *_, sent_at in later_sends)
     statuses = [e[3] for e in runner.log if e[0] == "status" and e[2].startswith("limited")]
     assert statuses == [429, 429, 429]
+    assert any("simulator" in p.paused for p in seen)  # the progress line shows the pause
+    assert seen[-1].requests == 6 and seen[-1].done == 4
 
 
 def test_cancelling_the_run_itself_cancels_every_unfinished_cell(sim: SimServer) -> None:
