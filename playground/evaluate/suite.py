@@ -33,6 +33,18 @@ MAX_REPEAT: Final = 100
 MAX_CONCURRENCY: Final = 64
 DEFAULT_CONCURRENCY: Final = 4
 DEFAULT_RETRIES: Final = 3
+# The keys each level may hold (a misspelt one is an error, not a setting quietly ignored).
+SUITE_KEYS: Final = frozenset(
+    {"name", "description", "variants", "cases", "checks", "repeat", "concurrency", "pass_rate",
+     "retries", "pace"}
+)  # fmt: skip
+VARIANT_KEYS: Final = frozenset(
+    {"name", "description", "route", "model", "system", "prompt", "messages", "params", "tools",
+     "response_format", "provider", "base_url"}
+)  # fmt: skip
+CASE_KEYS: Final = frozenset(
+    {"id", "description", "vars", "expected", "checks", "fault", "messages"}
+)
 # Variables every case has without saying so: the judge's prompt reads these two.
 BUILTIN_VARIABLES: Final = frozenset({"output", "expected"})
 
@@ -164,6 +176,7 @@ class _Reader:
 
     def suite(self, data: Any) -> Suite:
         top = self.obj(data, "the suite")
+        self.known(top, SUITE_KEYS, "")
         variants = [
             self.variant(v, f"variants[{i}]")
             for i, v in enumerate(self.items(top, "variants", "the suite"))
@@ -197,6 +210,7 @@ class _Reader:
 
     def variant(self, data: Any, where: str) -> Variant:
         v = self.obj(data, where)
+        self.known(v, VARIANT_KEYS, f"{where}.")
         name = self.text(v.get("name"), f"{where}.name")
         if not name:
             raise SuiteError(f"{where}.name: a variant needs a name")
@@ -236,6 +250,7 @@ class _Reader:
 
     def case(self, data: Any, where: str) -> Case:
         c = self.obj(data, where)
+        self.known(c, CASE_KEYS, f"{where}.")
         case_id = c.get("id")
         if isinstance(case_id, int) and not isinstance(case_id, bool):
             case_id = str(case_id)
@@ -304,6 +319,14 @@ class _Reader:
                     )
 
     # -- one value -----------------------------------------------------------------------------
+    @staticmethod
+    def known(value: dict[str, Any], keys: frozenset[str], where: str) -> None:
+        unknown = sorted(set(value) - keys)
+        if unknown:
+            raise SuiteError(
+                f"{where}{unknown[0]}: not a key here (known: {', '.join(sorted(keys))})"
+            )
+
     @staticmethod
     def obj(data: Any, where: str) -> dict[str, Any]:
         if not isinstance(data, dict):

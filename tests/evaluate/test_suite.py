@@ -60,6 +60,9 @@ def test_the_contract_shape_reads() -> None:
         (_with(repeat=0), "repeat: a whole number from 1 to 100"),
         (_with(pass_rate=2), "pass_rate: a number from 0 to 1"),
         ([], "the suite: an object, not a list"),
+        (_with(concurency=2), "concurency: not a key here"),
+        (_with(cases=[{"id": "c1", "vars": {"topic": "x"}, "expect": "x"}]), "cases[0].expect:"),
+        (_with(variants=[GOOD["variants"][0] | {"temperature": 0}]), "variants[0].temperature:"),
     ],
 )
 def test_each_mistake_says_what_and_where(data: Any, message: str) -> None:
