@@ -1,4 +1,4 @@
-"""Entry point: the window by default; subcommands inspect, sim, proxy, bench and export;
+"""Entry point: the window by default; subcommands inspect, sim, proxy, bench, export and eval;
 --version and the launcher entry's --install-desktop-entry / --uninstall-desktop-entry."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ _SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "proxy": ("playground.proxy.cli", "main"),
     "bench": ("playground.bench.runner", "main"),
     "export": ("playground.cli.export", "main"),
+    "eval": ("playground.cli.eval", "main"),
     "--install-desktop-entry": ("playground.desktop_entry", "main"),
     "--uninstall-desktop-entry": ("playground.desktop_entry", "main"),
 }

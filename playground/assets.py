@@ -20,6 +20,7 @@ __all__ = [
     "icon_svg",
     "resource",
     "sample_capture",
+    "sample_evaluation",
     "sample_wav",
 ]
 
@@ -76,3 +77,8 @@ def sample_wav() -> Path:
 def sample_capture(route: str) -> Path:
     """The bundled sample capture of ``route`` (one of ``SAMPLE_CAPTURES``)."""
     return resource("captures", f"{route}{CAPTURE_SUFFIX}")
+
+
+def sample_evaluation() -> Path:
+    """The example evaluation suite (docs/evaluate.md), which passes on the built-in simulator."""
+    return resource("evaluations", "sample.eval.json")

@@ -48,6 +48,11 @@ def test_mypy_strict_on_transport_runs_the_session_and_the_current_run() -> None
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_mypy_strict_on_evaluate() -> None:
+    result = _run(sys.executable, "-m", "mypy", "--strict", "playground/evaluate")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_protocol_layer_imports_neither_qt_nor_httpx() -> None:
     result = _run("lint-imports")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -103,6 +103,7 @@ def test_the_wheel_installs_one_top_level_package_with_its_resources(
     for name in ("playground.desktop", "playground-mime.xml", "icons/playground.svg"):
         assert f"playground/resources/{name}" in paths
     assert "playground/resources/samples/hello.wav" in paths
+    assert "playground/resources/evaluations/sample.eval.json" in paths
     assert any(p.startswith("playground/bench/") for p in paths)
     assert not any(p.startswith(("benchmarks/", "tests/", "scripts/")) for p in paths)
 

@@ -73,6 +73,8 @@ FIGURES: tuple[Figure, ...] = (
     Figure("proxy_added_ms_p99", "proxy", 2.0, False, "ms"),
     Figure("session_memory_growth", "session", 1.3, False),
     Figure("session_frame_ms_p99", "session", 16.0, False, "ms"),
+    Figure("eval_vs_raw_client", "eval", 0.9, True),
+    Figure("eval_cell_kib", "eval", 64.0, False, "KiB"),
 )
 
 GROUPS: tuple[str, ...] = (
@@ -86,9 +88,11 @@ GROUPS: tuple[str, ...] = (
     "ui",
     "proxy",
     "session",
+    "eval",
 )
-# A plain run measures these; the long session (about 25 s) runs on its own: --only session.
-DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g != "session")
+# A plain run measures these; the long session (about 25 s) and the evaluation grid (450 streams,
+# about 90 s) run on their own: --only session, --only eval.
+DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in ("session", "eval"))
 QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "markdown", "image", "ui", "session"})
 # Wall-time figures move with the machine's load: each is the median of ``Sizes.repeats``
 # repetitions inside one run, and the table prints their spread (``NAME_min``..``NAME_max``).
@@ -118,6 +122,8 @@ class Sizes:
     ui_paced_tokens: int = 4_000  # the 2,000 tokens/s stream of ui_stall_2k_p99_ms
     session_runs: int = 50  # runs into one panel's thread and history
     session_tokens: int = 2_000  # tokens per run
+    eval_cases: int = 50  # × 3 variants × 3 repeats: 450 streams
+    eval_memory_cases: int = 20  # × 9: the instant grid whose memory per cell is measured
 
 
 FULL = Sizes(
@@ -142,7 +148,9 @@ FULL = Sizes(
 # AMD EPYC VM best of 3 gave 8.9 and 4.6 in two runs a minute apart, the CPU time of the same
 # work moving by 2x. The parser is best of 9 rounds, each peer over its share of the stream
 # (bench/parsers.py): as long in all as 5 rounds of every peer over the whole stream were.
-QUICK = Sizes(50_000, 9, 30_000, 15, 100_000, 50_000, 6, 2, 100_000, 240.0, 30_000, 300, 2, 2)
+QUICK = Sizes(
+    50_000, 9, 30_000, 15, 100_000, 50_000, 6, 2, 100_000, 240.0, 30_000, 300, 2, 2, eval_cases=20
+)
 TINY = Sizes(
     300,
     1,
@@ -163,6 +171,8 @@ TINY = Sizes(
     ui_paced_tokens=100,
     session_runs=6,
     session_tokens=50,
+    eval_cases=2,
+    eval_memory_cases=2,
 )
 
 
@@ -210,6 +220,10 @@ def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
         from playground.bench.session import session_figures
 
         return session_figures(sizes.session_runs, sizes.session_tokens)
+    if group == "eval":
+        from playground.bench.evaluate import eval_figures
+
+        return eval_figures(sizes.eval_cases, sizes.eval_memory_cases)
     raise ValueError(f"unknown group {group!r}")
 
 
@@ -421,7 +435,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--only",
         default="",
-        help=f"comma-separated groups: {', '.join(GROUPS)} (default: all but session)",
+        help=f"comma-separated groups: {', '.join(GROUPS)} (default: all but session and eval)",
     )
     p.add_argument("--json", metavar="FILE", help="also write the figures and machine as JSON")
     p.add_argument("--child", help=argparse.SUPPRESS)

@@ -1,1 +1,1 @@
-"""Command-line tools that need no window: inspect and export."""
+"""Command-line tools that need no window: inspect, export and eval."""

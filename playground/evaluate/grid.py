@@ -1,0 +1,73 @@
+"""One grid run from start to saved experiment: a fresh experiment folder, the runner with its
+captures in it, and the experiment file written atomically at the end (cancelled or not)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from playground.evaluate.experiments import Experiment, new_experiment, save_experiment
+from playground.evaluate.runner import Cell, Progress, Runner
+from playground.evaluate.suite import Suite
+
+__all__ = ["GridRun", "prepare_grid", "run_grid"]
+
+
+@dataclass
+class GridRun:
+    experiment: Experiment
+    runner: Runner
+
+    @property
+    def cells(self) -> list[Cell]:
+        return self.runner.cells
+
+
+def prepare_grid(
+    suite: Suite,
+    *,
+    base_urls: Mapping[str, str],
+    variants: list[str] | None = None,
+    repeat: int | None = None,
+    concurrency: int | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    root: Path | None = None,
+) -> GridRun:
+    """The experiment folder and its runner, not started (the caller may keep it to cancel)."""
+    experiment = new_experiment(suite.name, root)
+    runner = Runner(
+        suite,
+        base_urls=base_urls,
+        variants=variants,
+        repeat=repeat,
+        concurrency=concurrency,
+        capture_dir=experiment.cells_dir,
+        progress=progress,
+    )
+    return GridRun(experiment, runner)
+
+
+async def run_grid(grid: GridRun) -> GridRun:
+    """Run the grid and save the experiment, whatever happened to its cells."""
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    runner = grid.runner
+    try:
+        await runner.run()
+    finally:
+        save_experiment(
+            grid.experiment,
+            runner.suite.source,
+            runner.cells,
+            started_at=started,
+            requests=runner.requests,
+            retries=runner.retries,
+            cancelled=runner.cancelled,
+            extra={
+                "variants": [v.name for v in runner.variants],
+                "repeat": runner.repeat,
+                "concurrency": runner.concurrency,
+            },
+        )
+    return grid
