@@ -24,6 +24,7 @@ from playground.protocol.capture import Capture
 from playground.runs.atomic import write_json_atomically
 from playground.runs.journal import PART_SUFFIX, CaptureJournal, JournalError, read_journal
 from playground.runs.paths import data_dir
+from playground.runs.set_aside import set_aside
 from playground.runs.writer import FileWriter
 
 __all__ = ["HistoryError", "LoadedRun", "RunHistory", "RunRecorder", "RunSummary"]
@@ -139,18 +140,6 @@ def _new_id(route: str) -> str:
     return f"{stamp}-{route}-{_random.token_hex(3)}"
 
 
-def _set_aside(path: Path) -> Path:
-    """Rename ``path`` (a file, or a folder in a file's place) to ``path.corrupt`` (numbered if
-    one is there already)."""
-    target = path.with_name(path.name + ".corrupt")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{path.name}.{n}.corrupt")
-        n += 1
-    os.replace(path, target)
-    return target
-
-
 class RunRecorder(CaptureJournal):
     """The RunSink that journals one run into the history (put it after the panel's own sink)."""
 
@@ -220,7 +209,7 @@ class RunHistory:
         self._runs: dict[str, RunSummary] = {}
         for folder in (self.root, self.runs_dir):
             if folder.exists() and not folder.is_dir():  # a file where the folder belongs
-                aside = _set_aside(folder)
+                aside = set_aside(folder)
                 self.messages.append(
                     f"A file stood where the run history's folder belongs; "
                     f"it was set aside as {aside.name}."
@@ -274,7 +263,7 @@ class RunHistory:
             journal = read_journal(path)
         except JournalError as exc:
             if path.exists():
-                aside = _set_aside(path)
+                aside = set_aside(path)
                 self.messages.append(f"{exc}; it was set aside as {aside.name}.")
             self._runs.pop(run_id, None)
             self._save_index()
@@ -346,7 +335,7 @@ class RunHistory:
                 entries = self._read_index()
             except (OSError, ValueError, UnicodeDecodeError):
                 self._runs.clear()
-                aside = _set_aside(self.index_path)
+                aside = set_aside(self.index_path)
                 self.messages.append(
                     f"The run history index was unreadable; it was set aside as {aside.name} "
                     "and rebuilt from the saved runs."
@@ -416,7 +405,7 @@ class RunHistory:
             try:
                 journal = read_journal(path)
             except JournalError as exc:
-                aside = _set_aside(path)
+                aside = set_aside(path)
                 self.messages.append(f"{exc}; it was set aside as {aside.name}.")
                 changed = True
                 continue

@@ -40,8 +40,9 @@ def _settings() -> tuple[QSettings, str | None]:
         if override
         else QSettings("playground", "playground")
     )
-    if settings.status() == QSettings.Status.FormatError:
-        path = Path(settings.fileName())
+    path = Path(settings.fileName())
+    # Unparsable, or a folder in the file's place (nothing would be remembered, silently).
+    if settings.status() == QSettings.Status.FormatError or path.is_dir():
         aside = path.with_name(path.name + f".corrupt-{int(time.time())}")
         with contextlib.suppress(OSError):
             path.replace(aside)
