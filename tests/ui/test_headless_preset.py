@@ -105,7 +105,8 @@ def test_a_deeply_nested_preset_file_is_a_usage_error_not_a_traceback(
     with pytest.raises(UsageError) as caught:
         parse_args(["--preset", "Deep"])
     assert str(caught.value) == (
-        "The file Deep.json is nested deeper than 256 levels; it was set aside as Deep.json.corrupt."
+        "The file Deep.json is nested deeper than 256 levels; "
+        "it was set aside as Deep.json.corrupt."
     )
     with pytest.raises(UsageError, match=r"^There is no preset named 'Deep'.$"):
         parse_args(["--preset", "Deep"])

@@ -22,7 +22,9 @@ def test_first_byte_timeout_out_of_range_falls_back_to_the_default(
     assert first_byte_timeout(settings) == expected
 
 
-@pytest.mark.parametrize(("stored", "expected"), [(-1, 10.0), (0, 10.0), (601, 10.0), (3, 3.0), (0.5, 0.5)])
+@pytest.mark.parametrize(
+    ("stored", "expected"), [(-1, 10.0), (0, 10.0), (601, 10.0), (3, 3.0), (0.5, 0.5)]
+)
 def test_stall_seconds_out_of_range_falls_back_to_the_default(
     settings: Any, stored: object, expected: float
 ) -> None:
