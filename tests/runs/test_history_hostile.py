@@ -75,8 +75,12 @@ def test_a_record_of_the_wrong_type_is_skipped_and_rebuilt_from_its_capture(
 def test_a_record_without_its_capture_is_dropped_not_fatal(tmp_path: Path) -> None:
     (tmp_path / "runs").mkdir(parents=True)
     (tmp_path / "index.json").write_text(
-        json.dumps({"format": "playground-history/1", "runs": [{"id": "a", "route": "chat",
-                                                                "started_at": None}]})
+        json.dumps(
+            {
+                "format": "playground-history/1",
+                "runs": [{"id": "a", "route": "chat", "started_at": None}],
+            }
+        )
     )
     history = RunHistory(tmp_path)
     assert history.list_runs() == []

@@ -282,7 +282,7 @@ def test_a_thread_that_is_not_an_object_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "content",
-    [b"[" * 100_000, b'{"format": "playground-preset/1", "body": ' + b"{\"a\":" * 5000],
+    [b"[" * 100_000, b'{"format": "playground-preset/1", "body": ' + b'{"a":' * 5000],
     ids=["deep-array", "deep-body"],
 )
 def test_a_deeply_nested_preset_is_set_aside_and_the_folder_keeps_working(
@@ -292,8 +292,11 @@ def test_a_deeply_nested_preset_is_set_aside_and_the_folder_keeps_working(
     (tmp_path / "deep.json").write_bytes(content)
     listed = list_presets(tmp_path)
     assert [(i.name, i.error) for i in listed] == [
-        ("deep", "The file deep.json is nested deeper than 256 levels; "
-         "it was set aside as deep.json.corrupt."),
+        (
+            "deep",
+            "The file deep.json is nested deeper than 256 levels; "
+            "it was set aside as deep.json.corrupt.",
+        ),
         ("good", ""),
     ]
     assert (tmp_path / "deep.json.corrupt").read_bytes() == content

@@ -52,7 +52,7 @@ def test_the_window_runs_on_defaults_over_hostile_values(
 
 
 @pytest.mark.parametrize(
-    "columns", ['{"0": -4}', '{"zero": 10}', '{"1": true}', '[1, 2]', '{"99999": 3}']
+    "columns", ['{"0": -4}', '{"zero": 10}', '{"1": true}', "[1, 2]", '{"99999": 3}']
 )
 def test_remembered_columns_of_the_wrong_shape_are_ignored(columns: str) -> None:
     from playground.ui.window.remembered import _column_widths
