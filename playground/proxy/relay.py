@@ -194,7 +194,7 @@ class Relay:
             ),
             route=route_of(method, path),
             url=redact_query(scrub(url, *secrets)),
-            request_headers=redact(headers),
+            request_headers=redact(headers, secrets),
             secrets=secrets,
         )
         self.hub.start(ex)
@@ -277,7 +277,8 @@ class Relay:
         raw = [(bytes(k), bytes(v)) for k, v in response.headers.raw]
         pairs = _pairs(raw)
         ex.http_status = response.status_code
-        ex.response_headers = redact(pairs)
+        # Kept and shown: credential headers by the rule, and the client's key wherever echoed.
+        ex.response_headers = redact(pairs, ex.secrets)
         ex.t_response = ex.now()
         keep = {name.lower() for name, _ in response_headers(pairs)}
         out = [(k, v) for k, v in raw if k.decode("latin-1").lower() in keep]
