@@ -205,6 +205,8 @@ def _build_window(window: MainWindow, args: argparse.Namespace, warning: str | N
     window.build()
     if warning:
         window.statusBar().showMessage(warning, 15000)
+        if not window.interactive:  # a headless run has no status bar anyone reads
+            print(f"playground: {warning}", file=sys.stderr)
     if args.proxy:
         try:
             address = window.start_proxy(args.proxy, args.proxy_port)
