@@ -19,6 +19,7 @@ from urllib.parse import unquote
 __all__ = [
     "REDACTED",
     "StreamScrubber",
+    "is_secret_field",
     "is_secret_name",
     "redact_headers",
     "redact_pairs",
@@ -69,6 +70,16 @@ def is_secret_name(name: str) -> bool:
         if word == "key" and i > 0 and words[i - 1] in _KEY_QUALIFIERS:
             return True
     return False
+
+
+# JSON body fields the name rule would hide that hold no credential: Anthropic's thinking
+# ``signature`` is an opaque blob the API wants back with the turn (the Request tab shows it).
+_NOT_SECRET_FIELDS: Final = frozenset({"signature"})
+
+
+def is_secret_field(name: str) -> bool:
+    """Whether a JSON body field called ``name`` holds a credential (``api_key``, ``token``...)."""
+    return name.strip().lower() not in _NOT_SECRET_FIELDS and is_secret_name(name)
 
 
 def _redact_value(name: str, value: str, secrets: Sequence[str]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from playground.protocol.redaction import (
     REDACTED,
     StreamScrubber,
+    is_secret_field,
     is_secret_name,
     redact_headers,
     redact_pairs,
@@ -19,6 +20,7 @@ __all__ = [
     "REDACTED",
     "SECRET_HEADERS",
     "StreamScrubber",
+    "is_secret_field",
     "is_secret_name",
     "redact_headers",
     "redact_pairs",

@@ -137,3 +137,26 @@ def test_the_held_tail_of_a_key_that_never_finishes_is_handed_on() -> None:
     assert scrubber.feed(b"abc " + KEY[:5].encode()) == b"abc "
     assert scrubber.flush() == KEY[:5].encode()
     assert StreamScrubber([]).feed(KEY.encode()) == KEY.encode()  # nothing to scrub: as it came
+
+
+def test_body_fields_follow_the_rule_but_keep_thinking_signatures() -> None:
+    from playground.protocol.redaction import is_secret_field
+
+    assert is_secret_field("api_key") and is_secret_field("token") and is_secret_field("password")
+    assert not is_secret_field("signature") and not is_secret_field("max_tokens")
+
+
+def test_one_module_owns_the_rule() -> None:
+    """No other module keeps a list of credential names of its own (they drift apart)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "playground"
+    owners = {root / "protocol" / "redaction.py", root / "transport" / "redact.py"}
+    pattern = re.compile(r"^\s*_?[A-Z_]*SECRET[A-Z_]*\s*(?::[^=]*)?=", re.MULTILINE)
+    others = [
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if p not in owners and pattern.search(p.read_text(encoding="utf-8"))
+    ]
+    assert others == []

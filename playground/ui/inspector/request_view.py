@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from playground.transport.redact import REDACTED, is_secret_name, redact_pairs
+from playground.transport.redact import REDACTED, is_secret_field, is_secret_name, redact_pairs
 from playground.transport.redact import redact_url as _redact_url
 
 __all__ = ["ExchangeView", "format_body", "format_request", "format_response", "redact_url"]
@@ -24,11 +24,7 @@ def redact_url(url: str) -> str:
 def _redact_json(value: object) -> object:
     if isinstance(value, dict):
         return {
-            k: (
-                REDACTED
-                if is_secret_name(str(k)) and isinstance(v, str)
-                else _redact_json(v)
-            )
+            k: (REDACTED if is_secret_field(str(k)) and isinstance(v, str) else _redact_json(v))
             for k, v in value.items()
         }
     if isinstance(value, list):
