@@ -51,3 +51,24 @@ def test_the_journal_alone_catches_a_key_split_across_many_reads(tmp_path: Path)
         assert capture.request["headers"]["X-Auth-Token"] == "[redacted]"
         assert capture.request["url"].endswith("?api_key=[redacted]")
         assert dict(capture.header_pairs)["Set-Cookie"] == "[redacted]"
+
+
+def test_a_bundle_of_an_unscrubbed_capture_scrubs_its_chunks_too(tmp_path: Path) -> None:
+    """A capture from elsewhere (no secrets known when it was written): the bundle scrubs the
+    key out of the base64 chunks, a key cut across two chunks included."""
+    import zipfile
+
+    from playground.runs.bundle import make_bundle
+
+    for cut in (1, len(KEY) // 2, len(KEY) - 1):
+        path = tmp_path / f"{cut}.capture.jsonl"
+        at = STREAM.index(KEY.encode()) + cut
+        _run(CaptureJournal(path, "chat"), [STREAM[:at], STREAM[at:]])
+        assert KEY.encode() in read_capture(path, strict=True).body  # written without secrets
+        out = make_bundle(path, tmp_path / f"{cut}.zip", secrets=(KEY,))
+        with zipfile.ZipFile(out) as bundle:
+            for name in bundle.namelist():
+                assert KEY.encode() not in bundle.read(name), (cut, name)
+            inner = tmp_path / f"{cut}.inner.capture.jsonl"
+            inner.write_bytes(bundle.read("capture.jsonl"))
+        assert read_capture(inner, strict=True).body == SCRUBBED
