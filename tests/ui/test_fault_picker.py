@@ -24,3 +24,14 @@ def test_media_panels_do_not_offer_faults_that_do_nothing_there(window: Any, rou
 @pytest.mark.parametrize("route", ["chat", "responses", "messages"])
 def test_text_panels_offer_every_fault(window: Any, route: str) -> None:
     assert _offered(window.show_panel(route)) == list(FAULTS)
+
+
+@pytest.mark.parametrize(("route", "fault"), [("images", "out-of-order"), ("speech", "incomplete")])
+def test_a_headless_fault_that_would_do_nothing_is_a_usage_error(route: str, fault: str) -> None:
+    from playground.ui.arguments import UsageError, parse_args
+
+    with pytest.raises(
+        UsageError, match=rf"^the fault '{fault}' does not act on the {route} route"
+    ):
+        parse_args(["--route", route, "--prompt", "a", "--fault", fault, "--exit-when-done"])
+    assert parse_args(["--route", route, "--prompt", "a", "--fault", "drop"]).fault == "drop"
