@@ -76,3 +76,22 @@ def test_a_folder_in_the_settings_file_place_is_set_aside(
     settings.setValue("probe", "ok")
     settings.sync()
     assert settings.status() == QSettings.Status.NoError and path.is_file()
+
+
+@pytest.fixture
+def odd_provider_settings(settings: Any) -> Any:
+    settings.setValue("provider", "custom")
+    settings.setValue("model/custom/chat", ["a", "b"])
+    settings.setValue("base_url/custom", 42)
+    settings.sync()
+    return settings
+
+
+def test_remembered_model_and_url_of_the_wrong_type_fall_back(
+    odd_provider_settings: Any, window: Any
+) -> None:
+    bar = window.provider_bar
+    window.show_panel("chat")
+    assert bar.provider().id == "custom"
+    assert "[" not in bar.model() and bar.model_for("chat") == bar.model()
+    assert bar.base_url_edit.text() != "42"
