@@ -43,6 +43,8 @@ __all__ = [
 ]
 
 FORMAT: Final = "playground-capture/1"
+
+
 class CaptureError(ValueError):
     """A capture that ``read_capture(strict=True)`` refuses; names the file, never its content."""
 
