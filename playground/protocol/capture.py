@@ -25,6 +25,8 @@ from typing import Any, Final
 
 import orjson
 
+from playground.protocol.redaction import REDACTED, is_secret_name
+
 __all__ = [
     "FORMAT",
     "Capture",
@@ -41,11 +43,6 @@ __all__ = [
 ]
 
 FORMAT: Final = "playground-capture/1"
-REDACTED: Final = "[redacted]"
-# Header names whose values are secrets (compared case-insensitively).
-_SECRET_HEADERS: Final = frozenset(
-    {"authorization", "x-api-key", "api-key", "cookie", "set-cookie", "proxy-authorization"}
-)
 
 
 class CaptureError(ValueError):
@@ -53,14 +50,15 @@ class CaptureError(ValueError):
 
 
 def redact_headers(headers: Any) -> dict[str, str]:
-    """A copy of ``headers`` (mapping or pairs), Authorization/x-api-key/api-key/cookie hidden."""
+    """A copy of ``headers`` (mapping or pairs), every credential header hidden (the rule of
+    ``playground.protocol.redaction``: Authorization, x-api-key, X-Auth-Token, cookies...)."""
     if headers is None:
         return {}
     items: Any = headers.items() if hasattr(headers, "items") else headers
     out: dict[str, str] = {}
     for key, value in items:
         name = str(key)
-        out[name] = REDACTED if name.lower() in _SECRET_HEADERS else str(value)
+        out[name] = REDACTED if is_secret_name(name) else str(value)
     return out
 
 

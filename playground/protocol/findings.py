@@ -31,6 +31,7 @@ CODES: Final[dict[str, str]] = {
     "http_error": "the request failed before the stream started",
     "unexpected_shape": "a field has a type the grammar does not allow",
     "bad_base64": "base64 payload does not decode",
+    "not_an_image": "an image's base64 decodes to bytes that are no PNG, JPEG, WebP or GIF",
     "decoder_error": "the decoder could not read this event (a bug: reported, not raised)",
     "empty_stream": "no bytes at all",
     "invalid_utf8": "bytes that are not UTF-8 (binary junk) in the stream",

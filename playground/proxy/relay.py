@@ -26,6 +26,7 @@ import httpx
 
 from playground.proxy.bodies import facts_of
 from playground.proxy.exchange import Exchange, ExchangeHub
+from playground.proxy.paths import unsafe_path
 from playground.proxy.upstream_reads import answering_head, trace
 from playground.proxy.wire import (
     BASE_PATH,
@@ -160,6 +161,11 @@ class Relay:
             return  # websockets are not relayed
         raw_path = scope.get("raw_path") or scope["path"].encode()
         path = raw_path.decode("latin-1")
+        problem = unsafe_path(path)
+        if problem is not None:  # never relayed: the upstream could read it as another path
+            message = f"the proxy relays normalised paths only ({problem})"
+            await _json(send, 400, envelope("bad_path", message).replace(b"upstream_", b""))
+            return
         if path != BASE_PATH and not path.startswith(BASE_PATH + "/"):
             message = f"the proxy relays {BASE_PATH} and the paths under it, not {path}"
             await _json(send, 404, envelope("not_found", message).replace(b"upstream_", b""))
@@ -194,7 +200,7 @@ class Relay:
             ),
             route=route_of(method, path),
             url=redact_query(scrub(url, *secrets)),
-            request_headers=redact(headers),
+            request_headers=redact(headers, secrets),
             secrets=secrets,
         )
         self.hub.start(ex)
@@ -277,7 +283,8 @@ class Relay:
         raw = [(bytes(k), bytes(v)) for k, v in response.headers.raw]
         pairs = _pairs(raw)
         ex.http_status = response.status_code
-        ex.response_headers = redact(pairs)
+        # Kept and shown: credential headers by the rule, and the client's key wherever echoed.
+        ex.response_headers = redact(pairs, ex.secrets)
         ex.t_response = ex.now()
         keep = {name.lower() for name, _ in response_headers(pairs)}
         out = [(k, v) for k, v in raw if k.decode("latin-1").lower() in keep]

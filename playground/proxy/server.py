@@ -10,6 +10,7 @@ from types import TracebackType
 import uvicorn
 
 from playground.proxy.exchange import ExchangeHub
+from playground.proxy.header_timeout import HEADER_TIMEOUT, with_header_timeout
 from playground.proxy.relay import Relay
 from playground.proxy.wire import BASE_PATH
 
@@ -19,7 +20,8 @@ __all__ = ["ProxyServer"]
 class ProxyServer:
     """Relays ``http://host:port/v1/...`` to ``upstream``; every exchange goes through ``hub``.
 
-    The listeners of ``hub`` are called on the server's thread (see ``exchange``).
+    The listeners of ``hub`` are called on the server's thread (see ``exchange``). A connection
+    whose request headers take longer than ``header_timeout`` seconds is closed.
     """
 
     def __init__(
@@ -28,8 +30,10 @@ class ProxyServer:
         hub: ExchangeHub | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
+        header_timeout: float = HEADER_TIMEOUT,
     ) -> None:
         self.upstream = upstream.rstrip("/")
+        self.header_timeout = header_timeout
         self.hub = hub if hub is not None else ExchangeHub()
         self.host = host
         self.port = port
@@ -54,7 +58,8 @@ class ProxyServer:
             log_level="warning",
             access_log=False,
             lifespan="on",
-            http="httptools",  # C framing: the relay's per-event cost is what proxy_added_ms is
+            # C framing (httptools): the relay's per-event cost is what proxy_added_ms is.
+            http=with_header_timeout(self.header_timeout),
             # The client gets the upstream's own Server and Date headers, not uvicorn's.
             server_header=False,
             date_header=False,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 from urllib.parse import urlsplit
 
 from playground.protocol.requests import ROUTES
-from playground.transport.redact import REDACTED, SECRET_HEADERS, redact_pairs
+from playground.transport.redact import REDACTED, redact_pairs, redact_url, secrets_of
 
 __all__ = [
     "BASE_PATH",
@@ -44,8 +44,8 @@ _HOP_BY_HOP: Final = frozenset(
 # client.py): the bytes the decoder, the capture and the client see are the bytes the server
 # wrote, and no compressor holds a chunk back waiting for more.
 _REQUEST_OWN: Final = frozenset({"host", "content-length", "accept-encoding"})
-# Header names the proxy shows as [redacted] besides the transport's SECRET_HEADERS: the issue
-# asks for anthropic-* to be kept out of everything kept or shown, as Authorization and x-api-key.
+# Header names the proxy shows as [redacted] besides those the redaction rule names: anthropic-*
+# are kept out of everything kept or shown, as Authorization and x-api-key are.
 _REDACTED_PREFIXES: Final = ("anthropic-",)
 
 
@@ -75,40 +75,21 @@ def response_headers(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(name, value) for name, value in headers if name.lower() not in drop]
 
 
-def redact(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Headers as the proxy keeps or shows them: credentials and anthropic-* as [redacted]."""
+def redact(
+    headers: Iterable[tuple[str, str]], secrets: Sequence[str] = ()
+) -> list[tuple[str, str]]:
+    """Headers as the proxy keeps or shows them: credentials and anthropic-* as [redacted], and
+    the client's key (``secrets``) scrubbed from every other value."""
     return [
         (name, REDACTED if name.lower().startswith(_REDACTED_PREFIXES) else value)
-        for name, value in redact_pairs(headers)
+        for name, value in redact_pairs(headers, secrets)
     ]
 
 
-def secrets_of(headers: Iterable[tuple[str, str]]) -> tuple[str, ...]:
-    """The credential values in ``headers`` (with and without their scheme), to scrub from text."""
-    out: list[str] = []
-    for name, value in headers:
-        if name.lower() in SECRET_HEADERS and value:
-            out.append(value)
-            rest = value.partition(" ")[2]
-            if rest:
-                out.append(rest)
-    return tuple(s for s in out if len(s) >= 4)
-
-
-# Query parameters that carry a key where a header would (Google-style ``?key=``).
-_SECRET_PARAMS: Final = frozenset({"key", "api_key", "api-key", "apikey", "access_token", "token"})
-
-
 def redact_query(url: str) -> str:
-    """``url`` with the values of key-like query parameters as [redacted] (what is kept/shown)."""
-    head, sep, query = url.partition("?")
-    if not sep:
-        return url
-    parts = []
-    for pair in query.split("&"):
-        name, eq, _ = pair.partition("=")
-        parts.append(f"{name}={REDACTED}" if eq and name.lower() in _SECRET_PARAMS else pair)
-    return head + "?" + "&".join(parts)
+    """``url`` with the values of credential query parameters as [redacted] (what is kept or
+    shown): the one redaction rule's ``redact_url``."""
+    return redact_url(url)
 
 
 def valid_upstream(url: str) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import importlib.metadata
 import itertools
 import json
@@ -12,9 +13,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from playground.protocol.capture import Capture
+from playground.protocol import safe_json
+from playground.protocol.capture import Capture, chunk_record
+from playground.protocol.media import b64decode_lenient
 from playground.runs.journal import read_journal
-from playground.transport.redact import redact_headers, redact_pairs, scrub
+from playground.transport.redact import (
+    StreamScrubber,
+    redact_headers,
+    redact_pairs,
+    redact_url,
+    scrub,
+)
 
 __all__ = ["bundle_versions", "decode_run", "make_bundle"]
 
@@ -93,23 +102,48 @@ def _basic_timing(run: Capture) -> dict[str, Any]:
 
 
 def _redacted_capture_text(path: Path, secrets: tuple[str, ...]) -> str:
-    """The capture file with its header's and response's headers redacted once more."""
-    out = []
+    """The capture file with its headers and URL redacted once more, and each secret scrubbed
+    from the chunks' bytes too (base64 hides a key from a scrub of the line's text), a key cut
+    across two chunks included: the capture may come from anywhere (File > Open)."""
+    out: list[str] = []
+    bytes_scrubber = StreamScrubber(secrets)
+    t_last = 0.0
+
+    def release() -> None:
+        held = bytes_scrubber.flush()
+        if held:
+            out.append(json.dumps(chunk_record(t_last, held), separators=(",", ":")))
+
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
-            record = json.loads(line)
+            record = safe_json.loads(line)
         except ValueError:
             out.append(scrub(line, *secrets))
             continue
         if isinstance(record, dict):
+            if secrets and isinstance(record.get("b64"), str) and "t" in record:
+                data = b64decode_lenient(record["b64"])
+                if data is not None:
+                    t_last = record["t"] if isinstance(record["t"], int | float) else t_last
+                    record["b64"] = base64.b64encode(bytes_scrubber.feed(data)).decode("ascii")
+            else:
+                release()
             request = record.get("request")
             if isinstance(request, dict) and isinstance(request.get("headers"), dict):
-                request["headers"] = redact_headers(request["headers"])
+                request["headers"] = redact_headers(request["headers"], secrets)
+            if isinstance(request, dict) and isinstance(request.get("url"), str):
+                request["url"] = redact_url(request["url"])
             response = record.get("response")
             if isinstance(response, dict) and isinstance(response.get("headers"), list):
-                response["headers"] = [list(p) for p in redact_pairs(response["headers"])]
+                pairs = [
+                    (str(p[0]), str(p[1]))
+                    for p in response["headers"]
+                    if isinstance(p, list) and len(p) == 2
+                ]
+                response["headers"] = [list(p) for p in redact_pairs(pairs, secrets)]
             line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
         out.append(scrub(line, *secrets))
+    release()
     return "\n".join(out) + "\n"
 
 

@@ -10,7 +10,7 @@ A corrupt index or capture found at start-up is renamed ``*.corrupt`` and report
 from __future__ import annotations
 
 import contextlib
-import json
+import math
 import os
 import secrets as _random
 from collections.abc import Callable
@@ -19,10 +19,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from playground.protocol import safe_json
 from playground.protocol.capture import Capture
 from playground.runs.atomic import write_json_atomically
 from playground.runs.journal import PART_SUFFIX, CaptureJournal, JournalError, read_journal
 from playground.runs.paths import data_dir
+from playground.runs.set_aside import set_aside
 from playground.runs.writer import FileWriter
 
 __all__ = ["HistoryError", "LoadedRun", "RunHistory", "RunRecorder", "RunSummary"]
@@ -54,14 +56,61 @@ class RunSummary:
     error: str = ""
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RunSummary:
-        known = {f.name for f in fields(cls)}
-        values = {k: v for k, v in data.items() if k in known}
-        if not isinstance(values.get("id"), str) or not isinstance(values.get("route"), str):
-            raise ValueError("a summary without id or route")
+    def from_json(cls, data: object) -> RunSummary:
+        """The summary an index record holds; ValueError naming the first field of a wrong type
+        (an index is a file anyone can edit: every field is checked, none trusted)."""
+        if not isinstance(data, dict):
+            raise ValueError("a record that is not an object")
+        values = {k: v for k, v in data.items() if k in _FIELD_CHECKS}
+        for name in ("id", "route"):
+            if not isinstance(values.get(name), str) or not values[name]:
+                raise ValueError(f"a record without {name}")
         values.setdefault("started_at", "")
+        for name, value in values.items():
+            if not _FIELD_CHECKS[name](value):
+                raise ValueError(f"a record whose {name!r} has the wrong type")
         return cls(**values)
 
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _is_text_or_none(value: object) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_http_status_or_none(value: object) -> bool:
+    if value is None:
+        return True
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 999
+
+
+def _is_seconds_or_none(value: object) -> bool:
+    if value is None or _is_count(value):
+        return True
+    return isinstance(value, float) and math.isfinite(value) and value >= 0
+
+
+# What each index field may hold (a text field is never None: the view shows them as text).
+_FIELD_CHECKS: dict[str, Callable[[object], bool]] = {
+    "id": _is_text,
+    "route": _is_text,
+    "started_at": _is_text,
+    "status": _is_text_or_none,
+    "http_status": _is_http_status_or_none,
+    "model": _is_text,
+    "provider_id": _is_text,
+    "url": _is_text,
+    "duration": _is_seconds_or_none,
+    "bytes": _is_count,
+    "preview": _is_text,
+    "error": _is_text,
+}
 
 _SUMMARY_FIELDS = tuple(f.name for f in fields(RunSummary))
 
@@ -89,17 +138,6 @@ class LoadedRun:
 def _new_id(route: str) -> str:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     return f"{stamp}-{route}-{_random.token_hex(3)}"
-
-
-def _set_aside(path: Path) -> Path:
-    """Rename ``path`` to ``path.corrupt`` (numbered if one is there already)."""
-    target = path.with_name(path.name + ".corrupt")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{path.name}.{n}.corrupt")
-        n += 1
-    os.replace(path, target)
-    return target
 
 
 class RunRecorder(CaptureJournal):
@@ -169,6 +207,13 @@ class RunHistory:
         self.max_runs_per_route = max_runs_per_route
         self.messages: list[str] = []  # what start-up set aside or recovered, for the status bar
         self._runs: dict[str, RunSummary] = {}
+        for folder in (self.root, self.runs_dir):
+            if folder.exists() and not folder.is_dir():  # a file where the folder belongs
+                aside = set_aside(folder)
+                self.messages.append(
+                    f"A file stood where the run history's folder belongs; "
+                    f"it was set aside as {aside.name}."
+                )
         self.runs_dir.mkdir(parents=True, exist_ok=True)
         if self._load():  # at start-up, on the caller: a folder that cannot be written raises
             self._write_index(self._index_data())
@@ -218,7 +263,7 @@ class RunHistory:
             journal = read_journal(path)
         except JournalError as exc:
             if path.exists():
-                aside = _set_aside(path)
+                aside = set_aside(path)
                 self.messages.append(f"{exc}; it was set aside as {aside.name}.")
             self._runs.pop(run_id, None)
             self._save_index()
@@ -285,24 +330,44 @@ class RunHistory:
     def _load(self) -> bool:
         """Read the index and match it with the files; True when it is to be written again."""
         changed = False
-        if self.index_path.exists():
+        if self.index_path.exists() or self.index_path.is_symlink():
             try:
-                data = json.loads(self.index_path.read_text(encoding="utf-8"))
-                if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
-                    raise ValueError("not a history index")
-                for entry in data.get("runs", []):
-                    summary = RunSummary.from_json(entry)
-                    self._runs[summary.id] = summary
-            except (ValueError, TypeError, AttributeError, UnicodeDecodeError):
+                entries = self._read_index()
+            except (OSError, ValueError, UnicodeDecodeError):
                 self._runs.clear()
-                aside = _set_aside(self.index_path)
+                aside = set_aside(self.index_path)
                 self.messages.append(
                     f"The run history index was unreadable; it was set aside as {aside.name} "
                     "and rebuilt from the saved runs."
                 )
+                entries = []
+                changed = True
+            skipped = 0
+            for entry in entries:
+                try:
+                    summary = RunSummary.from_json(entry)
+                except ValueError:
+                    skipped += 1  # its capture, if any, is listed again from the file itself
+                    continue
+                self._runs[summary.id] = summary
+            if skipped:
+                self.messages.append(
+                    f"{skipped} record(s) of the run history index had fields of the wrong type; "
+                    "they were left out and rebuilt from their saved runs."
+                )
                 changed = True
         changed |= self._reconcile()
         return changed or not self.index_path.exists()
+
+    def _read_index(self) -> list[Any]:
+        """The index's records; ValueError (or OSError) when the file is no history index."""
+        data = safe_json.loads(self.index_path.read_bytes())
+        if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
+            raise ValueError("not a history index")
+        runs = data.get("runs", [])
+        if not isinstance(runs, list):
+            raise ValueError("a history index without a list of runs")
+        return runs
 
     def _reconcile(self) -> bool:
         """Match the index with the files: recover crashed runs, adopt orphans, drop the missing."""
@@ -322,6 +387,12 @@ class RunHistory:
                 if summary is not None:
                     summary.status = "truncated"
                     summary.error = summary.error or "The program stopped while this run streamed."
+                    # The index was last written as the run began: what the file kept is the truth.
+                    with contextlib.suppress(JournalError):
+                        kept = read_journal(final)
+                        summary.bytes = sum(len(d) for _t, d in kept.chunks)
+                        if kept.chunks:
+                            summary.duration = round(kept.chunks[-1][0], 3)
                 self.messages.append(f"A run cut short by a crash was recovered ({run_id}).")
                 changed = True
         for run_id in list(self._runs):
@@ -334,7 +405,7 @@ class RunHistory:
             try:
                 journal = read_journal(path)
             except JournalError as exc:
-                aside = _set_aside(path)
+                aside = set_aside(path)
                 self.messages.append(f"{exc}; it was set aside as {aside.name}.")
                 changed = True
                 continue

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from playground.protocol import safe_json
 from playground.protocol.capture import (
     FORMAT,
     Capture,
@@ -30,7 +31,13 @@ from playground.protocol.capture import (
     response_record,
 )
 from playground.transport.errors import TransportError
-from playground.transport.redact import redact_headers, redact_pairs, scrub
+from playground.transport.redact import (
+    StreamScrubber,
+    redact_headers,
+    redact_pairs,
+    redact_url,
+    scrub,
+)
 
 if TYPE_CHECKING:
     from playground.runs.writer import FileWriter
@@ -63,8 +70,8 @@ def body_value(body: bytes | None) -> Any:
         return None
     text = body.decode("utf-8", "replace")
     try:
-        return json.loads(text)
-    except ValueError:
+        return safe_json.loads(text)
+    except ValueError:  # not JSON, or nested too deep to walk: kept as the text it is
         return text
 
 
@@ -88,6 +95,8 @@ class CaptureJournal:
         self.part_path = self.path.with_name(self.path.name + PART_SUFFIX)
         self.route = route
         self.secrets = secrets  # scrubbed from the body text too, should a key have slipped in
+        self._scrubber = StreamScrubber(secrets)  # and from the response bytes, across reads
+        self._t_last = 0.0
         self.status_source = status_source
         self.started_at = _now_iso()
         self.http_status: int | None = None
@@ -116,18 +125,25 @@ class CaptureJournal:
             text_body = json.loads(scrub(json.dumps(text_body), *self.secrets))
         self.request = {
             "method": method,
-            "url": scrub(url, *self.secrets),
-            "headers": redact_headers(headers),  # already redacted by the transport: twice is safe
+            "url": redact_url(scrub(url, *self.secrets)),
+            # Already redacted by the transport: twice is safe, and a key in any header is caught.
+            "headers": redact_headers(headers, self.secrets),
             "body": text_body,
         }
         self._line(header_record(self.route, self.request, self.started_at))
 
     def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
         self.http_status = status
-        pairs = [list(p) for p in redact_pairs(headers)]
+        pairs = [list(p) for p in redact_pairs(headers, self.secrets)]
         self._line(response_record(status, pairs, round(t, 6)))
 
     def on_chunk(self, t: float, data: bytes) -> None:
+        self._t_last = t
+        data = self._scrubber.feed(data)
+        if data:
+            self._chunk(t, data)
+
+    def _chunk(self, t: float, data: bytes) -> None:
         self.bytes += len(data)
         t = round(t, 6)
         self._line(lambda: chunk_record(t, data))  # base64 on the writer's thread too
@@ -136,6 +152,9 @@ class CaptureJournal:
         self.transport_error = error
 
     def on_end(self, t: float) -> None:
+        held = self._scrubber.flush()  # a key's possible start that never finished: it is data
+        if held:
+            self._chunk(self._t_last, held)
         self.end_t = t
         self.status = self._final_status()
         extra: dict[str, Any] = {}

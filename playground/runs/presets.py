@@ -13,13 +13,13 @@ A preset file (``<data dir>/presets/<name>.json``, written atomically) holds::
 
 The body is the truth (it is what the JSON body view shows); ``model`` and ``system`` repeat
 what it holds so a listing needs no parse. A file that is not a preset is reported in one
-sentence (``PresetError``), never raised as anything else.
+sentence (``PresetError``), never raised as anything else, and set aside as ``<file>.corrupt``
+(a preset folder with a broken file in it keeps working, and the name is free again).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from playground.protocol import safe_json
 from playground.protocol.conversation.bodies import (
     CONVERSATION_ROUTES,
     conversation_keys,
@@ -35,6 +36,7 @@ from playground.protocol.conversation.bodies import (
 from playground.protocol.conversation.model import Conversation
 from playground.runs.atomic import write_json_atomically
 from playground.runs.paths import data_dir
+from playground.runs.set_aside import set_aside
 
 __all__ = [
     "PRESET_FORMAT",
@@ -192,8 +194,22 @@ def parse_preset(data: Any, where: str = "The preset") -> Preset:
 
 
 def load_preset(path: Path) -> Preset:
-    """Read a preset file; PresetError (naming the file, never quoting it) for anything wrong."""
+    """Read a preset file; PresetError (naming the file, never quoting it) for anything wrong,
+    the file then set aside as ``<name>.corrupt`` (it is no preset, whatever it holds)."""
     path = Path(path)
+    try:
+        return _read_preset(path)
+    except PresetError as exc:
+        if not (path.exists() or path.is_symlink()):
+            raise
+        try:
+            aside = set_aside(path)
+        except OSError:
+            raise exc from None  # left where it is: still listed with its reason
+        raise PresetError(f"{str(exc).rstrip('.')}; it was set aside as {aside.name}.") from None
+
+
+def _read_preset(path: Path) -> Preset:
     where = f"The file {path.name}"
     try:
         text = path.read_text(encoding="utf-8")
@@ -203,10 +219,12 @@ def load_preset(path: Path) -> Preset:
         reason = getattr(exc, "strerror", None) or type(exc).__name__
         raise PresetError(f"{where} cannot be read ({reason}).") from None
     try:
-        data = json.loads(text)
+        data = safe_json.loads(text)
+    except safe_json.JsonTooDeep as exc:
+        raise PresetError(f"{where} is nested deeper than {exc.limit} levels.") from None
     except ValueError as exc:
-        line = getattr(exc, "lineno", None)
-        at = f" (line {line})" if line is not None else ""
+        line = re.search(r"\bline (\d+)", str(exc))
+        at = f" (line {line.group(1)})" if line is not None else ""
         raise PresetError(f"{where} is not valid JSON{at}.") from None
     return parse_preset(data, where)
 
@@ -230,6 +248,8 @@ def save_preset(preset: Preset, root: Path | None = None) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / file_name(name)
+        if target.is_dir():  # a folder in the file's place: out of the way, the preset is saved
+            set_aside(target)
         write_json_atomically(target, stamped.to_json(), prefix=".preset-")
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
@@ -242,7 +262,8 @@ def list_presets(root: Path | None = None) -> list[PresetInfo]:
     ``error`` (so a menu can say so) rather than left out silently."""
     folder = preset_dir(root)
     try:
-        paths = sorted(p for p in folder.iterdir() if p.suffix == SUFFIX and p.is_file())
+        # Folders named like a preset too: reading one sets it aside, with its reason listed.
+        paths = sorted(p for p in folder.iterdir() if p.suffix == SUFFIX)
     except OSError:
         return []
     found: list[PresetInfo] = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["FAULTS", "REPLAY_FAULTS"]
+__all__ = ["FAULTS", "FAULT_ROUTES", "REPLAY_FAULTS", "faults_for"]
 
 # Chosen per request by the `X-Sim-Fault` header (docs/simulator.md). Importing this module
 # pulls in nothing else: the window shows the list before the simulator (starlette) is loaded.
@@ -35,6 +35,21 @@ FAULTS: tuple[str, ...] = (
     "out-of-order",
     "after-terminator",
 )
+
+# The routes a fault acts on, for the faults that do not act on every route: the one place that
+# says so (a picker offers a fault only where it does something). "incomplete" is a finish for
+# length, which only the text routes' grammars have; "out-of-order" sends opening frames after
+# the first content, and the image and audio routes send no opening frames to move.
+FAULT_ROUTES: dict[str, tuple[str, ...]] = {
+    "incomplete": ("chat", "responses", "messages"),
+    "out-of-order": ("chat", "responses", "messages", "music"),
+}
+
+
+def faults_for(route: str) -> tuple[str, ...]:
+    """The faults that act on ``route``, in ``FAULTS`` order."""
+    return tuple(f for f in FAULTS if route in FAULT_ROUTES.get(f, (route,)))
+
 
 # The faults `sim --replay` applies to a recorded body (replay_faults.py): those that damage bytes
 # or answer before the stream, and "split-utf8" (every multi-byte character cut across reads),

@@ -24,7 +24,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from playground.transport.errors import TransportError
-from playground.transport.redact import scrub
+from playground.transport.redact import (
+    StreamScrubber,
+    redact_headers,
+    redact_pairs,
+    redact_url,
+    scrub,
+    scrub_bytes,
+)
 from playground.transport.thread_priority import READER_NICE, lower_priority
 
 if TYPE_CHECKING:
@@ -79,14 +86,6 @@ class Recorder(RunSink, Protocol):
     def finish(
         self, status: str | None = None, preview: str | None = None, error: str | None = None
     ) -> None: ...
-
-
-def scrub_bytes(data: bytes, secrets: Sequence[str]) -> bytes:
-    """``data`` with every secret (at least 4 characters) replaced by ``[redacted]``."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            data = data.replace(secret.encode(), b"[redacted]")
-    return data
 
 
 class TeeSink:
@@ -170,27 +169,50 @@ class TeeSink:
 
 class ScrubbingSink:
     """Passes a run to a journal with any echoed key replaced by [redacted] (no key in the
-    history, a capture or an export, whatever the server sends back)."""
+    history, a capture or an export, whatever the server sends back): in the URL, the request
+    body, every header by the redaction rule, and the response bytes, a key split across reads
+    included (the tail of each read that could start one waits for the next)."""
 
     def __init__(self, sink: RunSink, secrets: Sequence[str]) -> None:
         self.sink = sink
         self.secrets = tuple(secrets)
+        self._bytes = StreamScrubber(self.secrets)
+        self._t_last = 0.0
 
     def on_request(
         self, method: str, url: str, headers: dict[str, str], body: bytes | None
     ) -> None:
-        self.sink.on_request(method, url, headers, body)
+        self.sink.on_request(
+            method,
+            redact_url(scrub(url, *self.secrets)),
+            redact_headers(headers, self.secrets),
+            None if body is None else scrub_bytes(body, self.secrets),
+        )
 
     def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
-        self.sink.on_response(status, headers, t)
+        self.sink.on_response(status, redact_pairs(headers, self.secrets), t)
 
     def on_chunk(self, t: float, data: bytes) -> None:
-        self.sink.on_chunk(t, scrub_bytes(data, self.secrets))
+        self._t_last = t
+        passed = self._bytes.feed(data)
+        if passed:
+            self.sink.on_chunk(t, passed)
+
+    def _release(self) -> None:
+        """What was held back as a key's possible start, now that no more bytes come."""
+        held = self._bytes.flush()
+        if held:
+            self.sink.on_chunk(self._t_last, held)
 
     def on_transport_error(self, error: TransportError, t: float) -> None:
+        self._release()
+        message = scrub(error.message, *self.secrets)
+        if message != error.message:
+            error = TransportError(error.kind, message)
         self.sink.on_transport_error(error, t)
 
     def on_end(self, t: float) -> None:
+        self._release()
         self.sink.on_end(t)
 
     def finish(

@@ -1,13 +1,37 @@
-"""Redaction of credentials in headers and text: what every inspector, file and export shows."""
+"""Redaction of credentials for the transport and what builds on it: the protocol's one rule
+(``playground.protocol.redaction``), under the names its importers have always used."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from playground.protocol.redaction import (
+    REDACTED,
+    StreamScrubber,
+    is_secret_field,
+    is_secret_name,
+    redact_headers,
+    redact_pairs,
+    redact_url,
+    scrub,
+    scrub_bytes,
+    secrets_of,
+)
 
-__all__ = ["REDACTED", "SECRET_HEADERS", "redact_headers", "redact_pairs", "scrub"]
+__all__ = [
+    "REDACTED",
+    "SECRET_HEADERS",
+    "StreamScrubber",
+    "is_secret_field",
+    "is_secret_name",
+    "redact_headers",
+    "redact_pairs",
+    "redact_url",
+    "scrub",
+    "scrub_bytes",
+    "secrets_of",
+]
 
-REDACTED = "[redacted]"
-# Headers that carry credentials (Authorization and x-api-key show as redacted everywhere).
+# Well-known credential header names, for code that lists names (an export skips them); whether
+# a header carries a credential is ``is_secret_name``'s answer, which covers these and more.
 SECRET_HEADERS = frozenset(
     {
         "authorization",
@@ -15,35 +39,7 @@ SECRET_HEADERS = frozenset(
         "api-key",
         "proxy-authorization",
         "cookie",
-        "set-cookie",  # a session cookie the server hands out is a credential too
+        "set-cookie",
         "x-goog-api-key",
     }
 )
-
-
-def _redact_value(name: str, value: str) -> str:
-    if name.lower() not in SECRET_HEADERS:
-        return value
-    scheme, _, rest = value.partition(" ")
-    # Keep the scheme ("Bearer") so a reader can still tell the auth style apart.
-    if rest and scheme.lower() in ("bearer", "basic", "token"):
-        return f"{scheme} {REDACTED}"
-    return REDACTED
-
-
-def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
-    """A copy of ``headers`` with credential values replaced by [redacted]."""
-    return {name: _redact_value(name, value) for name, value in headers.items()}
-
-
-def redact_pairs(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The same for a list of (name, value) pairs (response headers keep their order)."""
-    return [(name, _redact_value(name, value)) for name, value in headers]
-
-
-def scrub(text: str, *secrets: str | None) -> str:
-    """``text`` with every occurrence of each secret (at least 4 chars) replaced by [redacted]."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, REDACTED)
-    return text

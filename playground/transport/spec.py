@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from playground.protocol.requests import edit_fields, edit_url, form_fields, route_spec
 from playground.transport.providers import Provider, auth_headers, url_for
-from playground.transport.redact import SECRET_HEADERS, redact_headers
+from playground.transport.redact import is_secret_name, redact_headers, secrets_of
 
 __all__ = [
     "AskKeyOverHttp",
@@ -64,12 +64,7 @@ class RequestSpec:
 
     def secrets(self) -> list[str]:
         """The credential values in the headers (to scrub them from any text)."""
-        out = []
-        for name, value in self.headers.items():
-            if name.lower() in SECRET_HEADERS:
-                out.append(value)
-                out.append(value.partition(" ")[2])
-        return [s for s in out if s]
+        return list(secrets_of(self.headers.items()))
 
 
 def make_spec(
@@ -123,7 +118,7 @@ def key_travels_unencrypted(spec: RequestSpec) -> bool:
 
 
 def _has_key(headers: Mapping[str, str]) -> bool:
-    return any(name.lower() in SECRET_HEADERS and value for name, value in headers.items())
+    return any(is_secret_name(name) and value for name, value in headers.items())
 
 
 def _build(

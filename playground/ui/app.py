@@ -40,8 +40,9 @@ def _settings() -> tuple[QSettings, str | None]:
         if override
         else QSettings("playground", "playground")
     )
-    if settings.status() == QSettings.Status.FormatError:
-        path = Path(settings.fileName())
+    path = Path(settings.fileName())
+    # Unparsable, or a folder in the file's place (nothing would be remembered, silently).
+    if settings.status() == QSettings.Status.FormatError or path.is_dir():
         aside = path.with_name(path.name + f".corrupt-{int(time.time())}")
         with contextlib.suppress(OSError):
             path.replace(aside)
@@ -204,6 +205,8 @@ def _build_window(window: MainWindow, args: argparse.Namespace, warning: str | N
     window.build()
     if warning:
         window.statusBar().showMessage(warning, 15000)
+        if not window.interactive:  # a headless run has no status bar anyone reads
+            print(f"playground: {warning}", file=sys.stderr)
     if args.proxy:
         try:
             address = window.start_proxy(args.proxy, args.proxy_port)

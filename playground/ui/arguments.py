@@ -145,6 +145,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
             raise UsageError(f"{value}: no such file")
     if args.route is None and args.replay is None and (args.prompt or args.fault):
         raise UsageError("--prompt and --fault need --route")
+    if args.fault and args.route:
+        from playground.sim.fault_names import faults_for
+
+        if args.fault not in faults_for(args.route):  # it would do nothing there
+            raise UsageError(f"the fault {args.fault!r} does not act on the {args.route} route")
     args.size_given = args.size is not None
     try:
         w, h = (int(x) for x in (args.size or "1560x920").lower().split("x"))

@@ -240,6 +240,9 @@ class HistoryView(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.status)
         self.refresh()
+        set_aside = getattr(history, "messages", None)
+        if set_aside:  # what start-up set aside or recovered, where the history is shown
+            self._say(" ".join(set_aside))
 
     # ---- listing -----------------------------------------------------------------------------
     def set_route(self, route: str | None) -> None:

@@ -203,7 +203,8 @@ class ProviderBar(QWidget):
         """The model remembered for ``route`` on the current provider, else a sensible default."""
         provider = self.provider()
         saved = self.settings.value(f"model/{provider.id}/{route}", "")
-        return str(saved or default_model(provider.id, route))
+        # A settings file edited by hand may hold a list or a number here: the default then.
+        return saved if isinstance(saved, str) and saved else default_model(provider.id, route)
 
     def set_route(self, route: str) -> None:
         """The current panel changed: list the models that serve its route, show its model."""
@@ -259,7 +260,8 @@ class ProviderBar(QWidget):
     def _show_provider(self) -> None:
         provider = self.provider()
         self.base_url_edit.setReadOnly(not provider.custom_url)
-        saved_url = str(self.settings.value(f"base_url/{provider.id}", "") or "")
+        saved_url = self.settings.value(f"base_url/{provider.id}", "")
+        saved_url = saved_url if isinstance(saved_url, str) else ""
         if provider.builtin:
             self.base_url_edit.setText(self.simulator_url)
             self.base_url_edit.setToolTip("The built-in simulator on loopback")

@@ -338,6 +338,10 @@ class StreamSession(QObject):
 
     def _on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
         self.run.status = status
+        if self._secrets:  # a key the server echoes in a header is not shown (Response tab)
+            from playground.transport.redact import redact_pairs
+
+            headers = redact_pairs(headers, self._secrets)
         self.run.response_headers = list(headers)
         self.run.t_headers = t
         if status < 400 and self.decoder is not None and self._ahead is None:

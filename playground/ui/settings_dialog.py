@@ -17,7 +17,12 @@ from PySide6.QtWidgets import (
 )
 
 from playground.transport.providers import PROVIDERS, Provider
-from playground.ui.timeouts import first_byte_timeout, stall_seconds
+from playground.ui.timeouts import (
+    FIRST_BYTE_RANGE,
+    STALL_RANGE,
+    first_byte_timeout,
+    stall_seconds,
+)
 
 __all__ = ["SettingsDialog", "first_byte_timeout", "stall_seconds"]
 
@@ -111,13 +116,13 @@ class SettingsDialog(QDialog):
         times = QGroupBox("Timeouts")
         tform = QFormLayout(times)
         self.stall = QDoubleSpinBox()
-        self.stall.setRange(1.0, 600.0)
+        self.stall.setRange(*STALL_RANGE)
         self.stall.setSuffix(" s")
         self.stall.setValue(stall_seconds(settings))
         self.stall.setToolTip("Warn (and offer Stop) when a stream sends nothing for this long")
         tform.addRow("Stall warning after", self.stall)
         self.first_byte = QDoubleSpinBox()
-        self.first_byte.setRange(1.0, 3600.0)
+        self.first_byte.setRange(*FIRST_BYTE_RANGE)
         self.first_byte.setSuffix(" s")
         self.first_byte.setValue(first_byte_timeout(settings))
         tform.addRow("First byte timeout", self.first_byte)

@@ -88,6 +88,22 @@ class _Handler(socketserver.BaseRequestHandler):
         if path.endswith("/not-http"):
             sock.sendall(b"SSH-2.0-OpenSSH_9.2\r\n\r\n")
             return
+        if path.endswith("/echo-key"):
+            # An upstream that echoes the client's key: in headers, and in the body cut in two
+            # writes at the offset the client asks for (a key split across the proxy's reads).
+            key = headers.get("x-auth-token", "")
+            echo = f"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Echo: {key}\r\n"
+            echo += f"Set-Cookie: sid={key}\r\nTransfer-Encoding: chunked\r\n"
+            echo += "Connection: close\r\n\r\n"
+            sock.sendall(echo.encode())
+            stream = f'data: {{"echo": "{key}"}}\n\ndata: [DONE]\n\n'.encode()
+            cut = int(headers.get("x-split", "0"))
+            for part in (stream[:cut], stream[cut:]):
+                if part:
+                    sock.sendall(_chunk(part))
+                    time.sleep(0.03)
+            sock.sendall(b"0\r\n\r\n")
+            return
         sock.sendall(head.encode())
         if path.endswith("/fixed"):
             for data in CHUNKS:

@@ -148,7 +148,7 @@ def test_corrupt_index_is_set_aside_and_rebuilt(tmp_path: Path) -> None:
     assert [r.id for r in restarted.list_runs()] == [run_id]  # rebuilt from the capture files
     assert json.loads(restarted.index_path.read_text())["runs"][0]["id"] == run_id
     # Garbage of the wrong shape is set aside too (numbered, the first is kept).
-    restarted.index_path.write_text('{"format": "playground-history/1", "runs": [42]}')
+    restarted.index_path.write_text('{"format": "playground-history/1", "runs": 42}')
     third = RunHistory(tmp_path)
     assert (tmp_path / "index.json.1.corrupt").exists() and third.list_runs()[0].id == run_id
 

@@ -182,16 +182,20 @@ def test_a_file_that_is_not_a_preset_says_so_in_one_sentence(
 ) -> None:
     path = tmp_path / "broken.json"
     path.write_bytes(content)
+    set_aside = message[:-1] + "; it was set aside as broken.json.corrupt."
     with pytest.raises(PresetError) as caught:
         load_preset(path)
-    assert str(caught.value) == message
-    # Listed with its reason, beside the good ones, never raised.
+    assert str(caught.value) == set_aside
+    assert (tmp_path / "broken.json.corrupt").read_bytes() == content and not path.exists()
+    # Listed with its reason, beside the good ones, never raised; set aside (numbered) too.
+    path.write_bytes(content)
     save_preset(_preset(name="good"), tmp_path)
     listed = list_presets(tmp_path)
     assert [(i.name, i.route, i.error) for i in listed] == [
-        ("broken", "", message),
+        ("broken", "", set_aside.replace("broken.json.corrupt", "broken.json.1.corrupt")),
         ("good", "chat", ""),
     ]
+    assert [i.name for i in list_presets(tmp_path)] == ["good"]
 
 
 def test_a_missing_file_or_folder(tmp_path: Path) -> None:
@@ -271,4 +275,46 @@ def test_a_thread_that_is_not_an_object_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     with pytest.raises(PresetError) as caught:
         load_preset(path)
-    assert str(caught.value) == "The file t.json: its 'thread' is not an object."
+    assert str(caught.value) == (
+        "The file t.json: its 'thread' is not an object; it was set aside as t.json.corrupt."
+    )
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"[" * 100_000, b'{"format": "playground-preset/1", "body": ' + b'{"a":' * 5000],
+    ids=["deep-array", "deep-body"],
+)
+def test_a_deeply_nested_preset_is_set_aside_and_the_folder_keeps_working(
+    tmp_path: Path, content: bytes
+) -> None:
+    save_preset(_preset(name="good"), tmp_path)
+    (tmp_path / "deep.json").write_bytes(content)
+    listed = list_presets(tmp_path)
+    assert [(i.name, i.error) for i in listed] == [
+        (
+            "deep",
+            "The file deep.json is nested deeper than 256 levels; "
+            "it was set aside as deep.json.corrupt.",
+        ),
+        ("good", ""),
+    ]
+    assert (tmp_path / "deep.json.corrupt").read_bytes() == content
+    (tmp_path / "deep.json").write_bytes(content)
+    with pytest.raises(PresetError, match=r"nested deeper than 256 levels; it was set aside"):
+        find_preset("deep", tmp_path)
+    assert find_preset("good", tmp_path).name == "good"
+    with pytest.raises(PresetError, match=r"^There is no preset named 'deep'.$"):
+        find_preset("deep", tmp_path)
+
+
+def test_a_folder_in_a_preset_file_place_is_set_aside_and_the_preset_saved(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "good.json").mkdir(parents=True)
+    with pytest.raises(PresetError, match=r"set aside as good.json.corrupt"):
+        find_preset("good", tmp_path)
+    (tmp_path / "good.json").mkdir()
+    path = save_preset(_preset(name="good"), tmp_path)
+    assert path.is_file() and find_preset("good", tmp_path).name == "good"
+    assert (tmp_path / "good.json.1.corrupt").is_dir()

@@ -93,6 +93,9 @@ def test_corrupt_settings_headless_run_still_works(tmp_path: Path) -> None:
     assert async_warnings(result.stderr) == [], result.stderr[-2000:]
     assert result.dump is not None and result.dump["status"] == "complete"
     assert any(p.name.startswith("settings.ini.corrupt") for p in work.iterdir())
+    # Headless, each file set aside is said on stderr, one line each.
+    assert "playground: The settings file was unreadable; it was set aside" in result.stderr
+    assert "playground: The run history index was unreadable; it was set aside" in result.stderr
     history = work / "data" / "history"
     assert any(".corrupt" in p.name for p in history.iterdir()), list(history.iterdir())
 

@@ -94,3 +94,21 @@ def test_a_preset_that_is_missing_or_for_another_route_is_a_usage_error(
     with pytest.raises(UsageError) as caught:
         parse_args(["--preset", "Tower talk", "--route", "responses"])
     assert str(caught.value) == "--preset 'Tower talk' is for chat, not --route responses."
+
+
+def test_a_deeply_nested_preset_file_is_a_usage_error_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAYGROUND_DATA_DIR", str(tmp_path))
+    save_preset(TOWER, tmp_path / "presets")
+    (tmp_path / "presets" / "Deep.json").write_text('{"a":' * 100_000)
+    with pytest.raises(UsageError) as caught:
+        parse_args(["--preset", "Deep"])
+    assert str(caught.value) == (
+        "The file Deep.json is nested deeper than 256 levels; "
+        "it was set aside as Deep.json.corrupt."
+    )
+    with pytest.raises(UsageError, match=r"^There is no preset named 'Deep'.$"):
+        parse_args(["--preset", "Deep"])
+    (tmp_path / "presets" / "Other.json").write_text("[" * 100_000)
+    assert parse_args(["--preset", "Tower talk"]).route == "chat"  # the rest keep working

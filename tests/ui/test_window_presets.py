@@ -171,7 +171,9 @@ def test_the_presets_menu_lists_opens_and_deletes(window: Any, qloop: Any, tmp_p
     assert presets.save_action.isEnabled()
     entries = presets.open_menu.actions()
     assert [a.text() for a in entries] == ["Beta\tMessages · sim-reasoner", "broken (unreadable)"]
-    assert entries[1].toolTip() == "The file broken.json is not valid JSON (line 1)."
+    assert entries[1].toolTip() == (
+        "The file broken.json is not valid JSON (line 1); it was set aside as broken.json.corrupt."
+    )
     assert [a.isEnabled() for a in entries] == [True, False]
     assert [a.isEnabled() for a in presets.delete_menu.actions()] == [True, True]
 
@@ -181,11 +183,19 @@ def test_the_presets_menu_lists_opens_and_deletes(window: Any, qloop: Any, tmp_p
     assert window.current_panel().route == "messages"
     assert panel.editor.system.toPlainText() == SYSTEM
     presets.delete_menu.actions()[0].trigger()
-    assert [i.name for i in list_presets(tmp_path)] == ["broken"]
+    assert list_presets(tmp_path) == []  # the broken file was set aside as it was listed
     # A broken file opened by name: one sentence on the status bar, nothing else.
+    (tmp_path / "broken.json").write_text("[" * 100_000)
     assert presets.open("broken") is None
-    assert presets.message == "The file broken.json is not valid JSON (line 1)."
+    assert presets.message == (
+        "The file broken.json is nested deeper than 256 levels; "
+        "it was set aside as broken.json.1.corrupt."
+    )
     assert window.statusBar().currentMessage() == presets.message
+    assert presets.open("broken") is None
+    assert presets.message == "There is no preset named 'broken'."
+    presets.refresh()  # the menu lists again, the broken files out of the way
+    assert [a.text() for a in presets.open_menu.actions()] == ["(no presets saved yet)"]
 
 
 def test_save_as_preset_asks_for_a_name_and_before_replacing(

@@ -18,9 +18,29 @@ from playground.protocol.events import (
     Usage,
 )
 from playground.protocol.findings import FindingSink
+from playground.protocol.media import b64decode_lenient, image_format
 from playground.protocol.sse import SSEEvent
 
-__all__ = ["ImagesDecoder"]
+__all__ = ["ImagesDecoder", "check_image"]
+
+# Base64 letters enough for every format's magic bytes (16 letters: 12 bytes, WebP's RIFF....WEBP).
+_MAGIC_LETTERS = 16
+
+
+def check_image(b64: str, sink: FindingSink, item: int, where: str) -> None:
+    """``not_an_image`` when ``b64`` decodes but its first bytes are no PNG, JPEG, WebP or GIF
+    (what every client that shows the image reads it as); base64 that does not decode at all is
+    ``bad_base64``'s, reported where the image is folded."""
+    head = b64decode_lenient(b64.lstrip()[:_MAGIC_LETTERS])
+    if not head or image_format(head) is not None:
+        return  # no bytes at all is no claim to check (an empty placeholder partial)
+    shown = head[:8].hex(" ")
+    sink.report(
+        "warning",
+        "not_an_image",
+        f"{where}: its base64 decodes to bytes that are no PNG, JPEG, WebP or GIF ({shown})",
+        item,
+    )
 
 
 class ImagesDecoder(RouteDecoder):
@@ -54,6 +74,7 @@ class ImagesDecoder(RouteDecoder):
                 )
                 return
             self._partials += 1
+            check_image(b64, self.sink, ev.index, kind)
             out.append(
                 ImageData(
                     b64,
@@ -66,6 +87,7 @@ class ImagesDecoder(RouteDecoder):
         elif kind in ("image_generation.completed", "image_edit.completed"):
             b64 = as_str(payload.get("b64_json"))
             if b64 is not None:
+                check_image(b64, self.sink, ev.index, kind)
                 fmt = as_str(payload.get("output_format"))
                 media = as_str(payload.get("media_type"))  # OpenRouter: "image/png"
                 if fmt is None and media and "/" in media:

@@ -70,6 +70,12 @@ _REASONING_DONES: Final = frozenset(
 )
 
 
+def _shown(value: object) -> str:
+    """A value as a finding quotes it: its JSON-ish repr, cut short (it came off the wire)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def _part(kind: str, payload: dict[str, Any]) -> tuple[str, str | None, int | None]:
     """A content part's address; only str/int survive (any other shape cannot be a key)."""
     index = as_int(payload.get("summary_index")) if kind == "reasoning" else None
@@ -102,6 +108,15 @@ class ResponsesDecoder(RouteDecoder):
     def _sequence(self, ev: SSEEvent, payload: dict[str, Any]) -> None:
         seq = payload.get("sequence_number")
         if type(seq) is not int:
+            if "sequence_number" in payload:  # there, but "7", 7.5, true or null: no integer
+                self.sink.report(
+                    "warning",
+                    "unexpected_shape",
+                    f"sequence_number is {type(seq).__name__} {_shown(seq)}, not an integer",
+                    ev.index,
+                )
+                self._first = False
+                return
             if self._first:
                 self.sink.once(
                     "no_seq",

@@ -104,6 +104,9 @@ def decode_whole(
     if isinstance(payload.get("data"), list):
         for entry in payload["data"]:
             if isinstance(entry, dict) and isinstance(entry.get("b64_json"), str):
+                from playground.protocol.decoders.images import check_image
+
+                check_image(entry["b64_json"], sink, item, "the image body")
                 out.append(
                     ImageData(
                         entry["b64_json"],

@@ -58,7 +58,10 @@ def check_arguments(args: argparse.Namespace) -> None:
         from playground.protocol.conversation.bodies import conversation_file
 
         try:
-            data = json.loads(Path(args.conversation).read_text(encoding="utf-8"))
+            from playground.protocol import safe_json
+
+            # The user's own file, but any text: too deep or not JSON is one sentence, no trace.
+            data = safe_json.loads(Path(args.conversation).read_text(encoding="utf-8"))
             args.conversation = conversation_file(data)
         except OSError as exc:
             raise ValueError(f"--conversation {args.conversation}: {exc.strerror}") from None

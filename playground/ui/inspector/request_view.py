@@ -3,35 +3,28 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from playground.transport.redact import REDACTED, SECRET_HEADERS, redact_pairs
+from playground.transport.redact import REDACTED, is_secret_field, is_secret_name, redact_pairs
+from playground.transport.redact import redact_url as _redact_url
 
 __all__ = ["ExchangeView", "format_body", "format_request", "format_response", "redact_url"]
 
-_URL_SECRET = re.compile(r"([?&](?:api[_-]?key|key|token|access_token)=)[^&#]*", re.IGNORECASE)
-_BODY_SECRET_KEYS = frozenset(
-    {"api_key", "apikey", "key", "token", "access_token", "authorization"}
-)
 BODY_LIMIT = 512 * 1024
 
 
 def redact_url(url: str) -> str:
-    return _URL_SECRET.sub(lambda m: m.group(1) + REDACTED, url)
+    """The URL as shown: credential query parameters redacted by the one rule."""
+    return _redact_url(url)
 
 
 def _redact_json(value: object) -> object:
     if isinstance(value, dict):
         return {
-            k: (
-                REDACTED
-                if str(k).lower() in _BODY_SECRET_KEYS and isinstance(v, str)
-                else _redact_json(v)
-            )
+            k: (REDACTED if is_secret_field(str(k)) and isinstance(v, str) else _redact_json(v))
             for k, v in value.items()
         }
     if isinstance(value, list):
@@ -60,7 +53,7 @@ def _headers(pairs: Iterable[tuple[str, str]]) -> str:
     # The session hands them over redacted already; redact again so no path can leak a key.
     lines = []
     for name, value in redact_pairs(list(pairs)):
-        if name.lower() in SECRET_HEADERS and REDACTED not in value:
+        if is_secret_name(name) and REDACTED not in value:
             value = REDACTED
         lines.append(f"{name}: {value}")
     return "\n".join(lines) if lines else "(none)"

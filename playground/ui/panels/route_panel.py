@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from playground.protocol.requests import route_spec
 from playground.protocol.routes import route_of
-from playground.sim.fault_names import FAULTS
+from playground.sim.fault_names import FAULTS, faults_for
 from playground.ui.panels.editor import RequestEditor
 from playground.ui.panels.error_banner import ErrorBanner
 from playground.ui.panels.status_line import StatusLine
@@ -101,7 +101,7 @@ class RoutePanel(QWidget):
         row = QHBoxLayout()
         self.fault_label = QLabel("Fault")
         self.fault = QComboBox()
-        for fault in SIM_FAULTS:
+        for fault in faults_for(route):  # only the faults that act on this route
             self.fault.addItem("no fault" if fault == "none" else fault, fault)
         self.fault.setToolTip(
             "The built-in simulator can break this stream on purpose (X-Sim-Fault)"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSize
 
+from playground.protocol import safe_json
 from playground.protocol.requests import ROUTE_NAMES
 
 if TYPE_CHECKING:
@@ -59,14 +59,32 @@ def restore_window(window: MainWindow) -> None:
     split = _bytes(window, _SPLITTER)
     if split is not None and window.splitter.restoreState(split):
         window.splitter_restored = True
-    columns = window.settings.value(_COLUMNS)
-    if isinstance(columns, str):
-        with contextlib.suppress(ValueError, TypeError, AttributeError):
-            loaded = json.loads(columns)
-            window.inspector.column_widths = {int(k): int(v) for k, v in loaded.items()}
+    widths = _column_widths(window.settings.value(_COLUMNS))
+    if widths is not None:
+        window.inspector.column_widths = widths
     route = window.settings.value(_PANEL)
     if isinstance(route, str) and route in ROUTE_NAMES:
         window.tabs.setCurrentIndex(ROUTE_NAMES.index(route))
+
+
+def _column_widths(saved: object) -> dict[int, int] | None:
+    """The inspector's column widths a settings value holds: small column numbers to widths in
+    pixels, else None (a settings file is edited by hand, or damaged: anything may be there)."""
+    loaded = safe_json.loads_or(saved, None) if isinstance(saved, str) else None
+    if not isinstance(loaded, dict):
+        return None
+    widths: dict[int, int] = {}
+    for key, value in loaded.items():
+        if not (isinstance(value, int) and not isinstance(value, bool)):
+            return None
+        try:
+            column = int(key)
+        except ValueError:
+            return None
+        if not (0 <= column < 64 and 0 <= value <= 10_000):
+            return None
+        widths[column] = value
+    return widths
 
 
 def restore_panel(window: MainWindow, panel: RoutePanel) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -185,6 +186,8 @@ class MainWindow(QMainWindow):
             if self._history is not None and self._history.messages:
                 # A history set aside or recovered says so, over the "Ready" line.
                 self.statusBar().showMessage(" ".join(self._history.messages), 15000)
+                if not self.interactive:  # headless: nobody reads the status bar
+                    print(f"playground: {' '.join(self._history.messages)}", file=sys.stderr)
         return self._history
 
     @history.setter
