@@ -44,6 +44,10 @@ ALL_TYPES = "All types"
 # shown whole there) is cut short in the box, so the filter field beside it keeps its room in a
 # 1024-pixel-wide window.
 TYPE_COMBO_CHARS = 8
+# The Type column grows to its longest name up to this many characters (a longer one, from the
+# wire, elides with its whole text in the tooltip), plus the cell's margins and a little air.
+TYPE_NAME_CHARS = 48
+TYPE_CELL_PADDING = 16
 # The inspector's tabs after Events: tab index -> title, and each view's placeholder text.
 _EXCHANGE_TITLES = {1: "Request", 2: "Response"}
 _EXCHANGE_PLACEHOLDERS = {
@@ -452,8 +456,13 @@ class Inspector(QWidget):
 
     def _types_changed(self) -> None:
         names = self.model.type_names
-        for name in names[self.type_combo.count() - 1 :]:
+        new = names[self.type_combo.count() - 1 :]
+        for name in new:
             self.type_combo.addItem(name)
+        if new:  # the Type column as wide as its widest name (up to a bound: names are data)
+            metrics = self.view.fontMetrics()
+            widest = max(metrics.horizontalAdvance(name[:TYPE_NAME_CHARS]) for name in new)
+            self.columns.fit_content(COL_TYPE, widest + TYPE_CELL_PADDING)
 
     def _findings_changed(self) -> None:
         self.detail.refresh_findings()
