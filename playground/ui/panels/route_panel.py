@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -75,6 +75,7 @@ class RoutePanel(QWidget):
         self.on_simulator = True
         self._last_spec: RequestSpec | None = None
         self._ever_ran = False
+        self.activated_by: QObject | None = None  # the output widget last clicked on an item
 
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.setChildrenCollapsible(False)
@@ -207,6 +208,12 @@ class RoutePanel(QWidget):
         self.ensure_output()
         return self._views
 
+    def _widget_named_item(self, item: int) -> None:
+        # Which widget was clicked goes with the item: the linked views highlight it in the
+        # others (a stale highlight there is cleared), not in the one clicked.
+        self.activated_by = self.sender()
+        self.itemActivated.emit(item)
+
     def built_widgets(self) -> dict[str, QWidget]:
         """The output widgets if they are built, else nothing (never builds them)."""
         return self._widgets or {}
@@ -234,7 +241,7 @@ class RoutePanel(QWidget):
             output.addWidget(widget)
             signal = getattr(widget, "itemActivated", None)
             if signal is not None:
-                signal.connect(self.itemActivated)
+                signal.connect(self._widget_named_item)
         roles = list(widgets)
         if layout.stretch is not None:
             output.setStretchFactor(roles.index(layout.stretch), 3)

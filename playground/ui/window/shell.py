@@ -417,7 +417,7 @@ class MainWindow(QMainWindow):
     def _widget_activated(self, panel: RoutePanel, item: int) -> None:
         if panel is not self.followed:
             self.tabs.setCurrentWidget(panel)
-        self.selection.widget_activated(item)
+        self.selection.widget_activated(item, source=panel.activated_by)
 
     # ---- captures ---
     def open_capture(self, path: str) -> None:
