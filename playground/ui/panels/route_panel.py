@@ -38,11 +38,21 @@ if TYPE_CHECKING:
 __all__ = ["SIM_FAULTS", "RoutePanel", "SpecFactory"]
 
 # (route, body, files, simulator headers) -> a RequestSpec, or None when the user declined (e.g. a
-# key over plain http). The simulator headers (X-Sim-Fault, X-Sim-Pace) only go to the simulator.
+# key over plain http). The simulator headers (X-Sim-Fault, X-Sim-Pace, X-Sim-Tokens) only go to
+# the simulator.
 SpecFactory = Callable[
     [str, dict[str, Any], list[Any] | None, dict[str, str]], "RequestSpec | None"
 ]
 PACES = ("realtime", "fast", "instant")
+# The simulator's answer lengths (X-Sim-Tokens) offered beside its pace; None: its natural one.
+SIM_LENGTHS: tuple[tuple[str, int | None], ...] = (
+    ("natural length", None),
+    ("100 tokens", 100),
+    ("1,000 tokens", 1000),
+    ("4,000 tokens", 4000),
+    ("16,000 tokens", 16000),
+)
+LENGTH_ROUTES = frozenset({"chat", "responses", "messages"})  # the routes whose answer is text
 
 
 # The simulator's faults, from the module that names them without loading starlette (about
@@ -119,6 +129,16 @@ class RoutePanel(QWidget):
             combo.setMinimumContentsLength(5)
         self.pace.setToolTip("How fast the simulator streams (X-Sim-Pace)")
         row.addWidget(self.pace)
+        self.length = QComboBox()
+        for title, tokens in SIM_LENGTHS:
+            self.length.addItem(title, tokens)
+        self.length.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.length.setMinimumContentsLength(5)
+        self.length.setToolTip("How long the simulator's answer is, in tokens (X-Sim-Tokens)")
+        self.length.setVisible(route in LENGTH_ROUTES)
+        row.addWidget(self.length)
         left_layout.addLayout(row)
         # Stop and Send get a row of their own: beside the pickers they set the panel's minimum
         # width past what a 1024 px window has for it next to the inspector.
@@ -260,17 +280,21 @@ class RoutePanel(QWidget):
         self.fault.setVisible(on)
         self.fault_label.setVisible(on)
         self.pace.setVisible(on)
+        self.length.setVisible(on and self.route in LENGTH_ROUTES)
 
     def current_fault(self) -> str | None:
         fault = self.fault.currentData()
         return fault if self.on_simulator and fault and fault != "none" else None
 
     def sim_headers(self) -> dict[str, str]:
-        """The simulator's own request headers from the fault and pace pickers."""
+        """The simulator's own request headers from the fault, pace and length pickers."""
         headers = {"X-Sim-Pace": str(self.pace.currentData() or "realtime")}
         fault = self.current_fault()
         if fault:
             headers["X-Sim-Fault"] = fault
+        tokens = self.length.currentData() if self.route in LENGTH_ROUTES else None
+        if isinstance(tokens, int):
+            headers["X-Sim-Tokens"] = str(tokens)
         if fault == "stall" and self.session.stall_seconds > 0:
             # The simulator's own pause (3 s) is shorter than the stall setting (10 s): choosing
             # "stall" would show no banner. It pauses past the setting instead, so it does.
@@ -283,6 +307,14 @@ class RoutePanel(QWidget):
             self.pace.addItem(pace, pace)
             i = self.pace.count() - 1
         self.pace.setCurrentIndex(i)
+
+    def set_sim_tokens(self, tokens: int | None) -> None:
+        """The simulator's answer length in tokens (None: its natural length)."""
+        i = self.length.findData(tokens)
+        if i < 0 and tokens is not None:
+            self.length.addItem(f"{tokens:,} tokens", tokens)
+            i = self.length.count() - 1
+        self.length.setCurrentIndex(max(0, i))
 
     def set_fault(self, fault: str) -> None:
         i = self.fault.findData(fault)
