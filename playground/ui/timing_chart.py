@@ -67,6 +67,25 @@ def _muted(widget: QWidget) -> QColor:
     return c
 
 
+def _fitting_labels(
+    groups: list[tuple[float, list[str]]], fm: QFontMetrics, room: float
+) -> list[tuple[float, str]]:
+    """Each marker group's labels joined with " · " as long as the line fits ``room`` (a narrow
+    Compare column cut "headers · first byte · first event" at its edge), then a new line at
+    the same marker; a single label wider than the room is left out (its marker stays)."""
+    out: list[tuple[float, str]] = []
+    for x, labels in groups:
+        line: list[str] = []
+        for label in labels:
+            if line and fm.horizontalAdvance(" · ".join([*line, label])) + 10 > room:
+                out.append((x, " · ".join(line)))
+                line = []
+            line.append(label)
+        joined = " · ".join(line)
+        out.append((x, joined if fm.horizontalAdvance(joined) + 10 <= room else ""))
+    return out
+
+
 class ArrivalChart(QWidget):
     """A lane per channel with a tick per event, dead air shaded, milestones as markers.
 
@@ -310,6 +329,11 @@ class ArrivalChart(QWidget):
             k += 1
         return placed
 
+    def milestone_labels(self, fm: QFontMetrics) -> list[tuple[str, float]]:
+        """Each milestone label shown and the x its text starts at (laid out for this width)."""
+        self._layout_milestones(fm)
+        return [(label, lx) for _x, _row, label, lx in self._placed if label]
+
     def _layout_milestones(self, fm: QFontMetrics) -> int:
         """Merge markers that share a few pixels into one label, then stack labels in up to four
         rows so neighbours never overlap (flipped left of the marker near the right edge)."""
@@ -325,8 +349,7 @@ class ArrivalChart(QWidget):
         right = self.width() - self.RIGHT
         placed: list[tuple[float, int, str, float]] = []
         ends: list[float] = []
-        for x, labels in groups:
-            label = " · ".join(labels)
+        for x, label in _fitting_labels(groups, fm, right - 2):
             width = fm.horizontalAdvance(label) + 10
             # Right of the marker; left of it near the right edge; never off either edge.
             start = x if x + width <= right else x - width

@@ -44,17 +44,19 @@ def test_the_charts_axis_labels_are_whole_inside_the_chart(
         assert box.left() >= 0 and box.right() <= chart.width(), (label, box, chart.width())
     for (left, _a), (right, _b) in itertools.pairwise(shown):
         assert left.right() < right.left()  # no label over its neighbour
+    for label, left in chart.milestone_labels(fm):  # "headers … · first byte … · first event …"
+        assert left >= 0 and left + fm.horizontalAdvance(label) <= chart.width(), label
 
 
 def test_compare_columns_keep_their_timing_labels_inside(window: Any, qloop: Any, sim: Any) -> None:
     from playground.ui.compare_window import ColumnConfig, CompareWindow
 
     compare = CompareWindow(
-        [ColumnConfig("chat", "simulator"), ColumnConfig("messages", "simulator")],
+        [ColumnConfig(route, "simulator") for route in ("chat", "messages", "responses")],
         default_base_url=sim.base_url,
         sim_headers={"X-Sim-Pace": "fast"},
     )
-    compare.resize(1920, 1080)
+    compare.resize(1024, 700)  # three columns of about 300 px
     compare.show()
     compare.prompt.setPlainText("Tell me about rivers.")
     finished: list[bool] = []
@@ -69,6 +71,8 @@ def test_compare_columns_keep_their_timing_labels_inside(window: Any, qloop: Any
             if label:
                 assert fm.horizontalAdvance(label) <= box.width()
                 assert box.right() <= chart.width(), (label, box.right(), chart.width())
+        for label, left in chart.milestone_labels(fm):
+            assert left + fm.horizontalAdvance(label) <= chart.width(), label
         figures = column.figures  # the figures wrap: all of their lines are shown
         assert figures.height() >= figures.heightForWidth(figures.width())
     compare.close()
