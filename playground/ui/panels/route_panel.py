@@ -46,11 +46,11 @@ SpecFactory = Callable[
 PACES = ("realtime", "fast", "instant")
 # The simulator's answer lengths (X-Sim-Tokens) offered beside its pace; None: its natural one.
 SIM_LENGTHS: tuple[tuple[str, int | None], ...] = (
-    ("natural length", None),
+    ("any length", None),
     ("100 tokens", 100),
-    ("1,000 tokens", 1000),
-    ("4,000 tokens", 4000),
-    ("16,000 tokens", 16000),
+    ("1k tokens", 1000),
+    ("4k tokens", 4000),
+    ("16k tokens", 16000),
 )
 LENGTH_ROUTES = frozenset({"chat", "responses", "messages"})  # the routes whose answer is text
 
@@ -135,8 +135,12 @@ class RoutePanel(QWidget):
         self.length.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.length.setMinimumContentsLength(5)
-        self.length.setToolTip("How long the simulator's answer is, in tokens (X-Sim-Tokens)")
+        # Room for "16k tokens" whole (the fault picker beside it gives way first).
+        self.length.setMinimumContentsLength(max(len(title) for title, _n in SIM_LENGTHS))
+        self.length.setToolTip(
+            "How long the simulator's answer is, in tokens (X-Sim-Tokens); "
+            "any length: its natural one"
+        )
         self.length.setVisible(route in LENGTH_ROUTES)
         row.addWidget(self.length)
         left_layout.addLayout(row)
@@ -312,7 +316,8 @@ class RoutePanel(QWidget):
         """The simulator's answer length in tokens (None: its natural length)."""
         i = self.length.findData(tokens)
         if i < 0 and tokens is not None:
-            self.length.addItem(f"{tokens:,} tokens", tokens)
+            title = f"{tokens // 1000}k tokens" if tokens % 1000 == 0 else f"{tokens} tokens"
+            self.length.addItem(title, tokens)
             i = self.length.count() - 1
         self.length.setCurrentIndex(max(0, i))
 
