@@ -43,6 +43,9 @@ class _KeyRow(QWidget):
         self.edit = QLineEdit()
         self.edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.edit.setPlaceholderText("paste a key to store it in the system keyring")
+        self.edit.setMinimumWidth(
+            self.edit.fontMetrics().horizontalAdvance("paste a key to st") + 20
+        )
         self.save = QPushButton("Save")
         self.forget = QPushButton("Forget")
         self.note = QLabel()
@@ -143,7 +146,7 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(760, 360)
+        self.resize(max(880, self.sizeHint().width()), 360)
 
     def accept(self) -> None:
         self.settings.setValue("stall_seconds", self.stall.value())
