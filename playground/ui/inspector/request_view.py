@@ -6,8 +6,9 @@ import json
 import re
 from collections.abc import Callable, Iterable
 
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QContextMenuEvent, QFontDatabase, QGuiApplication
-from PySide6.QtWidgets import QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QMenu, QPlainTextEdit, QWidget
 
 from playground.protocol.conversation.dump import redact_base64
 from playground.transport.redact import REDACTED, SECRET_HEADERS, redact_pairs
@@ -120,11 +121,16 @@ class ExchangeView(QPlainTextEdit):
         if self.full_text is not None:
             QGuiApplication.clipboard().setText(self.full_text())
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        menu = self.createStandardContextMenu(event.pos())
+    def context_menu(self, pos: QPoint) -> QMenu:
+        """The text view's own menu, with "Copy full request" (or response) last."""
+        menu = self.createStandardContextMenu(pos)
         menu.addSeparator()
         copy = menu.addAction(self.copy_title)
         copy.setEnabled(self.full_text is not None)
         copy.triggered.connect(self.copy_full)
+        return menu
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        menu = self.context_menu(event.pos())
         menu.exec(event.globalPos())
         menu.deleteLater()
