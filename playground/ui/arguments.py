@@ -172,6 +172,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     if args.provider:
         from playground.transport.providers import PROVIDERS
 
-        if args.provider not in {p.id for p in PROVIDERS}:
-            raise UsageError(f"unknown provider {args.provider!r}")
+        known = [p.id for p in PROVIDERS]
+        if args.provider not in known:
+            raise UsageError(
+                f"unknown provider {args.provider!r}; expected one of {', '.join(known)}"
+            )
     return args

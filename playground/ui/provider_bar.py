@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (
@@ -124,12 +125,25 @@ def models_for_route(entries: list[ModelEntry], route: str) -> list[str]:
     return [name for name, routes in entries if routes is None or route in routes]
 
 
+def models_failure(url: str, status: int, listed: bool) -> str:
+    """Why GET ``url`` gave no model list, in a sentence that says what to do ("" if it did)."""
+    path = urlsplit(url).path or "/models"
+    if status == 200:
+        return "" if listed else f"{path} answered with no model list: type a model name"
+    if status in (404, 405, 501):
+        return f"This server has no {path} (HTTP {status}): type a model name"
+    if status in (401, 403):
+        return f"The model list was refused (HTTP {status}): check the API key, or type a name"
+    return f"The model list failed (HTTP {status}): type a model name"
+
+
 class ProviderBar(QWidget):
     """Which provider, which base URL, which model; ``changed`` fires when any of them changes."""
 
     changed = Signal()
     settingsRequested = Signal()
     modelsLoaded = Signal(list)
+    modelsFailed = Signal(str)  # why the model list could not be had, one sentence
 
     def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -139,6 +153,7 @@ class ProviderBar(QWidget):
         self.route = "chat"  # the current panel's route: each route remembers its own model
         self._models_task: asyncio.Task[None] | None = None
         self.models: list[ModelEntry] = []  # the last /v1/models list, each with its routes
+        self.models_note = ""  # why the last model list failed ("" when it came)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(QLabel("Provider"))
@@ -336,16 +351,29 @@ class ProviderBar(QWidget):
 
             key = get_key(provider)
         client = make_client(5.0)
+        url = base.rstrip("/") + "/models"
+        entries: list[ModelEntry] = []
         try:
-            response = await client.get(
-                base.rstrip("/") + "/models", headers=auth_headers(provider, key), timeout=10.0
-            )
-            entries = model_routes(response.json()) if response.status_code == 200 else []
-        except Exception:  # (a cancellation is no Exception: it goes on up)
-            entries = []  # the picker stays editable; a failed list is not an error worth a banner
+            response = await client.get(url, headers=auth_headers(provider, key), timeout=10.0)
+            if response.status_code == 200:
+                entries = model_routes(response.json())
+            note = models_failure(url, response.status_code, bool(entries))
+        except Exception as exc:  # (a cancellation is no Exception: it goes on up)
+            # The picker stays editable; the reason goes to the status bar, not a banner. The
+            # exception's class only: its text may quote the URL's query or a header.
+            note = f"Could not read the model list ({type(exc).__name__}): type a model name"
         finally:
             with contextlib.suppress(Exception):
                 await client.aclose()
+        if self.provider().id == provider.id:
+            self.models_note = note
+            self.refresh_button.setToolTip(
+                f"Reload the model list (GET /v1/models)\n{note}"
+                if note
+                else "Reload the model list (GET /v1/models)"
+            )
+            if note:
+                self.modelsFailed.emit(note)
         if entries and self.provider().id == provider.id:
             self.models = entries
             current = self.model()

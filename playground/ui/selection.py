@@ -62,9 +62,18 @@ class SelectionHub(QObject):
         self.views.append(view)
         view.itemActivated.connect(lambda item, v=view: self.activate(item, source=v))
 
-    def widget_activated(self, item: int) -> None:
-        """An output widget named ``item``: the timeline shows its row."""
+    def widget_activated(self, item: int, *, source: object = None) -> None:
+        """An output widget named ``item``: the timeline shows its row. When the widget is one of
+        the current panel's (``source``), the panel's other views and the extra views show the
+        item too, so none keeps the highlight of a row no longer selected (a word clicked in the
+        answer left the thinking marked for the row chosen before). Without a source (the
+        Traffic panel's views, of another session than the panel's) only the row is selected."""
         self.timeline.select_item(item)
+        if source is None:
+            return
+        for view in [*self.panel_views(False), *self.views]:
+            if view is not source:
+                _highlight(view, item)
 
     def activate(self, item: int, *, source: ItemView | None = None) -> None:
         """Select ``item``'s row and highlight it in every view but ``source``."""

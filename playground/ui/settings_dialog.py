@@ -27,6 +27,16 @@ from playground.ui.timeouts import (
 __all__ = ["SettingsDialog", "first_byte_timeout", "stall_seconds"]
 
 
+def _note_width(label: QLabel) -> int:
+    """Room for the longest one-line note of any provider's row (see ``_KeyRow.refresh``)."""
+    notes = ["stored in the keyring", "none"]
+    for provider in PROVIDERS:
+        if provider.env_var:
+            notes += [f"from ${provider.env_var}", f"none (or set ${provider.env_var})"]
+    metrics = label.fontMetrics()
+    return max(180, *(metrics.horizontalAdvance(note) + 4 for note in notes))
+
+
 class _KeyRow(QWidget):
     """One provider's key: a password field, where the key comes from, Save and Forget."""
 
@@ -38,10 +48,15 @@ class _KeyRow(QWidget):
         self.edit = QLineEdit()
         self.edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.edit.setPlaceholderText("paste a key to store it in the system keyring")
+        self.edit.setMinimumWidth(
+            self.edit.fontMetrics().horizontalAdvance("paste a key to st") + 20
+        )
         self.save = QPushButton("Save")
         self.forget = QPushButton("Forget")
         self.note = QLabel()
-        self.note.setMinimumWidth(180)
+        # One width on every row, the widest note any row can show: the key fields beside it
+        # then line up at one width (each row's own note made them uneven).
+        self.note.setFixedWidth(_note_width(self.note))
         layout.addWidget(self.edit, 1)
         layout.addWidget(self.save)
         layout.addWidget(self.forget)
@@ -136,7 +151,7 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(760, 360)
+        self.resize(max(880, self.sizeHint().width()), 360)
 
     def accept(self) -> None:
         self.settings.setValue("stall_seconds", self.stall.value())

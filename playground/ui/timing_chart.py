@@ -67,6 +67,25 @@ def _muted(widget: QWidget) -> QColor:
     return c
 
 
+def _fitting_labels(
+    groups: list[tuple[float, list[str]]], fm: QFontMetrics, room: float
+) -> list[tuple[float, str]]:
+    """Each marker group's labels joined with " · " as long as the line fits ``room`` (a narrow
+    Compare column cut "headers · first byte · first event" at its edge), then a new line at
+    the same marker; a single label wider than the room is left out (its marker stays)."""
+    out: list[tuple[float, str]] = []
+    for x, labels in groups:
+        line: list[str] = []
+        for label in labels:
+            if line and fm.horizontalAdvance(" · ".join([*line, label])) + 10 > room:
+                out.append((x, " · ".join(line)))
+                line = []
+            line.append(label)
+        joined = " · ".join(line)
+        out.append((x, joined if fm.horizontalAdvance(joined) + 10 <= room else ""))
+    return out
+
+
 class ArrivalChart(QWidget):
     """A lane per channel with a tick per event, dead air shaded, milestones as markers.
 
@@ -278,15 +297,42 @@ class ArrivalChart(QWidget):
         # Axis with nice ticks.
         p.setPen(muted)
         p.drawLine(self.LEFT, bottom, right, bottom)
+        for tx, (box, label) in self.axis_labels(fm, bottom):
+            p.drawLine(QPointF(tx, bottom), QPointF(tx, bottom + 4))
+            if label:
+                p.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, label)
+        p.end()
+
+    def axis_labels(
+        self, fm: QFontMetrics, bottom: float
+    ) -> list[tuple[float, tuple[QRectF, str]]]:
+        """Each axis tick's x and its label's box, whole inside the chart: right of its tick, or
+        left of it near the right edge ("600 m" was cut at a Compare column's edge); a label that
+        would overlap its neighbour or fit neither way is left out (its tick stays)."""
+        right = self.width() - self.RIGHT
         span = self._span()
         step = _nice_step(span, max((right - self.LEFT) // 90, 2))
+        placed: list[tuple[float, tuple[QRectF, str]]] = []
+        free_from = 0.0  # where the previous label ends
         k = 0
         while k * step <= span:
             tx = self._x(k * step)
-            p.drawLine(QPointF(tx, bottom), QPointF(tx, bottom + 4))
-            p.drawText(QPointF(tx + 2, bottom + 15), format_seconds(k * step))
+            label = format_seconds(k * step)
+            width = fm.horizontalAdvance(label) + 1
+            start = tx + 2 if tx + 2 + width <= self.width() - 2 else tx - 2 - width
+            if start < free_from or start < 0:
+                label, start = "", tx
+            else:
+                free_from = start + width + 6
+            box = QRectF(start, bottom + 4, width if label else 0, fm.height())
+            placed.append((tx, (box, label)))
             k += 1
-        p.end()
+        return placed
+
+    def milestone_labels(self, fm: QFontMetrics) -> list[tuple[str, float]]:
+        """Each milestone label shown and the x its text starts at (laid out for this width)."""
+        self._layout_milestones(fm)
+        return [(label, lx) for _x, _row, label, lx in self._placed if label]
 
     def _layout_milestones(self, fm: QFontMetrics) -> int:
         """Merge markers that share a few pixels into one label, then stack labels in up to four
@@ -303,8 +349,7 @@ class ArrivalChart(QWidget):
         right = self.width() - self.RIGHT
         placed: list[tuple[float, int, str, float]] = []
         ends: list[float] = []
-        for x, labels in groups:
-            label = " · ".join(labels)
+        for x, label in _fitting_labels(groups, fm, right - 2):
             width = fm.horizontalAdvance(label) + 10
             # Right of the marker; left of it near the right edge; never off either edge.
             start = x if x + width <= right else x - width

@@ -20,10 +20,11 @@ def _editor(route: str) -> Any:
     return editor
 
 
-def test_stop_sequences_are_typed_comma_separated_with_escapes() -> None:
-    assert parse_stops(r"END, \n\n, a\,b ,  ") == ["END", "\n\n", "a,b"]
+def test_stop_sequences_are_typed_one_per_line_with_escapes() -> None:
+    assert parse_stops("END\n\\n\\n\na,b\n  \n") == ["END", "\n\n", "a,b"]
     assert parse_stops("  ") is None
-    assert parse_stops(show_stops(["x, y", "\t", "Human:"])) == ["x, y", "\t", "Human:"]
+    stops = ["x, y", "\t", "Human:", "a\\nb"]  # a comma, a tab, a literal backslash-n
+    assert parse_stops(show_stops(stops)) == stops
 
 
 @pytest.mark.parametrize(
@@ -51,7 +52,7 @@ def test_the_advanced_fields_land_on_their_wire_names(
     form = editor.chat_form
     assert not form.advanced.isVisibleTo(editor)  # folded until opened
     form.top_p.setValue(0.3)
-    form.stop.setText(r"END, \n")
+    form.stop.setText("END\n\\n")
     if route == "chat":
         form.seed.setValue(42)
         form.n.setValue(2)

@@ -1,4 +1,5 @@
-"""The timeline's columns in a narrow inspector: they shrink (their text elides), never vanish."""
+"""The timeline's column widths: sized to their content, shrunk in a narrow inspector (their text
+elides), never past its edge."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ class ColumnFit(QObject):
         self.summary = summary
         self.floors = floors or {}
         self.wanted: dict[int, int] = {}
+        self.dragged: set[int] = set()  # columns the user sized by hand: their content is not
+        # asked about again
         self._fitting = False
         view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         view.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)  # "Fi…", not "indin"
@@ -50,11 +53,25 @@ class ColumnFit(QObject):
             for col in range(header.count())
             if col != self.summary and not header.isSectionHidden(col)
         }
+        self.dragged.clear()
         self.fit()
+
+    def fit_content(self, col: int, width: int) -> None:
+        """Want ``col`` at least ``width`` wide, its content's width: a column is sized to what
+        it shows before the summary takes the rest (at 1920 px the Type column elided
+        "response.output_text.d…" beside hundreds of empty pixels of summary). It only grows
+        (a new run's first types do not narrow it again) and never past a width the user chose;
+        when the room is short, ``fit`` still cuts it, widest first."""
+        if col == self.summary or col in self.dragged or col not in self.wanted:
+            return
+        if width > self.wanted[col]:
+            self.wanted[col] = width
+            self.fit()
 
     def _resized(self, col: int, _old: int, new: int) -> None:
         if not self._fitting and col != self.summary and col in self.wanted:
             self.wanted[col] = new  # the user dragged it: that is the width wanted now
+            self.dragged.add(col)
 
     def fit(self) -> None:
         header = self.view.horizontalHeader()

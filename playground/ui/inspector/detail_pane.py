@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .tree_expansion import TreeExpansion
+
 if TYPE_CHECKING:
     # The pages' Qt classes load with the pages (each costs its Python enums).
     from PySide6.QtWidgets import (
@@ -128,6 +130,8 @@ class DetailPane(QWidget):
         self._media: Media | None = None
         self._player: PcmPlayer | None = None
         self.tabs.currentChanged.connect(self._tab_opened)
+        self._expansion = TreeExpansion()
+        self._tree_kind: str | None = None  # the event type the JSON tree shows
 
     def _tab_opened(self, index: int) -> None:
         if index > 0:
@@ -234,6 +238,8 @@ class DetailPane(QWidget):
         self.tabs.setTabText(3, "Findings")
         if not self._built:
             return  # nothing was ever shown on the other pages
+        self._expansion.remember(self._tree_kind, self.tree)
+        self._tree_kind = None
         self.tree.clear()
         self.findings.clear()
         self._clear_preview()
@@ -313,9 +319,11 @@ class DetailPane(QWidget):
     def _build_tree(self) -> None:
         from playground.protocol.sse import SSEComment, SSEEvent, SSEUnterminated
 
-        self.tree.clear()
         row = self.row
         assert row is not None
+        self._expansion.remember(self._tree_kind, self.tree)
+        self._tree_kind = self.model.type_name(row)
+        self.tree.clear()
         item = self.model.item(row)
         payload = self.model.payload(row)
         if payload is None:
@@ -332,6 +340,7 @@ class DetailPane(QWidget):
         root = self.tree.invisibleRootItem()
         _fill(root, payload, 0)
         self.tree.expandToDepth(1)
+        self._expansion.restore(self._tree_kind, self.tree)
 
     def _build_preview(self) -> None:
         from playground.protocol.sse import SSEEvent

@@ -44,6 +44,10 @@ ALL_TYPES = "All types"
 # shown whole there) is cut short in the box, so the filter field beside it keeps its room in a
 # 1024-pixel-wide window.
 TYPE_COMBO_CHARS = 8
+# The Type column grows to its longest name up to this many characters (a longer one, from the
+# wire, elides with its whole text in the tooltip), plus the cell's margins and a little air.
+TYPE_NAME_CHARS = 48
+TYPE_CELL_PADDING = 16
 # The inspector's tabs after Events: tab index -> title, and each view's placeholder text.
 _EXCHANGE_TITLES = {1: "Request", 2: "Response"}
 _EXCHANGE_PLACEHOLDERS = {
@@ -148,6 +152,7 @@ class Inspector(QWidget):
         # empty page stands in until then (the first frame shows the Events tab).
         self._exchange: dict[int, ExchangeView] = {}
         self._exchange_text: dict[int, Callable[[], str]] = {}  # what a tab shows once open
+        self._exchange_whole: dict[int, Callable[[], str] | None] = {}  # what its copy copies
         for title in _EXCHANGE_TITLES.values():
             self.tabs.addTab(QWidget(), title)
         self.tabs.currentChanged.connect(self._tab_opened)
@@ -180,11 +185,17 @@ class Inspector(QWidget):
             view.setPlainText(text())
         return view
 
-    def _set_exchange(self, index: int, text: Callable[[], str]) -> None:
+    def _set_exchange(
+        self, index: int, text: Callable[[], str], whole: Callable[[], str] | None = None
+    ) -> None:
+        """``text``: what the tab shows; ``whole``: what its "Copy full …" copies."""
         # Formatted when its tab shows it: a conversation's request body is the whole thread,
         # and its JSON laid out again as each run starts took 15 ms of the run's first frame
         # after 50 runs (a 2-core AMD EPYC), for a tab that is seldom open while streaming.
         self._exchange_text[index] = text
+        self._exchange_whole[index] = whole
+        if index in self._exchange:
+            self._exchange[index].full_text = whole
         if index in self._exchange and self.tabs.currentIndex() == index:
             self._shown_exchange(index)
 
@@ -195,6 +206,8 @@ class Inspector(QWidget):
             from .request_view import ExchangeView
 
             view = ExchangeView(_EXCHANGE_PLACEHOLDERS[index], self)
+            view.full_text = self._exchange_whole.get(index)
+            view.copy_title = f"Copy full {_EXCHANGE_TITLES[index].lower()}"
             stand_in = self.tabs.widget(index)
             current = self.tabs.currentIndex()
             # The swap is not a tab change: nobody hears about it.
@@ -309,8 +322,10 @@ class Inspector(QWidget):
         if self._filter is not None and self._filter.active:
             self._filter.clear_filter()
         self._exchange_text.clear()
+        self._exchange_whole.clear()
         for view in self._exchange.values():  # views not built yet hold nothing
             view.clear()
+            view.full_text = None
         self._update_count()
 
     def attach(self, decoder: StreamDecoder) -> None:
@@ -342,14 +357,22 @@ class Inspector(QWidget):
     ) -> None:
         from .request_view import format_request
 
-        self._set_exchange(1, lambda: format_request(method, url, headers, body))
+        self._set_exchange(
+            1,
+            lambda: format_request(method, url, headers, body),
+            lambda: format_request(method, url, headers, body, whole=True),
+        )
 
     def set_response(
         self, status: int | None, headers: list[tuple[str, str]], body: bytes | None = None
     ) -> None:
         from .request_view import format_response
 
-        self._set_exchange(2, lambda: format_response(status, headers, body))
+        self._set_exchange(
+            2,
+            lambda: format_response(status, headers, body),
+            lambda: format_response(status, headers, body, whole=True),
+        )
 
     def select_item(self, item: int) -> None:
         """Select timeline item ``item`` and scroll to it (clearing a filter that hides it)."""
@@ -452,8 +475,13 @@ class Inspector(QWidget):
 
     def _types_changed(self) -> None:
         names = self.model.type_names
-        for name in names[self.type_combo.count() - 1 :]:
+        new = names[self.type_combo.count() - 1 :]
+        for name in new:
             self.type_combo.addItem(name)
+        if new:  # the Type column as wide as its widest name (up to a bound: names are data)
+            metrics = self.view.fontMetrics()
+            widest = max(metrics.horizontalAdvance(name[:TYPE_NAME_CHARS]) for name in new)
+            self.columns.fit_content(COL_TYPE, widest + TYPE_CELL_PADDING)
 
     def _findings_changed(self) -> None:
         self.detail.refresh_findings()

@@ -22,6 +22,13 @@ from PySide6.QtWidgets import (
 )
 
 from playground.ui.panels.editor_parts import DEFAULT_PROMPTS, EFFORTS, mono_font
+from playground.ui.panels.param_fields import (
+    StopEdit,
+    UnsetDoubleSpinBox,
+    UnsetSpinBox,
+    parse_stops,
+    show_stops,
+)
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QComboBox
@@ -61,23 +68,8 @@ _ADVANCED_KEYS: tuple[str, ...] = (
 _ADVANCED_KEYS += ("reasoning_summary", "parallel_tool_calls")
 
 
-def parse_stops(text: str) -> list[str] | None:
-    """Stop sequences typed as ``a, b, \\n``: comma-separated, ``\\n``/``\\t``/``\\,`` escapes."""
-    out: list[str] = []
-    for part in text.replace("\\,", "\0").split(","):
-        part = part.strip().replace("\0", ",").replace("\\n", "\n").replace("\\t", "\t")
-        if part:
-            out.append(part)
-    return out or None
-
-
-def show_stops(stops: list[str] | None) -> str:
-    escaped = (s.replace(",", "\\,").replace("\n", "\\n").replace("\t", "\\t") for s in stops or [])
-    return ", ".join(escaped)
-
-
 def _spin(low: float, high: float, step: float) -> QDoubleSpinBox:
-    spin = QDoubleSpinBox()
+    spin = UnsetDoubleSpinBox()
     spin.setRange(low, high)
     spin.setSingleStep(step)
     spin.setSpecialValueText("default")
@@ -99,7 +91,7 @@ class ChatForm:
     schema: QPlainTextEdit
     schema_note: QLabel
     top_p: QDoubleSpinBox
-    stop: QLineEdit
+    stop: StopEdit
     seed: QSpinBox
     n: QSpinBox
     frequency: QDoubleSpinBox
@@ -140,7 +132,7 @@ class ChatForm:
         e.history_note.hide()
         e.temperature = self._spin(_UNSET, 2.0, 0.1)
         f.addRow("Temperature", e.temperature)
-        e.max_tokens = QSpinBox()
+        e.max_tokens = UnsetSpinBox()
         e.max_tokens.setRange(0, 1_000_000)
         e.max_tokens.setSpecialValueText("default")
         e.max_tokens.setToolTip(
@@ -149,7 +141,7 @@ class ChatForm:
         e.max_tokens.valueChanged.connect(e._form_edited)
         f.addRow("Max tokens", e.max_tokens)
         if r == "messages":
-            e.thinking = QSpinBox()
+            e.thinking = UnsetSpinBox()
             e.thinking.setRange(0, 100_000)
             e.thinking.setSingleStep(1024)
             e.thinking.setSpecialValueText("off")
@@ -254,20 +246,20 @@ class ChatForm:
         self._built.add("advanced")
         self.top_p = self._spin(_UNSET, 1.0, 0.05)
         form.addRow("Top P", self.top_p)
-        self.stop = QLineEdit()
-        self.stop.setPlaceholderText(r"a, b, \n (comma-separated)")
+        self.stop = StopEdit()
+        self.stop.setPlaceholderText(r"one per line; \n for a line break in one")
         self.stop.setToolTip("stop_sequences" if r == "messages" else "stop")
         self.stop.textChanged.connect(e._form_edited)
         if r != "responses":  # the Responses API has no stop sequences
             form.addRow("Stop", self.stop)
         if r == "chat":
-            self.seed = QSpinBox()
+            self.seed = UnsetSpinBox()
             self.seed.setRange(-1, 2_147_483_647)
             self.seed.setSpecialValueText("default")
             self.seed.setValue(-1)
             self.seed.valueChanged.connect(e._form_edited)
             form.addRow("Seed", self.seed)
-            self.n = QSpinBox()
+            self.n = UnsetSpinBox()
             self.n.setRange(0, 16)
             self.n.setSpecialValueText("default")
             self.n.setToolTip("n: how many choices (each gets its own tab)")

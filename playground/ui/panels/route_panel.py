@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -38,11 +38,21 @@ if TYPE_CHECKING:
 __all__ = ["SIM_FAULTS", "RoutePanel", "SpecFactory"]
 
 # (route, body, files, simulator headers) -> a RequestSpec, or None when the user declined (e.g. a
-# key over plain http). The simulator headers (X-Sim-Fault, X-Sim-Pace) only go to the simulator.
+# key over plain http). The simulator headers (X-Sim-Fault, X-Sim-Pace, X-Sim-Tokens) only go to
+# the simulator.
 SpecFactory = Callable[
     [str, dict[str, Any], list[Any] | None, dict[str, str]], "RequestSpec | None"
 ]
 PACES = ("realtime", "fast", "instant")
+# The simulator's answer lengths (X-Sim-Tokens) offered beside its pace; None: its natural one.
+SIM_LENGTHS: tuple[tuple[str, int | None], ...] = (
+    ("any length", None),
+    ("100 tokens", 100),
+    ("1k tokens", 1000),
+    ("4k tokens", 4000),
+    ("16k tokens", 16000),
+)
+LENGTH_ROUTES = frozenset({"chat", "responses", "messages"})  # the routes whose answer is text
 
 
 # The simulator's faults, from the module that names them without loading starlette (about
@@ -75,6 +85,7 @@ class RoutePanel(QWidget):
         self.on_simulator = True
         self._last_spec: RequestSpec | None = None
         self._ever_ran = False
+        self.activated_by: QObject | None = None  # the output widget last clicked on an item
 
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.setChildrenCollapsible(False)
@@ -118,6 +129,20 @@ class RoutePanel(QWidget):
             combo.setMinimumContentsLength(5)
         self.pace.setToolTip("How fast the simulator streams (X-Sim-Pace)")
         row.addWidget(self.pace)
+        self.length = QComboBox()
+        for title, tokens in SIM_LENGTHS:
+            self.length.addItem(title, tokens)
+        self.length.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        # Room for "16k tokens" whole (the fault picker beside it gives way first).
+        self.length.setMinimumContentsLength(max(len(title) for title, _n in SIM_LENGTHS))
+        self.length.setToolTip(
+            "How long the simulator's answer is, in tokens (X-Sim-Tokens); "
+            "any length: its natural one"
+        )
+        self.length.setVisible(route in LENGTH_ROUTES)
+        row.addWidget(self.length)
         left_layout.addLayout(row)
         # Stop and Send get a row of their own: beside the pickers they set the panel's minimum
         # width past what a 1024 px window has for it next to the inspector.
@@ -207,6 +232,12 @@ class RoutePanel(QWidget):
         self.ensure_output()
         return self._views
 
+    def _widget_named_item(self, item: int) -> None:
+        # Which widget was clicked goes with the item: the linked views highlight it in the
+        # others (a stale highlight there is cleared), not in the one clicked.
+        self.activated_by = self.sender()
+        self.itemActivated.emit(item)
+
     def built_widgets(self) -> dict[str, QWidget]:
         """The output widgets if they are built, else nothing (never builds them)."""
         return self._widgets or {}
@@ -234,7 +265,7 @@ class RoutePanel(QWidget):
             output.addWidget(widget)
             signal = getattr(widget, "itemActivated", None)
             if signal is not None:
-                signal.connect(self.itemActivated)
+                signal.connect(self._widget_named_item)
         roles = list(widgets)
         if layout.stretch is not None:
             output.setStretchFactor(roles.index(layout.stretch), 3)
@@ -253,17 +284,21 @@ class RoutePanel(QWidget):
         self.fault.setVisible(on)
         self.fault_label.setVisible(on)
         self.pace.setVisible(on)
+        self.length.setVisible(on and self.route in LENGTH_ROUTES)
 
     def current_fault(self) -> str | None:
         fault = self.fault.currentData()
         return fault if self.on_simulator and fault and fault != "none" else None
 
     def sim_headers(self) -> dict[str, str]:
-        """The simulator's own request headers from the fault and pace pickers."""
+        """The simulator's own request headers from the fault, pace and length pickers."""
         headers = {"X-Sim-Pace": str(self.pace.currentData() or "realtime")}
         fault = self.current_fault()
         if fault:
             headers["X-Sim-Fault"] = fault
+        tokens = self.length.currentData() if self.route in LENGTH_ROUTES else None
+        if isinstance(tokens, int):
+            headers["X-Sim-Tokens"] = str(tokens)
         if fault == "stall" and self.session.stall_seconds > 0:
             # The simulator's own pause (3 s) is shorter than the stall setting (10 s): choosing
             # "stall" would show no banner. It pauses past the setting instead, so it does.
@@ -276,6 +311,15 @@ class RoutePanel(QWidget):
             self.pace.addItem(pace, pace)
             i = self.pace.count() - 1
         self.pace.setCurrentIndex(i)
+
+    def set_sim_tokens(self, tokens: int | None) -> None:
+        """The simulator's answer length in tokens (None: its natural length)."""
+        i = self.length.findData(tokens)
+        if i < 0 and tokens is not None:
+            title = f"{tokens // 1000}k tokens" if tokens % 1000 == 0 else f"{tokens} tokens"
+            self.length.addItem(title, tokens)
+            i = self.length.count() - 1
+        self.length.setCurrentIndex(max(0, i))
 
     def set_fault(self, fault: str) -> None:
         i = self.fault.findData(fault)

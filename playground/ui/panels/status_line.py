@@ -62,6 +62,17 @@ def format_usage(usage: dict[str, Any] | None) -> str:
     return " · ".join(parts)
 
 
+def _whole_parts(text: str, metrics: QFontMetrics, room: int) -> str:
+    """The leading " · "-separated parts of ``text`` that fit ``room`` whole, "…" standing for
+    the rest; "" when not even the first part fits."""
+    parts = text.split(" · ")
+    for count in range(len(parts), 0, -1):
+        shown = " · ".join(parts[:count]) + (" · …" if count < len(parts) else "")
+        if metrics.horizontalAdvance(shown) + 2 <= room:
+            return shown
+    return ""
+
+
 def _ms(seconds: float | None) -> str:
     if seconds is None:
         return "–"
@@ -124,8 +135,11 @@ class StatusLine(QWidget):
         self.usage.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.usage.setMinimumWidth(40)
         # The figures change every frame while streaming: each keeps a fixed size, room for its
-        # widest usual value, so nothing after it moves as its value grows and no figure is cut.
+        # widest usual value, so nothing after it moves as its value grows. A value wider still
+        # ("TTFB 1046 ms", "84544.4 tok/s") widens its label (see _put): a figure is shown whole
+        # or, when the row has no room for it, not at all.
         metrics = QFontMetrics(self.http.font())
+        self._usual_width: dict[QLabel, int] = {}
         for label, widest in (
             (self.http, "HTTP 000"),
             (self.ttfb, "TTFB 000 ms"),
@@ -135,6 +149,7 @@ class StatusLine(QWidget):
         ):
             label.setText(widest)
             label.setFixedSize(metrics.horizontalAdvance(widest) + 2, label.sizeHint().height())
+            self._usual_width[label] = label.width()
             label.setText("")
             label.setVisible(False)  # shown with its first value (see _put)
         self.usage.setVisible(False)
@@ -230,13 +245,44 @@ class StatusLine(QWidget):
         label.setText(text)
         # A figure the route does not have (tok/s for images) leaves no gap. This changes the
         # row's size once per figure and run, early, not with every new value.
-        return bool(text) != bool(old)
+        widened = self._widen(label, text)
+        return widened or bool(text) != bool(old)
+
+    def _widen(self, label: QLabel, text: str) -> bool:
+        """Give ``label`` room for all of ``text`` if its usual width is short of it; True when
+        it grew. It only grows (a figure that narrows again keeps its place steady) until the
+        run's figures are cleared."""
+        usual = self._usual_width.get(label)
+        if usual is None:  # usage: elastic, elided by _fit with its whole text in the tooltip
+            return False
+        need = label.fontMetrics().horizontalAdvance(text) + 2
+        if need <= label.width():
+            return False
+        label.setFixedWidth(need)
+        return True
 
     def clear(self) -> None:
+        for label, usual in self._usual_width.items():  # the next run starts at the usual widths
+            if label.width() != usual:
+                label.setFixedWidth(usual)
         self.set_status("idle")
         self.set_figures(
             http_status=None, ttfb=None, ttft=None, tokens_per_s=None, elapsed=None, usage=None
         )
+
+    def shown_figures(self) -> dict[str, tuple[str, int, int]]:
+        """Each visible figure: its text, the width its text needs and the width it is shown at."""
+        names = {self.http: "http", self.ttfb: "ttfb", self.ttft: "ttft", self.rate: "rate"}
+        names |= {self.elapsed: "elapsed", self.usage: "usage"}
+        return {
+            names[label]: (
+                label.text(),
+                label.fontMetrics().horizontalAdvance(label.text()),
+                label.width(),
+            )
+            for label in self._importance
+            if label.isVisibleTo(self)
+        }
 
     # ---- fitting the row ------------------------------------------------------------------------
     def minimumSizeHint(self) -> QSize:
@@ -245,7 +291,7 @@ class StatusLine(QWidget):
 
     def sizeHint(self) -> QSize:
         # Room for every figure, constant: a changing hint would lay the panel out anew.
-        figures = sum(label.width() + _SPACING for label in self._importance[:-1])
+        figures = sum(width + _SPACING for width in self._usual_width.values())
         hint = self.minimumSizeHint()
         return QSize(hint.width() + figures + _SPACING + 160, hint.height())
 
@@ -263,14 +309,12 @@ class StatusLine(QWidget):
             if not self._texts[label] or not full:
                 want = False
             elif label is self.usage:
-                # Last and elastic: it takes the rest, its text elided to it ("9 in · 1…").
-                want = room - _SPACING >= 40
-                if want:
-                    metrics = label.fontMetrics()
-                    text = self._texts[label]
-                    shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room - _SPACING)
-                    if label.text() != shown:
-                        label.setText(shown)
+                # Last and elastic: it takes the rest, with as many of its figures as fit whole
+                # ("9 in · …"), never one cut mid-word; none fits: it steps aside.
+                shown = _whole_parts(self._texts[label], label.fontMetrics(), room - _SPACING)
+                want = bool(shown)
+                if want and label.text() != shown:
+                    label.setText(shown)
             else:
                 need = _SPACING + label.width()
                 want = full = need <= room

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStackedWidget,
     QTableView,
@@ -41,6 +42,19 @@ EMPTY = (
     "No traffic yet. Point your app's base URL at the address above;\n"
     "each request it makes appears here as it streams."
 )
+CHOOSE = "Select an exchange in the list to see it here."
+
+
+class _SteadyArea(QScrollArea):
+    """The selected exchange's views, with size hints that never change: a route's views (tool
+    calls shown once they come) made the dock 220 px taller on selection, as the window laid
+    its docks out again from the new hints; now what does not fit scrolls."""
+
+    def sizeHint(self) -> QSize:
+        return QSize(440, 240)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(160, 120)
 
 
 class TrafficPanel(QWidget):
@@ -113,11 +127,16 @@ class TrafficPanel(QWidget):
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
         self.empty.setStyleSheet("color: gray; padding: 16px;")
+        self.empty.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.output.addWidget(self.empty)
+        self.output_area = _SteadyArea()
+        self.output_area.setWidgetResizable(True)
+        self.output_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.output_area.setWidget(self.output)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.table)
-        splitter.addWidget(self.output)
+        splitter.addWidget(self.output_area)
         splitter.setSizes([560, 440])
         layout.addWidget(splitter, 1)
 
@@ -175,8 +194,13 @@ class TrafficPanel(QWidget):
         if self.filter.text or self.filter.status or self.filter.route:
             self.filter.refilter()  # a status that moved may leave or join the filter
         shown = self.shown
-        if shown is not None and shown in entries and shown.session is not None:
-            self._bind(shown)  # its session came to exist (its request arrived) after selection
+        if shown is not None and shown in entries:
+            if shown.session is not None:
+                self._bind(shown)  # its session came to exist (its request arrived) after selection
+            else:
+                self.empty.setText(describe(shown))  # its status or size moved
+        if any(entry in self.selected_entries() for entry in entries):
+            self._update_actions()  # a selected exchange's session may have come to exist
 
     def _refilter(self) -> None:
         self.filter.set_filter(
@@ -236,6 +260,10 @@ class TrafficPanel(QWidget):
             old.finished.disconnect(self._finished)
         self.shown = self._bound = None
         if entry is None or entry.session is None:
+            if entry is not None:
+                self.empty.setText(describe(entry))
+            else:
+                self.empty.setText(CHOOSE if self.model.entries else EMPTY)
             self.output.setCurrentWidget(self.empty)
             self.shown = entry
             self.selected.emit(entry)
@@ -340,6 +368,20 @@ class TrafficPanel(QWidget):
         entries = self.selected_entries()
         if len(entries) == 2:
             self.compareRequested.emit(entries[1], entries[0])  # older first
+
+
+def describe(entry: TrafficEntry) -> str:
+    """What the detail pane says of an exchange it has no views for."""
+    ex = entry.ex
+    head = f"{ex.method} {ex.path}"
+    if ex.http_status is not None:
+        head += f" → HTTP {ex.http_status}, {ex.bytes:,} bytes"
+    if ex.route is not None and ex.outcome == "open":
+        return f"{head}\n\nWaiting for its request…"
+    return (
+        f"{head} ({entry.status})\n\nThe playground knows no stream format for this path: the "
+        "exchange is listed, not decoded, so there is no answer to show, save or export."
+    )
 
 
 def request_body(entry: TrafficEntry) -> dict[str, Any] | None:

@@ -136,6 +136,7 @@ class MainWindow(QMainWindow):
         self.view_menu, self.help_menu = self.menus.view_menu, self.menus.help_menu
         self.provider_bar.changed.connect(self._provider_changed)
         self.provider_bar.settingsRequested.connect(self.open_settings)
+        self.provider_bar.modelsFailed.connect(lambda why: self.statusBar().showMessage(why, 15000))
         if self._simulator_url:
             self.provider_bar.set_simulator_url(self._simulator_url)
         # The simulator (starlette + uvicorn imports, a thread) starts right after the first
@@ -420,7 +421,7 @@ class MainWindow(QMainWindow):
     def _widget_activated(self, panel: RoutePanel, item: int) -> None:
         if panel is not self.followed:
             self.tabs.setCurrentWidget(panel)
-        self.selection.widget_activated(item)
+        self.selection.widget_activated(item, source=panel.activated_by)
 
     # ---- captures ---
     def open_capture(self, path: str) -> None:
