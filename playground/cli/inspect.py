@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 import orjson
 
-from playground.protocol.capture import read_capture
+from playground.protocol.capture import named_route, read_capture
 from playground.protocol.projection import state_json as project
 from playground.protocol.routes import ROUTE_NAMES
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
@@ -75,8 +75,8 @@ def _parser() -> _Parser:
 def decode_file(data: bytes, route: str = "auto", chunk_size: int | None = None) -> StreamDecoder:
     """Decode raw SSE or capture bytes into a finished StreamDecoder (never raises on content)."""
     capture = read_capture(data)
-    if route == "auto" and capture.route in ROUTE_NAMES:
-        route = capture.route or "auto"
+    if route == "auto":  # raw SSE, and a capture naming no route, are recognised by events
+        route = named_route(capture) or "auto"
     # A playground capture holds the request: the checks that know what was asked run on it.
     # Raw SSE has none, and then they do not run.
     sent = capture.request.get("body") if capture.request is not None else None
