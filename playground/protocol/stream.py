@@ -182,13 +182,13 @@ class StreamDecoder(BodyModes):
                 report_audio_body(self._sink, self._audio_item)  # only when the request says so
         self._report_bad()
         if self._bytes == 0 and state.status == "streaming":
-            self._sink.report("warning", "empty_stream", "the response body was empty", None)
+            self._sink.report("empty_stream", "the response body was empty", None)
         decoder = self._decoder
         if decoder is not None and state.status != "cancelled":
             try:
                 decoder.finish(terminated=state.terminated, failed=state.error is not None)
             except Exception as exc:  # pragma: no cover - defensive boundary
-                self._sink.report("error", "decoder_error", f"finish: {exc!r}", None)
+                self._sink.report("decoder_error", f"finish: {exc!r}", None)
         if self.asked.schema is not None and state.status != "cancelled":
             from playground.protocol.structured import check_answer
 
@@ -316,9 +316,7 @@ class StreamDecoder(BodyModes):
                 try:
                     payload = loads_long(item, self._letters) if long else loads(data)
                 except _JSONError as exc:
-                    self._sink.report(
-                        "error", "invalid_json", f"data is not JSON: {exc}", item.index
-                    )
+                    self._sink.report("invalid_json", f"data is not JSON: {exc}", item.index)
                     continue
                 # Payloads are not kept: payload() re-parses on demand (memory per raw byte).
                 if fast is not None and not state.terminated:
@@ -351,7 +349,7 @@ class StreamDecoder(BodyModes):
                     decoder.decode(item, payload, out)
                 except Exception as exc:
                     self._sink.report(
-                        "error", "decoder_error", f"could not read this event: {exc!r}", item.index
+                        "decoder_error", f"could not read this event: {exc!r}", item.index
                     )
                 if out:
                     index = item.index
@@ -361,7 +359,6 @@ class StreamDecoder(BodyModes):
                             apply(event, index, t)
                         except Exception as exc:  # pragma: no cover - defensive boundary
                             self._sink.report(
-                                "error",
                                 "decoder_error",
                                 f"could not fold {event!r}: {exc!r}",
                                 index,
@@ -382,7 +379,6 @@ class StreamDecoder(BodyModes):
             item = bad[self._bad_seen]
             self._bad_seen += 1
             self._sink.report(
-                "warning",
                 "bad_base64",
                 "base64 payload does not decode (kept its valid prefix)",
                 item,
@@ -416,7 +412,6 @@ class StreamDecoder(BodyModes):
             raw = item.raw
             more = f" (+{len(raw) - 200} bytes)" if len(raw) > 200 else ""
             self._sink.report(
-                "warning",
                 "unterminated_event",
                 "the stream ended inside an event (no blank line after it), so it was "
                 f"never dispatched: {raw[:200]!r}{more}",
@@ -443,15 +438,13 @@ class StreamDecoder(BodyModes):
         try:
             self.state.apply(event, ev.index, ev.t_last)
         except Exception as exc:  # pragma: no cover - defensive boundary
-            self._sink.report(
-                "error", "decoder_error", f"could not fold {event!r}: {exc!r}", ev.index
-            )
+            self._sink.report("decoder_error", f"could not fold {event!r}: {exc!r}", ev.index)
         if len(self.state.bad_data) != self._bad_seen:
             self._report_bad()
 
     def _after_terminal(self, ev: SSEEvent) -> None:
         why = f"an event after the stream's terminator ({terminator(self.route)})"
-        self._sink.report("warning", "event_after_terminator", why, ev.index)
+        self._sink.report("event_after_terminator", why, ev.index)
 
     def _detect(self, ev: SSEEvent, payload: Any) -> RouteDecoder | None:
         route = detect_route(ev.event, payload)
@@ -473,9 +466,7 @@ class StreamDecoder(BodyModes):
         # Before the first decisive event: an error is still an error; anything else is relayed.
         err = payload_error(payload)
         if err is not None:
-            self._sink.report(
-                "error", "error_mid_stream", f"error in the stream: {err.message}", ev.index
-            )
+            self._sink.report("error_mid_stream", f"error in the stream: {err.message}", ev.index)
             self._apply(err, ev)
             return
         name = ev.event if ev.event != "message" else None
@@ -484,7 +475,6 @@ class StreamDecoder(BodyModes):
             name = kind if isinstance(kind, str) else None
         self._sink.once(
             f"unknown:{name}",
-            "info",
             "unknown_event",
             f"event {name or 'message'!r} does not tell which route this is (relayed, ignored)",
             ev.index,

@@ -125,7 +125,7 @@ class BodyModes:
         if state.error is not None:
             state.error.retry_after = retry_after
             state.error.status = status
-        self._sink.report("error", "http_error", f"HTTP {status}: {err.message}", index)
+        self._sink.report("http_error", f"HTTP {status}: {err.message}", index)
         state.status = "failed"
         self._finished = True
 
@@ -177,9 +177,7 @@ class BodyModes:
                 self.route, body, self._stream_requested, out, self._sink, item.index
             )
         except Exception as exc:  # pragma: no cover - defensive boundary
-            self._sink.report(
-                "error", "decoder_error", f"could not read the body: {exc!r}", item.index
-            )
+            self._sink.report("decoder_error", f"could not read the body: {exc!r}", item.index)
             payload, route = NOT_JSON, None
         if payload is not NOT_JSON:
             self._remember(item.index, payload)

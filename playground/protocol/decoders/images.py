@@ -49,9 +49,7 @@ class ImagesDecoder(RouteDecoder):
         elif kind in ("image_generation.partial_image", "image_edit.partial_image"):
             b64 = as_str(payload.get("b64_json"))
             if b64 is None:
-                self.sink.report(
-                    "warning", "unexpected_shape", "partial_image without b64_json", ev.index
-                )
+                self.sink.report("unexpected_shape", "partial_image without b64_json", ev.index)
                 return
             self._partials += 1
             out.append(
@@ -97,7 +95,6 @@ class ImagesDecoder(RouteDecoder):
             # Info, not a warning: OAI-PY image_generate_params says the final image may be
             # sent before all the partial images asked for were generated (PROTOCOL.md §5).
             self.sink.report(
-                "info",
                 "fewer_partials",
                 f"{self._partials} partial image(s) came; the request asked for {wanted}",
                 None,

@@ -146,7 +146,7 @@ class StatusLine(QWidget):
         self._status_min = status_width + 4
         self.status.setMinimumWidth(self._status_min)
         self._status = self._style = self._note = ""
-        self._warnings = 0
+        self._warnings = self._errors = 0
         self._texts: dict[QLabel, str] = dict.fromkeys(
             (self.http, self.ttfb, self.ttft, self.rate, self.elapsed, self.usage), ""
         )
@@ -166,8 +166,12 @@ class StatusLine(QWidget):
     def status_text(self) -> str:
         """The status word with its warnings or silence, as shown (without the dot)."""
         text = self._status
-        if self._status == "complete" and self._warnings:
-            text += f" · {self._warnings} warning{'s' if self._warnings != 1 else ''}"
+        if self._status == "complete":
+            # Counted by the severity each finding code declares (protocol/findings.py), the
+            # same the inspector colours its rows with.
+            for count, word in ((self._errors, "error"), (self._warnings, "warning")):
+                if count:
+                    text += f" · {count} {word}{'s' if count != 1 else ''}"
         if self._note:
             text += f" · {self._note}"
         return text
@@ -177,17 +181,21 @@ class StatusLine(QWidget):
         figures = [self._texts[label] for label in self._texts if self._texts[label]]
         return " · ".join([self.status_text(), *figures])
 
-    def set_status(self, status: str, *, warnings: int = 0, note: str = "") -> None:
-        """``warnings``: findings of a completed stream; ``note``: e.g. "no bytes for 3 s"."""
+    def set_status(
+        self, status: str, *, warnings: int = 0, errors: int = 0, note: str = ""
+    ) -> None:
+        """``errors``, ``warnings``: findings of a completed stream of that severity; ``note``:
+        e.g. "no bytes for 3 s"."""
         # Once per frame while streaming: a style sheet set again (even the same one) re-polishes
         # the label and lays the row out anew, so only a change is applied.
-        warned = status == "complete" and warnings > 0
-        color = status_color("incomplete" if warned else status)
-        style = f"color: {color}; font-weight: 600;"
-        now = (self._status, self._warnings, self._note, self._style)
-        if (status, warnings, note, style) == now:
+        warned = status == "complete" and (warnings > 0 or errors > 0)
+        shown = ("failed" if errors else "incomplete") if warned else status
+        style = f"color: {status_color(shown)}; font-weight: 600;"
+        now = (self._status, self._warnings, self._errors, self._note, self._style)
+        if (status, warnings, errors, note, style) == now:
             return
-        self._status, self._warnings, self._note, self._style = status, warnings, note, style
+        self._status, self._warnings, self._errors = status, warnings, errors
+        self._note, self._style = note, style
         text = f"● {self.status_text()}"
         self.status.setText(text)
         self.status.setStyleSheet(style)
@@ -300,12 +308,12 @@ class StatusLine(QWidget):
 
     def _status_tooltip(self, where: QPoint) -> None:
         tip = f"Status of the last run: {self.text()}"
-        if self._status == "complete" and self._warnings:
-            tip += "\nClick to see the warnings in the inspector."
+        if self._status == "complete" and (self._warnings or self._errors):
+            tip += "\nClick to see the findings in the inspector."
         QToolTip.showText(where, tip, self.status)
 
     def _status_clicked(self) -> None:
-        if self._status == "complete" and self._warnings:
+        if self._status == "complete" and (self._warnings or self._errors):
             self.warningsClicked.emit()
 
     def event(self, event: QEvent) -> bool:
