@@ -102,12 +102,16 @@ class StreamDecoder(BodyModes):
         # whole answer where a stream was asked for), raw audio (music's stream_url sends WAV),
         # or, as almost always, SSE.
         self._mode = "sniff"
+        self._pending: list[tuple[bytes, float]] = []  # reads held until the kind is known
         self._body = bytearray()
         self._body_t: tuple[float, float] | None = None
         if stream_requested is None and self.asked.known:
             stream_requested = self.asked.stream
         self._stream_requested = stream_requested
         self._audio_item: int | None = None  # the first piece of a raw audio body
+        self._audio_held = bytearray()  # raw audio not yet a whole block (stream_bodies.py)
+        self._audio_at = 0  # the stream offset of the held bytes
+        self._audio_t = 0.0  # when the held bytes began to arrive
         self._cache: dict[int, Any] = {}
         self._out: list[StreamEvent] = []
         self._bytes = 0
@@ -119,10 +123,27 @@ class StreamDecoder(BodyModes):
         """Take one network chunk; return the timeline items it completed (state is updated)."""
         if not chunk or self._finished:
             return ()
+        if self._mode == "sniff":
+            return self._sniff_feed(chunk, t)
+        return self._feed_known(chunk, t)
+
+    def _sniff_feed(self, chunk: bytes, t: float, *, final: bool = False) -> list[SSEItem]:
+        """Hold the first reads until they tell what the body is; then feed them in order."""
+        pending = self._pending
+        if chunk:
+            pending.append((chunk, t))
+        if self._sniff(b"".join(c for c, _ in pending), final=final) == "sniff":
+            return []
+        self._pending = []
+        out: list[SSEItem] = []
+        for held, at in pending:
+            out.extend(self._feed_known(held, at))
+        return out
+
+    def _feed_known(self, chunk: bytes, t: float) -> Sequence[SSEItem]:
+        """Take one chunk once the body's kind (SSE, one JSON body, raw audio) is known."""
         self._bytes += len(chunk)
         mode = self._mode
-        if mode == "sniff":
-            mode = self._sniff(chunk)
         if mode == "sse":
             offset = self._bytes - len(chunk)
             unchecked = self._unchecked
@@ -157,26 +178,30 @@ class StreamDecoder(BodyModes):
                 self._body_t = (self._body_t[0], t)
             self._body += chunk
             return ()
-        return [self._audio(chunk, t)]
+        return self._audio(chunk, t)
 
     def finish(self, t: float) -> list[SSEItem]:
         """The bytes ended: flush what is left, report what never closed, settle the status."""
         if self._finished:
             return []
-        self._finished = True
         out: list[SSEItem] = []
+        if self._mode == "sniff" and self._pending:
+            out.extend(self._sniff_feed(b"", t, final=True))
+        self._finished = True
         state = self.state
         if self._mode in ("sse", "sniff"):
             self._check_utf8()
             self._utf8.flush(self._bytes)
-            out = self._parser.finish(t)
-            if out:
-                self._take(out)
+            rest = self._parser.finish(t)
+            if rest:
+                self._take(rest)
+            out.extend(rest)
             if self._utf8.bad:
-                self._utf8.tie(out or self.items[-1:], self._sink, final=True)
+                self._utf8.tie(rest or self.items[-1:], self._sink, final=True)
         elif self._mode == "json":
-            out = self._whole(t)
+            out.extend(self._whole(t))
         else:
+            out.extend(self._audio_rest(t))
             state.terminated = True  # a raw audio body ends when its bytes do
             if self._stream_requested and self._audio_item is not None:
                 report_audio_body(self._sink, self._audio_item)  # only when the request says so
