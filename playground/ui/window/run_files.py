@@ -48,7 +48,7 @@ class RunFiles:
                 QMessageBox.warning(self.window, "Cannot open the capture", message)
             return
         route = capture_route(capture)
-        if route not in self.window.panels:
+        if route is None or route not in self.window.panels:
             route = self.window.current_panel().route
         panel = self.window.show_panel(route)
         self.window.show_request_of(panel, capture)
