@@ -211,6 +211,7 @@ class ChatDecoder(RouteDecoder):
     ) -> None:
         reasoning_seen = False
         details: Any = None
+        blocks: Any = None
         for key, value in delta.items():
             if value is None:
                 # Gateway seed: "A delta holds only what it adds, and never a field set to null."
@@ -236,6 +237,8 @@ class ChatDecoder(RouteDecoder):
                     reasoning_seen = True
             elif key == "reasoning_details":
                 details = value
+            elif key == "thinking_blocks":
+                blocks = value
             elif key == "refusal":
                 if type(value) is str and value:
                     out.append(RefusalDelta(value, index))
@@ -272,6 +275,30 @@ class ChatDecoder(RouteDecoder):
                 )
         if details is not None and type(details) is list:
             self._details(details, index, reasoning_seen, out)
+        if blocks is not None and type(blocks) is list:
+            self._thinking_blocks(blocks, index, reasoning_seen, out)
+
+    @staticmethod
+    def _thinking_blocks(
+        blocks: list[Any], index: int, reasoning_seen: bool, out: list[StreamEvent]
+    ) -> None:
+        # LiteLLM in front of Anthropic: delta.thinking_blocks[] holds Anthropic's thinking
+        # blocks ({"type": "thinking", "thinking", "signature"}, {"type": "redacted_thinking",
+        # "data"}) in pieces, beside reasoning_content with the same text (counted once).
+        for block in blocks:
+            if type(block) is not dict:
+                continue
+            if block.get("type") == "redacted_thinking":
+                data = block.get("data")
+                if type(data) is str and data:
+                    out.append(Signature("redacted", data, index))
+                continue
+            text = block.get("thinking")
+            if not reasoning_seen and type(text) is str and text:
+                out.append(ReasoningDelta(text, index))
+            signature = block.get("signature")
+            if type(signature) is str and signature:
+                out.append(Signature("signature", signature, index))
 
     @staticmethod
     def _content_parts(parts: list[Any], index: int, out: list[StreamEvent]) -> None:
