@@ -262,8 +262,10 @@ def compute_timing(
     # Usage as reported beside what was counted.
     timing.usage_raw = state.usage
     reported = normalize_usage(state.usage)
+    # While the run streams, rates are of what has streamed: an early usage (Messages'
+    # message_start, output_tokens 1) is not the final count, so it gives no channel its tokens.
+    _attribute_usage(timing, reported if state.status != "streaming" else {})
     timing.usage_reported = reported
-    _attribute_usage(timing, reported)
     timing.counted = {
         "events": sum(1 for it in items if isinstance(it, SSEEvent)),
         "comments": sum(1 for it in items if isinstance(it, SSEComment)),
@@ -298,8 +300,9 @@ def _milestones(timing: Timing, b: _Builder) -> list[Milestone]:
     if timing.t_first_event is not None:
         out.append(Milestone("first_event", "first event", timing.t_first_event, 0))
     firsts = (
-        ("first_reasoning", "first thinking", timing.t_first_reasoning, "reasoning"),
-        ("first_text", "first text", timing.t_first_text, "text"),
+        # Named as protocol/figures.py names them (the answer's text is its first answer token).
+        ("first_reasoning", "first thinking token", timing.t_first_reasoning, "reasoning"),
+        ("first_text", "first answer token", timing.t_first_text, "text"),
         ("first_refusal", "first refusal", timing.t_first_refusal, "refusal"),
         ("first_tool_args", "first tool args", timing.t_first_tool_args, "tool_args"),
         (

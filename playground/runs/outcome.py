@@ -63,7 +63,9 @@ def end_run(run: RunRecord, decoder: StreamDecoder, error_body: bytes, t: float)
         if not (error.kind == "dropped" and run.t_first_byte is not None):
             state.status = "failed"
     if run.t_first_token is None and has_output(decoder.state):
-        run.t_first_token = t
+        from playground.protocol.figures import first_output_time
+
+        run.t_first_token = first_output_time(decoder.items, decoder.state) or t
     return items
 
 
@@ -80,10 +82,16 @@ def fail_unexpectedly(state: StreamState, exc: BaseException) -> None:
 def tokens_per_second(
     state: StreamState, t_first: float | None, t_last: float | None
 ) -> float | None:
-    """Output tokens per second since the first token: usage when reported, else delta count."""
+    """Output tokens per second since the first token: the final usage when the server reported
+    it, else the deltas counted.
+
+    While the run streams only what has streamed counts: a usage reported early is not the
+    final count (Messages' message_start says ``output_tokens: 1``, which over the seconds
+    since the first token read as 0.3 tok/s mid-stream).
+    """
     if t_first is None or t_last is None or t_last - t_first <= 0.05:
         return None
-    usage = state.usage or {}
+    usage = (state.usage or {}) if state.status != "streaming" else {}
     tokens = usage.get("completion_tokens", usage.get("output_tokens"))
     if not isinstance(tokens, int) or tokens <= 0:
         # No usage (yet): one delta is about one token on every route the seeds show.

@@ -371,7 +371,10 @@ class StreamSession(QObject):
         else:
             self._pending.extend(decoder.feed(data, t))
             if run.t_first_token is None and _has_output(decoder.state):
-                run.t_first_token = t
+                from playground.protocol.figures import first_output_time
+
+                # The arrival of the item that carried it, as the finished run's Timing says.
+                run.t_first_token = first_output_time(decoder.items, decoder.state) or t
         self._schedule()
 
     def _audio_arrived(self, audio: AudioState | None, t: float) -> None:

@@ -6,15 +6,18 @@ enough bytes came, and cuts raw audio into items by offset, not by read)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import orjson
 import pytest
-from conftest import CAPTURES
 
 from playground.cli.inspect import _event_line, _human, decode_file, state_json
 
 ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = ROOT.parent / "shared" / "captures"  # as tests/conftest.py finds them
+if not CAPTURES.is_dir():
+    CAPTURES = Path(os.environ.get("PLAYGROUND_CAPTURES", "../shared/captures")).resolve()
 WAV = ROOT / "resources" / "samples" / "hello.wav"
 CHAT_ANSWER = {
     "id": "chatcmpl-1",
@@ -57,6 +60,11 @@ def _assert_same_for_every_chunking(data: bytes, route: str) -> None:
         assert text == whole[0], f"--chunk-size {size}: the summary differs"
         assert state == whole[1], f"--chunk-size {size}: --json differs"
         assert events == whole[2], f"--chunk-size {size}: --events differs"
+
+
+def test_the_shared_captures_are_among_them(captures_dir: Path) -> None:
+    assert captures_dir == CAPTURES
+    assert len([p for p in _files() if CAPTURES in p.parents]) >= 40
 
 
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)

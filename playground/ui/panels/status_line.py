@@ -8,6 +8,8 @@ from PySide6.QtCore import QEvent, QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolTip, QWidget
 
+from playground.protocol.figures import BY_KEY
+from playground.protocol.timing_format import format_seconds
 from playground.ui.theme import is_dark
 
 __all__ = ["SILENCE_SHOWN_AFTER", "StatusLine", "format_usage", "status_color"]
@@ -60,12 +62,6 @@ def format_usage(usage: dict[str, Any] | None) -> str:
     if not parts:  # an unfamiliar shape: show its scalar fields as they came
         parts = [f"{k} {v}" for k, v in usage.items() if isinstance(v, int | float | str)][:4]
     return " · ".join(parts)
-
-
-def _ms(seconds: float | None) -> str:
-    if seconds is None:
-        return "–"
-    return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
 class _StatusWord(QLabel):
@@ -154,8 +150,8 @@ class StatusLine(QWidget):
         self.set_status("idle")
         self.status.clicked.connect(self._status_clicked)
         self.status.tooltipAsked.connect(self._status_tooltip)
-        self.ttfb.setToolTip("Time to first byte of the body, since the request was sent")
-        self.ttft.setToolTip("Time to first token (text or thinking), since the request was sent")
+        self.ttfb.setToolTip(BY_KEY["first_byte"].tip)
+        self.ttft.setToolTip(BY_KEY["first_token"].tip)
         self.elapsed.setToolTip("Elapsed time since the request was sent")
         self.usage.setToolTip("Usage as the server reported it")
         self.rate.setToolTip(
@@ -216,8 +212,9 @@ class StatusLine(QWidget):
         usage: dict[str, Any] | None,
     ) -> None:
         changed = self._put(self.http, f"HTTP {http_status}" if http_status is not None else "")
-        changed |= self._put(self.ttfb, f"TTFB {_ms(ttfb)}" if ttfb is not None else "")
-        changed |= self._put(self.ttft, f"TTFT {_ms(ttft)}" if ttft is not None else "")
+        # Written as every other view writes them (protocol/timing_format.format_seconds).
+        changed |= self._put(self.ttfb, f"TTFB {format_seconds(ttfb)}" if ttfb is not None else "")
+        changed |= self._put(self.ttft, f"TTFT {format_seconds(ttft)}" if ttft is not None else "")
         changed |= self._put(self.rate, f"{tokens_per_s:.1f} tok/s" if tokens_per_s else "")
         changed |= self._put(self.elapsed, f"{elapsed:.2f} s" if elapsed is not None else "")
         text = format_usage(usage)
