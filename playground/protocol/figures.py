@@ -18,7 +18,15 @@ if TYPE_CHECKING:
     from playground.protocol.state import StreamState
     from playground.protocol.timing_types import Timing
 
-__all__ = ["FIGURES", "Figure", "figure_values", "first_output_time", "first_token"]
+__all__ = [
+    "FIGURES",
+    "RATE",
+    "Figure",
+    "figure_values",
+    "first_output_time",
+    "first_token",
+    "output_tokens_per_second",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +81,14 @@ FIGURES: Final[tuple[Figure, ...]] = (
     ),
 )
 BY_KEY: Final = {f.key: f for f in FIGURES}
+RATE: Final = Figure(
+    "output_rate",
+    "output tokens per second",
+    "tok/s",
+    "Output tokens per second since the first token: the server's final usage count when it "
+    "reported one (thinking included), else one token per streamed delta; while the run "
+    "streams, the rate of what has streamed so far",
+)
 
 
 def _earliest(*times: float | None) -> float | None:
@@ -124,3 +140,23 @@ def first_output_time(items: Sequence[SSEItem], state: StreamState) -> float | N
     if audio is not None and audio.origins:
         times.append(at(audio.origins[0][1]))
     return _earliest(*times)
+
+
+def output_tokens_per_second(
+    state: StreamState, t_first: float | None, t_last: float | None
+) -> float | None:
+    """``RATE``: output tokens over the span from the first token to the last byte or event.
+
+    While the run streams only what has streamed counts: a usage reported early is not the
+    final count (Messages' message_start says ``output_tokens: 1``, which over the seconds
+    since the first token read as 0.3 tok/s mid-stream).
+    """
+    if t_first is None or t_last is None or t_last - t_first <= 0.05:
+        return None
+    usage = (state.usage or {}) if state.status != "streaming" else {}
+    tokens = usage.get("completion_tokens", usage.get("output_tokens"))
+    if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens <= 0:
+        # No final usage: one delta is about one token on every route the seeds show.
+        tokens = sum(len(c.text.origins) + len(c.reasoning.origins) for c in state.choices.values())
+        tokens += sum(len(t.arguments.origins) for t in state.tool_calls)
+    return tokens / (t_last - t_first) if tokens else None

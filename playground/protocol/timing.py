@@ -23,6 +23,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Protocol
 
+from playground.protocol.figures import first_token, output_tokens_per_second
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
 from playground.protocol.state import StreamState, TextBuffer
 from playground.protocol.timing_types import (
@@ -258,6 +259,9 @@ def compute_timing(
     timing.t_first_partial_image = partial_first
     timing.t_first_audio = _first(ch.get("audio"))
     timing.milestones = _milestones(timing, b)
+    timing.output_tokens_per_second = output_tokens_per_second(
+        state, first_token(timing), timing.t_last_event
+    )
 
     # Usage as reported beside what was counted.
     timing.usage_raw = state.usage

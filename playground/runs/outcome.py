@@ -82,22 +82,10 @@ def fail_unexpectedly(state: StreamState, exc: BaseException) -> None:
 def tokens_per_second(
     state: StreamState, t_first: float | None, t_last: float | None
 ) -> float | None:
-    """Output tokens per second since the first token: the final usage when the server reported
-    it, else the deltas counted.
+    """Output tokens per second since the first token (protocol/figures.py ``RATE``)."""
+    from playground.protocol.figures import output_tokens_per_second
 
-    While the run streams only what has streamed counts: a usage reported early is not the
-    final count (Messages' message_start says ``output_tokens: 1``, which over the seconds
-    since the first token read as 0.3 tok/s mid-stream).
-    """
-    if t_first is None or t_last is None or t_last - t_first <= 0.05:
-        return None
-    usage = (state.usage or {}) if state.status != "streaming" else {}
-    tokens = usage.get("completion_tokens", usage.get("output_tokens"))
-    if not isinstance(tokens, int) or tokens <= 0:
-        # No usage (yet): one delta is about one token on every route the seeds show.
-        tokens = sum(len(c.text.origins) + len(c.reasoning.origins) for c in state.choices.values())
-        tokens += sum(len(t.arguments.origins) for t in state.tool_calls)
-    return tokens / (t_last - t_first) if tokens else None
+    return output_tokens_per_second(state, t_first, t_last)
 
 
 def retry_seconds(value: str | None) -> float | None:

@@ -101,12 +101,11 @@ def _figure(timing: Timing, key: str) -> float | None:
 
 def figures_html(t: Timing) -> str:
     first = first_token(t)  # the one definition every view uses (protocol/figures.py)
-    text = t.channels.get("text")
-    rate = text.tokens_per_second if text is not None else None
+    rate = t.output_tokens_per_second  # as the status line and Timing show it
     parts = [
         f"first byte <b>{format_seconds(t.t_first_byte)}</b>",
         f"first token <b>{format_seconds(first)}</b>",
-        f"<b>{rate:.0f}</b> tok/s" if rate is not None else "tok/s —",
+        f"<b>{rate:.1f}</b> tok/s" if rate is not None else "tok/s —",
         f"total <b>{format_seconds(t.duration)}</b>",
         f"{len(t.times)} events",
     ]

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.protocol.figures import BY_KEY, FIGURES, figure_values
+from playground.protocol.figures import BY_KEY, FIGURES, RATE, figure_values
 from playground.protocol.timing import CHANNELS, Timing, compute_timing
 from playground.protocol.timing_format import CHANNEL_LABELS, figures, format_seconds
 from playground.ui.timing_chart import (
@@ -66,7 +66,7 @@ class TimingView(QWidget):
         self.summary = QLabel(self)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setWordWrap(True)
-        self.summary.setToolTip("\n".join(f.tip for f in FIGURES))
+        self.summary.setToolTip("\n".join(f.tip for f in (*FIGURES, RATE)))
 
         lower = QSplitter(Qt.Orientation.Horizontal, self)
         lower.addWidget(self.histogram)
@@ -142,9 +142,9 @@ class TimingView(QWidget):
             value = values[key]
             if value is not None and value != values["first_token"]:
                 parts.append(f"<b>{format_seconds(value)}</b> to {BY_KEY[key].name}")
-        text = timing.channels.get("text")
-        if text is not None and text.tokens_per_second is not None:
-            parts.append(f"<b>{text.tokens_per_second:.0f}</b> tok/s")
+        rate = timing.output_tokens_per_second  # the status line's tok/s (figures.py RATE)
+        if rate is not None:
+            parts.append(f"<b>{rate:.1f}</b> {RATE.short}")
         parts.append(f"<b>{format_seconds(timing.duration)}</b> total")
         if timing.dead_air:
             parts.append(

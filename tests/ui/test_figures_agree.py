@@ -43,8 +43,15 @@ def test_every_view_shows_the_same_time_to_first_token(window: Any, qloop: Any) 
     assert panel.status_line.ttft.text() == f"TTFT {shown}"
     assert panel.status_line.ttft.toolTip() == BY_KEY["first_token"].tip
 
+    # The output rate: one figure too, written alike.
+    rate = timing.output_tokens_per_second
+    assert rate is not None
+    assert panel.status_line.rate.text() == f"{rate:.1f} tok/s"
+    assert f"<b>{rate:.1f}</b> tok/s" in figures_html(timing)
+
     view = window.docks.timing_view
     view.set_timing(timing)
+    assert f"<b>{rate:.1f}</b> tok/s" in view.summary.text()
     assert f"<b>{shown}</b> to first token" in view.summary.text()
     answer = format_seconds(values["first_answer"])
     assert f"<b>{answer}</b> to first answer token" in view.summary.text()

@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolTip, QWidget
 
-from playground.protocol.figures import BY_KEY
+from playground.protocol.figures import BY_KEY, RATE
 from playground.protocol.timing_format import format_seconds
 from playground.ui.theme import is_dark
 
@@ -154,9 +154,7 @@ class StatusLine(QWidget):
         self.ttft.setToolTip(BY_KEY["first_token"].tip)
         self.elapsed.setToolTip("Elapsed time since the request was sent")
         self.usage.setToolTip("Usage as the server reported it")
-        self.rate.setToolTip(
-            "Tokens per second since the first token (usage when reported, else deltas)"
-        )
+        self.rate.setToolTip(RATE.tip)
 
     # ---- what it says ---------------------------------------------------------------------------
     def status_text(self) -> str:
