@@ -127,19 +127,6 @@ class StreamDecoder(BodyModes):
             return self._sniff_feed(chunk, t)
         return self._feed_known(chunk, t)
 
-    def _sniff_feed(self, chunk: bytes, t: float, *, final: bool = False) -> list[SSEItem]:
-        """Hold the first reads until they tell what the body is; then feed them in order."""
-        pending = self._pending
-        if chunk:
-            pending.append((chunk, t))
-        if self._sniff(b"".join(c for c, _ in pending), final=final) == "sniff":
-            return []
-        self._pending = []
-        out: list[SSEItem] = []
-        for held, at in pending:
-            out.extend(self._feed_known(held, at))
-        return out
-
     def _feed_known(self, chunk: bytes, t: float) -> Sequence[SSEItem]:
         """Take one chunk once the body's kind (SSE, one JSON body, raw audio) is known."""
         self._bytes += len(chunk)

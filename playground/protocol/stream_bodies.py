@@ -7,6 +7,7 @@ the item a whole body or a non-2xx answer becomes, and the items of raw audio. P
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from playground.protocol.decoders.whole import NOT_JSON, read_body
@@ -66,6 +67,7 @@ class BodyModes:
     _audio_held: bytearray
     _audio_at: int
     _audio_t: float
+    _pending: list[tuple[bytes, float]]
     _bytes: int
     _finished: bool
 
@@ -73,6 +75,9 @@ class BodyModes:
         raise NotImplementedError
 
     def _apply(self, event: StreamEvent, ev: SSEEvent) -> None:
+        raise NotImplementedError
+
+    def _feed_known(self, chunk: bytes, t: float) -> Sequence[SSEItem]:
         raise NotImplementedError
 
     def set_content_type(self, content_type: str | None) -> None:
@@ -124,6 +129,19 @@ class BodyModes:
             mode = "sse"
         self._mode = mode
         return mode
+
+    def _sniff_feed(self, chunk: bytes, t: float, *, final: bool = False) -> list[SSEItem]:
+        """Hold the first reads until they tell what the body is; then feed them in order."""
+        pending = self._pending
+        if chunk:
+            pending.append((chunk, t))
+        if self._sniff(b"".join(c for c, _ in pending), final=final) == "sniff":
+            return []
+        self._pending = []
+        out: list[SSEItem] = []
+        for held, at in pending:
+            out.extend(self._feed_known(held, at))
+        return out
 
     def fail_before_stream(
         self,
