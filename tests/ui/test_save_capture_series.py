@@ -100,3 +100,27 @@ def test_every_exchange_is_saved_and_the_export_sends_the_last_request(
     assert done.returncode == 0, done.stderr[-2000:]
     assert len(seen.bodies) == 1
     assert seen.bodies[0]["messages"] == last_turns
+
+
+def test_a_tool_round_is_saved_as_its_own_exchange_with_the_results(tmp_path: Path) -> None:
+    target = tmp_path / "tools.capture.jsonl"
+    tool = {
+        "type": "function",
+        "function": {
+            "name": "get_time",
+            "parameters": {"type": "object", "properties": {"tz": {"type": "string"}}},
+        },
+    }
+    dump = _headless(
+        tmp_path,
+        *("--route", "chat", "--model", "sim-chat", "--prompt", "What time is it in Oslo?"),
+        *("--body", json.dumps({"tools": [tool]}), "--tool-result", 'get_time={"t": "10:00"}'),
+        *("--save-capture", str(target)),
+    )
+    assert len(dump["requests"]) == 2
+    first = read_capture(capture_series_path(target, 1))
+    last = read_capture(target)
+    assert first.request is not None and last.request is not None
+    assert first.request["body"] == dump["requests"][0]["body"]
+    assert last.request["body"] == dump["requests"][1]["body"]
+    assert [m["role"] for m in last.request["body"]["messages"]] == ["user", "assistant", "tool"]
