@@ -19,4 +19,5 @@ def stalled_timing() -> Timing:
     for i in range(5):
         state.choice(0).text.append(f"w{i} ", i)
     state.usage = {"prompt_tokens": 3, "completion_tokens": 5, "total_tokens": 8}
+    state.status = "complete"  # the usage is the final count (while streaming it is not used)
     return compute_timing((items, state), t_headers=0.05, t_first_byte=0.1, t_end=2.5)

@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 import orjson
 
-from playground.protocol.capture import read_capture
+from playground.protocol.capture import named_route, read_capture
 from playground.protocol.projection import state_json as project
 from playground.protocol.routes import ROUTE_NAMES
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
@@ -75,8 +75,8 @@ def _parser() -> _Parser:
 def decode_file(data: bytes, route: str = "auto", chunk_size: int | None = None) -> StreamDecoder:
     """Decode raw SSE or capture bytes into a finished StreamDecoder (never raises on content)."""
     capture = read_capture(data)
-    if route == "auto" and capture.route in ROUTE_NAMES:
-        route = capture.route or "auto"
+    if route == "auto":  # raw SSE, and a capture naming no route, are recognised by events
+        route = named_route(capture) or "auto"
     # A playground capture holds the request: the checks that know what was asked run on it.
     # Raw SSE has none, and then they do not run.
     sent = capture.request.get("body") if capture.request is not None else None
@@ -203,6 +203,25 @@ def _human(decoder: StreamDecoder) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _figures(data: bytes, decoder: StreamDecoder) -> str:
+    """The run's headline figures, named and computed as every view does (protocol/figures.py);
+    empty for raw SSE, which has no arrival times."""
+    from playground.protocol.figures import FIGURES, figure_values
+    from playground.protocol.timing import compute_timing
+    from playground.protocol.timing_format import format_seconds
+
+    capture = read_capture(data)
+    if capture.raw or not capture.chunks:
+        return ""
+    first_byte = next((t for t, chunk in capture.chunks if chunk), None)
+    timing = compute_timing(decoder, capture.response_at, first_byte, t_end=capture.end_t)
+    values = figure_values(timing)
+    shown = [
+        f"{f.name} {format_seconds(values[f.key])}" for f in FIGURES if values[f.key] is not None
+    ]
+    return f"timing:     {' · '.join(shown)}\n" if shown else ""
+
+
 def _fail(message: str) -> int:
     sys.stderr.write(f"playground inspect: {message}".replace("\n", " ") + "\n")
     return EXIT_USAGE
@@ -232,7 +251,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.json:
             out.write(orjson.dumps(state_json(decoder), option=orjson.OPT_NON_STR_KEYS) + b"\n")
         if not args.events and not args.json:
-            out.write(_human(decoder).encode("utf-8", "replace"))
+            text = _human(decoder)
+            if args.chunk_size is None:  # re-cut bytes have no arrival times of their own
+                text += _figures(data, decoder)
+            out.write(text.encode("utf-8", "replace"))
         out.flush()
     except BrokenPipeError:
         # `| head` closed the pipe: that is the reader's choice, not an error.

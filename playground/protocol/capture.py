@@ -37,6 +37,7 @@ __all__ = [
     "end_record",
     "header_record",
     "is_capture",
+    "named_route",
     "read_capture",
     "redact_headers",
     "response_record",
@@ -275,9 +276,28 @@ def read_capture(source: str | os.PathLike[str] | bytes, *, strict: bool = False
     return capture
 
 
+def named_route(capture: Capture) -> str | None:
+    """The route a capture names, else the one its request's method and URL are (the route
+    registry's paths: a proxy capture of a path it did not know says ``other``); else None."""
+    from playground.protocol.routes import ROUTE_NAMES, route_for_url
+
+    if capture.route in ROUTE_NAMES:
+        return capture.route
+    request = capture.request or {}
+    url, method = request.get("url"), request.get("method")
+    if isinstance(url, str) and isinstance(method, str):
+        return route_for_url(method, url)
+    return None
+
+
 def capture_route(capture: Capture) -> str | None:
-    """The route of a raw capture, from its first decisive events (the decoder's recognition)."""
+    """The route of a capture: ``named_route``, else its first decisive events (the decoder's
+    recognition)."""
     from playground.protocol.stream import StreamDecoder  # the decoder loads with a stream
+
+    named = named_route(capture)
+    if named is not None:
+        return named
 
     decoder = StreamDecoder("auto")
     for t, data in capture.chunks[:50]:

@@ -102,12 +102,16 @@ class StreamDecoder(BodyModes):
         # whole answer where a stream was asked for), raw audio (music's stream_url sends WAV),
         # or, as almost always, SSE.
         self._mode = "sniff"
+        self._pending: list[tuple[bytes, float]] = []  # reads held until the kind is known
         self._body = bytearray()
         self._body_t: tuple[float, float] | None = None
         if stream_requested is None and self.asked.known:
             stream_requested = self.asked.stream
         self._stream_requested = stream_requested
         self._audio_item: int | None = None  # the first piece of a raw audio body
+        self._audio_held = bytearray()  # raw audio not yet a whole block (stream_bodies.py)
+        self._audio_at = 0  # the stream offset of the held bytes
+        self._audio_t = 0.0  # when the held bytes began to arrive
         self._cache: dict[int, Any] = {}
         self._out: list[StreamEvent] = []
         self._bytes = 0
@@ -119,10 +123,14 @@ class StreamDecoder(BodyModes):
         """Take one network chunk; return the timeline items it completed (state is updated)."""
         if not chunk or self._finished:
             return ()
+        if self._mode == "sniff":
+            return self._sniff_feed(chunk, t)
+        return self._feed_known(chunk, t)
+
+    def _feed_known(self, chunk: bytes, t: float) -> Sequence[SSEItem]:
+        """Take one chunk once the body's kind (SSE, one JSON body, raw audio) is known."""
         self._bytes += len(chunk)
         mode = self._mode
-        if mode == "sniff":
-            mode = self._sniff(chunk)
         if mode == "sse":
             offset = self._bytes - len(chunk)
             unchecked = self._unchecked
@@ -157,38 +165,42 @@ class StreamDecoder(BodyModes):
                 self._body_t = (self._body_t[0], t)
             self._body += chunk
             return ()
-        return [self._audio(chunk, t)]
+        return self._audio(chunk, t)
 
     def finish(self, t: float) -> list[SSEItem]:
         """The bytes ended: flush what is left, report what never closed, settle the status."""
         if self._finished:
             return []
-        self._finished = True
         out: list[SSEItem] = []
+        if self._mode == "sniff" and self._pending:
+            out.extend(self._sniff_feed(b"", t, final=True))
+        self._finished = True
         state = self.state
         if self._mode in ("sse", "sniff"):
             self._check_utf8()
             self._utf8.flush(self._bytes)
-            out = self._parser.finish(t)
-            if out:
-                self._take(out)
+            rest = self._parser.finish(t)
+            if rest:
+                self._take(rest)
+            out.extend(rest)
             if self._utf8.bad:
-                self._utf8.tie(out or self.items[-1:], self._sink, final=True)
+                self._utf8.tie(rest or self.items[-1:], self._sink, final=True)
         elif self._mode == "json":
-            out = self._whole(t)
+            out.extend(self._whole(t))
         else:
+            out.extend(self._audio_rest(t))
             state.terminated = True  # a raw audio body ends when its bytes do
             if self._stream_requested and self._audio_item is not None:
                 report_audio_body(self._sink, self._audio_item)  # only when the request says so
         self._report_bad()
         if self._bytes == 0 and state.status == "streaming":
-            self._sink.report("warning", "empty_stream", "the response body was empty", None)
+            self._sink.report("empty_stream", "the response body was empty", None)
         decoder = self._decoder
         if decoder is not None and state.status != "cancelled":
             try:
                 decoder.finish(terminated=state.terminated, failed=state.error is not None)
             except Exception as exc:  # pragma: no cover - defensive boundary
-                self._sink.report("error", "decoder_error", f"finish: {exc!r}", None)
+                self._sink.report("decoder_error", f"finish: {exc!r}", None)
         if self.asked.schema is not None and state.status != "cancelled":
             from playground.protocol.structured import check_answer
 
@@ -316,9 +328,7 @@ class StreamDecoder(BodyModes):
                 try:
                     payload = loads_long(item, self._letters) if long else loads(data)
                 except _JSONError as exc:
-                    self._sink.report(
-                        "error", "invalid_json", f"data is not JSON: {exc}", item.index
-                    )
+                    self._sink.report("invalid_json", f"data is not JSON: {exc}", item.index)
                     continue
                 # Payloads are not kept: payload() re-parses on demand (memory per raw byte).
                 if fast is not None and not state.terminated:
@@ -351,7 +361,7 @@ class StreamDecoder(BodyModes):
                     decoder.decode(item, payload, out)
                 except Exception as exc:
                     self._sink.report(
-                        "error", "decoder_error", f"could not read this event: {exc!r}", item.index
+                        "decoder_error", f"could not read this event: {exc!r}", item.index
                     )
                 if out:
                     index = item.index
@@ -361,7 +371,6 @@ class StreamDecoder(BodyModes):
                             apply(event, index, t)
                         except Exception as exc:  # pragma: no cover - defensive boundary
                             self._sink.report(
-                                "error",
                                 "decoder_error",
                                 f"could not fold {event!r}: {exc!r}",
                                 index,
@@ -382,7 +391,6 @@ class StreamDecoder(BodyModes):
             item = bad[self._bad_seen]
             self._bad_seen += 1
             self._sink.report(
-                "warning",
                 "bad_base64",
                 "base64 payload does not decode (kept its valid prefix)",
                 item,
@@ -416,7 +424,6 @@ class StreamDecoder(BodyModes):
             raw = item.raw
             more = f" (+{len(raw) - 200} bytes)" if len(raw) > 200 else ""
             self._sink.report(
-                "warning",
                 "unterminated_event",
                 "the stream ended inside an event (no blank line after it), so it was "
                 f"never dispatched: {raw[:200]!r}{more}",
@@ -443,15 +450,13 @@ class StreamDecoder(BodyModes):
         try:
             self.state.apply(event, ev.index, ev.t_last)
         except Exception as exc:  # pragma: no cover - defensive boundary
-            self._sink.report(
-                "error", "decoder_error", f"could not fold {event!r}: {exc!r}", ev.index
-            )
+            self._sink.report("decoder_error", f"could not fold {event!r}: {exc!r}", ev.index)
         if len(self.state.bad_data) != self._bad_seen:
             self._report_bad()
 
     def _after_terminal(self, ev: SSEEvent) -> None:
         why = f"an event after the stream's terminator ({terminator(self.route)})"
-        self._sink.report("warning", "event_after_terminator", why, ev.index)
+        self._sink.report("event_after_terminator", why, ev.index)
 
     def _detect(self, ev: SSEEvent, payload: Any) -> RouteDecoder | None:
         route = detect_route(ev.event, payload)
@@ -473,9 +478,7 @@ class StreamDecoder(BodyModes):
         # Before the first decisive event: an error is still an error; anything else is relayed.
         err = payload_error(payload)
         if err is not None:
-            self._sink.report(
-                "error", "error_mid_stream", f"error in the stream: {err.message}", ev.index
-            )
+            self._sink.report("error_mid_stream", f"error in the stream: {err.message}", ev.index)
             self._apply(err, ev)
             return
         name = ev.event if ev.event != "message" else None
@@ -484,7 +487,6 @@ class StreamDecoder(BodyModes):
             name = kind if isinstance(kind, str) else None
         self._sink.once(
             f"unknown:{name}",
-            "info",
             "unknown_event",
             f"event {name or 'message'!r} does not tell which route this is (relayed, ignored)",
             ev.index,

@@ -205,7 +205,6 @@ def report_schema(sink: FindingSink, verdict: Verdict) -> None:
         return
     more = f" ({len(verdict.errors)} errors)" if len(verdict.errors) > 1 else ""
     sink.report(
-        "warning",
         "schema_invalid",
         f"the answer does not validate against the requested JSON Schema: "
         f"{verdict.errors[0] if verdict.errors else 'not valid'}{more}",

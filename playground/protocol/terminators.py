@@ -54,7 +54,6 @@ def report_done(route: str, state: StreamState, sink: FindingSink, item: int) ->
         ):
             # Seed "Streaming events": "The last content chunk carries finish_reason".
             sink.report(
-                "warning",
                 "no_finish_reason",
                 "the stream reached data: [DONE] but no choice got a finish_reason",
                 item,
@@ -62,7 +61,6 @@ def report_done(route: str, state: StreamState, sink: FindingSink, item: int) ->
     elif policy == "outside":
         sink.once(
             "done",
-            "info",
             "unexpected_done",
             f"data: [DONE] is not part of the {route} grammar (it ends with "
             f"{terminator(route)}); relayed, not taken as the end",
@@ -74,7 +72,6 @@ def report_no_terminator(route: str, sink: FindingSink, item: int | None, done: 
     """The bytes ended before ``route``'s terminator: name what never came (status truncated)."""
     instead = " (the data: [DONE] it sent is not that terminator)" if done else ""
     sink.report(
-        "warning",
         "no_terminator",
         f"the stream ended without its terminator: {terminator(route)} never came{instead}",
         item,

@@ -23,6 +23,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Protocol
 
+from playground.protocol.figures import first_token, output_tokens_per_second
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
 from playground.protocol.state import StreamState, TextBuffer
 from playground.protocol.timing_types import (
@@ -258,12 +259,17 @@ def compute_timing(
     timing.t_first_partial_image = partial_first
     timing.t_first_audio = _first(ch.get("audio"))
     timing.milestones = _milestones(timing, b)
+    timing.output_tokens_per_second = output_tokens_per_second(
+        state, first_token(timing), timing.t_last_event
+    )
 
     # Usage as reported beside what was counted.
     timing.usage_raw = state.usage
     reported = normalize_usage(state.usage)
+    # While the run streams, rates are of what has streamed: an early usage (Messages'
+    # message_start, output_tokens 1) is not the final count, so it gives no channel its tokens.
+    _attribute_usage(timing, reported if state.status != "streaming" else {})
     timing.usage_reported = reported
-    _attribute_usage(timing, reported)
     timing.counted = {
         "events": sum(1 for it in items if isinstance(it, SSEEvent)),
         "comments": sum(1 for it in items if isinstance(it, SSEComment)),
@@ -298,8 +304,9 @@ def _milestones(timing: Timing, b: _Builder) -> list[Milestone]:
     if timing.t_first_event is not None:
         out.append(Milestone("first_event", "first event", timing.t_first_event, 0))
     firsts = (
-        ("first_reasoning", "first thinking", timing.t_first_reasoning, "reasoning"),
-        ("first_text", "first text", timing.t_first_text, "text"),
+        # Named as protocol/figures.py names them (the answer's text is its first answer token).
+        ("first_reasoning", "first thinking token", timing.t_first_reasoning, "reasoning"),
+        ("first_text", "first answer token", timing.t_first_text, "text"),
         ("first_refusal", "first refusal", timing.t_first_refusal, "refusal"),
         ("first_tool_args", "first tool args", timing.t_first_tool_args, "tool_args"),
         (

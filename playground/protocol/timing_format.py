@@ -5,6 +5,7 @@ Pure; the timing dock and compare show these strings (ui/timing_view.py, ui/comp
 
 from __future__ import annotations
 
+from playground.protocol.figures import BY_KEY, figure_values
 from playground.protocol.timing_types import Timing
 
 __all__ = ["CHANNEL_LABELS", "figures", "format_rate", "format_seconds"]
@@ -44,15 +45,18 @@ def format_rate(value: float | None) -> str:
 
 def figures(timing: Timing) -> list[tuple[str, str]]:
     """The compact table: (figure, value) rows in reading order."""
+    # The headline figures by their one name and definition (protocol/figures.py), then the
+    # first of each other kind of output.
+    values = figure_values(timing)
     rows: list[tuple[str, str]] = [
-        ("response headers", format_seconds(timing.t_headers)),
-        ("first byte", format_seconds(timing.t_first_byte)),
+        (BY_KEY[key].name, format_seconds(values[key]))
+        for key in ("headers", "first_byte", "first_token")
     ]
     for label, t in (
-        ("first thinking", timing.t_first_reasoning),
-        ("first text", timing.t_first_text),
+        (BY_KEY["first_thinking"].name, values["first_thinking"]),
+        (BY_KEY["first_answer"].name, values["first_answer"]),
         ("first refusal", timing.t_first_refusal),
-        ("first tool-argument byte", timing.t_first_tool_args),
+        (BY_KEY["first_tool_args"].name, values["first_tool_args"]),
         ("first partial image", timing.t_first_partial_image),
         ("first image", timing.t_first_image if timing.t_first_partial_image is None else None),
         ("first audio", timing.t_first_audio),

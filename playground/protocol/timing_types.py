@@ -153,6 +153,8 @@ class Timing:
     usage_raw: dict[str, Any] | None = None
     usage_reported: dict[str, int] = field(default_factory=dict)
     counted: dict[str, int] = field(default_factory=dict)
+    # Output tokens per second from the first token to the last event (figures.py RATE).
+    output_tokens_per_second: float | None = None
 
     @property
     def duration(self) -> float:

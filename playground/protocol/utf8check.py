@@ -109,9 +109,7 @@ class Utf8Watch:
                 found = items[-1]
             if found is None:
                 if final:
-                    sink.report(
-                        "warning", "invalid_utf8", "the body ends inside a UTF-8 sequence", None
-                    )
+                    sink.report("invalid_utf8", "the body ends inside a UTF-8 sequence", None)
                 else:
                     keep.append(offset)
                 continue
@@ -124,7 +122,5 @@ class Utf8Watch:
                 where = "in this event (the bad bytes read as U+FFFD)"
             else:
                 where = "after the last event"
-            sink.report(
-                "warning", "invalid_utf8", f"invalid UTF-8 at byte {offset} {where}", found.index
-            )
+            sink.report("invalid_utf8", f"invalid UTF-8 at byte {offset} {where}", found.index)
         bad[:] = keep

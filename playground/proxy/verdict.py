@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Final
 
+from playground.protocol.figures import first_token
 from playground.protocol.stream import StreamDecoder
 from playground.protocol.timing import compute_timing
 from playground.proxy.exchange import Exchange, Listener
@@ -143,20 +144,10 @@ class Verdicts(Listener):
 
 
 def _first_output(decoder: StreamDecoder, ex: Exchange, t_end: float) -> float | None:
-    """Time to first token as the window's timing view counts it: the first text, or else the
-    first reasoning, tool arguments, image or audio (ui/timing_view.py ``_headline``)."""
+    """Time to first token, as every view counts it (protocol/figures.py)."""
     if decoder.state.events == 0 and not decoder.items:
         return None
-    timing = compute_timing(decoder, ex.t_response, ex.t_first_byte, t_end=t_end)
-    if timing.t_first_text is not None:
-        return timing.t_first_text
-    others = (
-        timing.t_first_reasoning,
-        timing.t_first_tool_args,
-        timing.t_first_image,
-        timing.t_first_audio,
-    )
-    return min((t for t in others if t is not None), default=None)
+    return first_token(compute_timing(decoder, ex.t_response, ex.t_first_byte, t_end=t_end))
 
 
 def _status_without_grammar(ex: Exchange) -> str:

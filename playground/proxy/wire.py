@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 from urllib.parse import urlsplit
 
-from playground.protocol.requests import ROUTES
+from playground.protocol.routes import route_for_path
 from playground.transport.redact import REDACTED, redact_pairs, redact_url, secrets_of
 
 __all__ = [
@@ -109,19 +109,10 @@ def upstream_url(upstream: str, path: str, query: bytes) -> str:
     return f"{url}?{query.decode('latin-1')}" if query else url
 
 
-# Route paths relative to the base path (protocol/requests.py), and music's job streams.
-_ROUTE_OF_PATH: Final = {(spec.path, spec.method): spec.name for spec in ROUTES}
-
-
 def route_of(method: str, path: str) -> str | None:
-    """The playground route a request is for (None: a route it knows no grammar of)."""
-    rest = path[len(BASE_PATH) :].rstrip("/") if path.startswith(BASE_PATH) else path
-    found = _ROUTE_OF_PATH.get((rest, method.upper()))
-    if found is not None:
-        return found
-    if method.upper() == "POST" and rest == "/images":  # the gateway's short images path
-        return "images"
-    parts = rest.split("/")
-    if method.upper() == "GET" and len(parts) == 4 and parts[1] == "music" and parts[3] == "stream":
-        return "music"  # a music job's stream_url: the WAV as it renders
-    return None
+    """The playground route a request is for (None: a route it knows no grammar of).
+
+    The route registry says which paths each route serves (``other_paths`` included).
+    """
+    rest = path[len(BASE_PATH) :] if path.startswith(BASE_PATH) else path
+    return route_for_path(method, rest)

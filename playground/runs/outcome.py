@@ -63,7 +63,9 @@ def end_run(run: RunRecord, decoder: StreamDecoder, error_body: bytes, t: float)
         if not (error.kind == "dropped" and run.t_first_byte is not None):
             state.status = "failed"
     if run.t_first_token is None and has_output(decoder.state):
-        run.t_first_token = t
+        from playground.protocol.figures import first_output_time
+
+        run.t_first_token = first_output_time(decoder.items, decoder.state) or t
     return items
 
 
@@ -80,16 +82,10 @@ def fail_unexpectedly(state: StreamState, exc: BaseException) -> None:
 def tokens_per_second(
     state: StreamState, t_first: float | None, t_last: float | None
 ) -> float | None:
-    """Output tokens per second since the first token: usage when reported, else delta count."""
-    if t_first is None or t_last is None or t_last - t_first <= 0.05:
-        return None
-    usage = state.usage or {}
-    tokens = usage.get("completion_tokens", usage.get("output_tokens"))
-    if not isinstance(tokens, int) or tokens <= 0:
-        # No usage (yet): one delta is about one token on every route the seeds show.
-        tokens = sum(len(c.text.origins) + len(c.reasoning.origins) for c in state.choices.values())
-        tokens += sum(len(t.arguments.origins) for t in state.tool_calls)
-    return tokens / (t_last - t_first) if tokens else None
+    """Output tokens per second since the first token (protocol/figures.py ``RATE``)."""
+    from playground.protocol.figures import output_tokens_per_second
+
+    return output_tokens_per_second(state, t_first, t_last)
 
 
 def retry_seconds(value: str | None) -> float | None:

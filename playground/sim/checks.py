@@ -1,6 +1,7 @@
 """Requests malformed for their route get the 400 the real API gives, with its message and its
 error envelope: a tool result without its call, an image part in the wrong shape or with bytes
-that are no image, an Anthropic thinking block without its signature.
+that are no image, an Anthropic thinking block without its signature, an assistant turn with
+tool calls that does not open with its thinking while thinking is on.
 
 The messages are the vendors' own wording (OpenAI's chat and responses validation, Anthropic's
 request validation, as their APIs answer them); the envelopes are PROTOCOL.md §2 and §4.
@@ -229,6 +230,40 @@ def _messages(body: dict[str, Any]) -> None:
                     raise Invalid(f"{where}.thinking.signature: Field required")
             elif kind == "tool_use" and msg.get("role") == "assistant":
                 uses.append(str(block.get("id")))
+    _thinking_leads(body, messages)
+
+
+_THINKING_FIRST = (
+    "When `thinking` is enabled, a final `assistant` message must start with a thinking block "
+    "(preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you "
+    "include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. "
+    "Please consult our documentation at "
+    "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+)
+
+
+def _thinking_leads(body: dict[str, Any], messages: list[dict[str, Any]]) -> None:
+    """Anthropic, extended thinking with tool use: the last assistant turn, the one whose tool
+    calls the request answers, must open with its thinking block (as the API answers it,
+    "preceeding" included)."""
+    thinking = body.get("thinking")
+    if not isinstance(thinking, dict) or thinking.get("type") not in ("enabled", "adaptive"):
+        return
+    last = next(
+        (i for i in range(len(messages) - 1, -1, -1) if messages[i].get("role") == "assistant"),
+        None,
+    )
+    if last is None:
+        return
+    blocks = dicts(messages[last].get("content"))
+    if not any(b.get("type") == "tool_use" for b in blocks):
+        return
+    first = blocks[0].get("type") if blocks else None
+    if first not in ("thinking", "redacted_thinking"):
+        raise Invalid(
+            f"messages.{last}.content.0.type: Expected `thinking` or `redacted_thinking`, but "
+            f"found `{first}`. {_THINKING_FIRST}"
+        )
 
 
 def check(route: str, body: dict[str, Any], generation_id: str) -> JSONResponse | None:

@@ -124,7 +124,9 @@ def make_plan(
     if after_tool_result is None:
         for tool in fitting_tools(tools, prompt, tool_choice):
             schema = tool.schema if isinstance(tool.schema, dict) else {}
-            args = value_for(schema or {"type": "object"}, rng, places=places_in(prompt))
+            args = value_for(
+                schema or {"type": "object"}, rng, places=places_in(prompt), prompt=prompt
+            )
             if not isinstance(args, dict):  # tool arguments are always a JSON object
                 args = {}
             calls.append(ToolCall(tool.name, json.dumps(args), new_id(call_prefix)[:29]))

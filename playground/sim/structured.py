@@ -44,7 +44,7 @@ def requested_schema(route: str, body: dict[str, Any]) -> dict[str, Any] | None:
 def document(schema: dict[str, Any], prompt: str) -> str:
     """A JSON document valid against ``schema``, the same for the same prompt."""
     rng = random.Random(seed_of("structured", prompt))
-    value = value_for(schema, rng, places=places_in(prompt))
+    value = value_for(schema, rng, places=places_in(prompt), prompt=prompt)
     if schema is _ANY_OBJECT:
         value = {"answer": f"A short answer about {prompt.strip()[:60] or 'this'}"}
     return json.dumps(value, ensure_ascii=False)

@@ -19,6 +19,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from playground.protocol.figures import first_output_time
+
 if TYPE_CHECKING:
     from playground.protocol.sse import SSEItem
     from playground.protocol.state import StreamState
@@ -62,7 +64,8 @@ class DecodeAhead:
             decoder = self.decoder
             self._items.append(decoder.feed(data, t))
             if self.t_first_token is None and self._has_output(decoder.state):
-                self.t_first_token = t
+                # The arrival of the item that carried it, as the finished run's Timing says.
+                self.t_first_token = first_output_time(decoder.items, decoder.state) or t
 
     # ---- UI thread -----------------------------------------------------------------------
     @property

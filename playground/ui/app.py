@@ -279,6 +279,7 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
     from playground.ui.conversation.headless import converse
     from playground.ui.conversation.headless import prepare as prepare_conversation
 
+    series: _CaptureSeries | None = None
     if args.replay:
         from playground.protocol.capture import read_capture
 
@@ -309,7 +310,7 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         if args.pace:
             panel.set_pace(args.pace)
         if args.save_capture:
-            _journal_to(panel, args.save_capture)
+            series = _journal_to(panel, args.save_capture)
         panel.send()
         if panel.session.state is None:
             # The panel refused to send (an unreadable audio file, no provider): say why on
@@ -327,6 +328,8 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
     if panel.session.is_running:
         panel.stop()
         await panel.session.wait()
+    if series is not None:
+        series.finish()
     # Let the last frame's updates, the widgets' finish() and any decoding land before the grab.
     # (Sleeping lets Qt run: qasync's loop is Qt's. Never processEvents() from a coroutine:
     # qasync would step other tasks inside this one.)
@@ -391,16 +394,62 @@ async def _settle_widgets(panel: Any) -> None:
         await asyncio.sleep(0.05)
 
 
-def _journal_to(panel: Any, path: str) -> None:
-    """--save-capture: the run is journaled to ``path`` as it streams (playground-capture/1)."""
-    from playground.runs.journal import CaptureJournal
-    from playground.runs.writer import shared_writer
+def capture_series_path(path: Path, number: int) -> Path:
+    """Exchange ``number``'s file beside ``path``: ``run.capture.jsonl`` -> ``run.2.capture.jsonl``
+    (the number goes before ``.capture.jsonl``, else before the last suffix)."""
+    name = path.name
+    for tail in (".capture.jsonl", path.suffix):
+        if tail and name.endswith(tail) and len(name) > len(tail):
+            return path.with_name(f"{name[: -len(tail)]}.{number}{tail}")
+    return path.with_name(f"{name}.{number}")
 
+
+class _CaptureSeries:
+    """--save-capture over a conversation: every exchange is journaled, in order (repeated
+    --prompt, --tool-result rounds, a preset's thread), each as its own capture.
+
+    The last exchange ends up at the path asked for, so ``playground export`` of it reproduces
+    the request that carried the whole conversation (what --dump-state describes); the ones
+    before it stay beside it as ``<name>.1.capture.jsonl``, ``<name>.2…``. A run of one exchange
+    is just the path asked for.
+    """
+
+    def __init__(self, panel: Any, target: Path) -> None:
+        from playground.runs.writer import shared_writer
+
+        self.panel = panel
+        self.target = target
+        self.writer = shared_writer()  # flushed by the window's shutdown, before the exit
+        self.paths: list[Path] = []
+        self.closed = False
+        panel.session.add_sink_for_next_run(self)
+
+    def __call__(self, spec: Any) -> Any:
+        from playground.runs.journal import CaptureJournal
+
+        if self.closed:
+            return None
+        self.panel.session.add_sink_for_next_run(self)  # the conversation's next exchange too
+        path = capture_series_path(self.target, len(self.paths) + 1)
+        self.paths.append(path)
+        secrets = tuple(spec.secrets())
+        return CaptureJournal(path, self.panel.route, secrets=secrets, writer=self.writer)
+
+    def finish(self) -> None:
+        """The conversation is over: put its last exchange at the path asked for."""
+        from playground.runs.writer import flush_shared
+
+        self.closed = True
+        if not self.paths:
+            return
+        flush_shared(10.0)  # each journal's end (its rename into place) has run
+        last = self.paths[-1]
+        with contextlib.suppress(OSError):
+            last.replace(self.target)
+
+
+def _journal_to(panel: Any, path: str) -> _CaptureSeries:
+    """--save-capture: each exchange is journaled as it streams (playground-capture/1)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    writer = shared_writer()  # flushed by the window's shutdown, before the process exits
-    panel.session.add_sink_for_next_run(
-        lambda spec: CaptureJournal(
-            target, panel.route, secrets=tuple(spec.secrets()), writer=writer
-        )
-    )
+    return _CaptureSeries(panel, target)

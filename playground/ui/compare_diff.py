@@ -17,6 +17,7 @@ from playground.protocol.compare import (
     usage_rows,
     word_diff,
 )
+from playground.protocol.figures import BY_KEY, figure_values, first_token
 from playground.protocol.timing_format import format_seconds
 from playground.protocol.timing_types import Timing
 
@@ -94,17 +95,17 @@ def sequence_diff_html(a: list[tuple[str, int]], b: list[tuple[str, int]]) -> st
     )
 
 
+def _figure(timing: Timing, key: str) -> float | None:
+    return timing.duration if key == "total" else figure_values(timing)[key]
+
+
 def figures_html(t: Timing) -> str:
-    first = min(
-        (x for x in (t.t_first_text, t.t_first_reasoning, t.t_first_tool_args) if x is not None),
-        default=None,
-    )
-    text = t.channels.get("text")
-    rate = text.tokens_per_second if text is not None else None
+    first = first_token(t)  # the one definition every view uses (protocol/figures.py)
+    rate = t.output_tokens_per_second  # as the status line and Timing show it
     parts = [
         f"first byte <b>{format_seconds(t.t_first_byte)}</b>",
         f"first token <b>{format_seconds(first)}</b>",
-        f"<b>{rate:.0f}</b> tok/s" if rate is not None else "tok/s —",
+        f"<b>{rate:.1f}</b> tok/s" if rate is not None else "tok/s —",
         f"total <b>{format_seconds(t.duration)}</b>",
         f"{len(t.times)} events",
     ]
@@ -124,14 +125,11 @@ def usage_html(
     for name, values in usage_rows(states):
         cells = "".join(f"<td align=right>{html.escape(v)}</td>" for v in values)
         rows.append(f"<tr><td>{html.escape(name)}</td>{cells}</tr>")
-    for label, attr in (
-        ("first byte", "t_first_byte"),
-        ("first text", "t_first_text"),
-        ("total", "duration"),
-    ):
+    for key in ("first_byte", "first_token", "first_answer", "total"):
+        label = BY_KEY[key].name if key in BY_KEY else key
         cells = "".join(
             "<td align=right>"
-            + (format_seconds(getattr(timing, attr)) if timing is not None else "—")
+            + (format_seconds(_figure(timing, key)) if timing is not None else "—")
             + "</td>"
             for timing in timings
         )

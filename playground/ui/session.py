@@ -160,14 +160,16 @@ class StreamSession(QObject):
             spec.route, spec.json_body if spec.json_body is not None else spec.body_bytes()
         )
         extras: list[RunSink] = []
-        for factory in (self.recorder_factory, *self._next_sinks):
+        # Taken before they run: a factory may ask for the run after this one too (the
+        # --save-capture series journals every exchange of a conversation).
+        factories, self._next_sinks = self._next_sinks, []
+        for factory in (self.recorder_factory, *factories):
             try:
                 extra = factory(spec) if factory is not None else None
             except Exception:
                 extra = None  # history and captures are conveniences; they never block a run
             if extra is not None:
                 extras.append(extra)
-        self._next_sinks = []
         secrets = tuple(spec.secrets())
         self._recorders = [ScrubbingSink(extra, secrets) for extra in extras]
         target: FlushingSink = (
@@ -373,7 +375,10 @@ class StreamSession(QObject):
         else:
             self._pending.extend(decoder.feed(data, t))
             if run.t_first_token is None and _has_output(decoder.state):
-                run.t_first_token = t
+                from playground.protocol.figures import first_output_time
+
+                # The arrival of the item that carried it, as the finished run's Timing says.
+                run.t_first_token = first_output_time(decoder.items, decoder.state) or t
         self._schedule()
 
     def _audio_arrived(self, audio: AudioState | None, t: float) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.protocol.figures import BY_KEY, FIGURES, RATE, figure_values
 from playground.protocol.timing import CHANNELS, Timing, compute_timing
 from playground.protocol.timing_format import CHANNEL_LABELS, figures, format_seconds
 from playground.ui.timing_chart import (
@@ -65,6 +66,7 @@ class TimingView(QWidget):
         self.summary = QLabel(self)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setWordWrap(True)
+        self.summary.setToolTip("\n".join(f.tip for f in (*FIGURES, RATE)))
 
         lower = QSplitter(Qt.Orientation.Horizontal, self)
         lower.addWidget(self.histogram)
@@ -129,28 +131,20 @@ class TimingView(QWidget):
     def _headline(timing: Timing | None) -> str:
         if timing is None:
             return ""
-        first = timing.t_first_text
-        if first is None:
-            first = min(
-                (
-                    t
-                    for t in (
-                        timing.t_first_reasoning,
-                        timing.t_first_tool_args,
-                        timing.t_first_image,
-                        timing.t_first_audio,
-                    )
-                    if t is not None
-                ),
-                default=None,
-            )
+        # The figures every view shows, by their one definition and name (protocol/figures.py);
+        # the first thinking and answer tokens only when they differ from the first token.
+        values = figure_values(timing)
         parts = [
-            f"<b>{format_seconds(timing.t_first_byte)}</b> to first byte",
-            f"<b>{format_seconds(first)}</b> to first token",
+            f"<b>{format_seconds(values['first_byte'])}</b> to {BY_KEY['first_byte'].name}",
+            f"<b>{format_seconds(values['first_token'])}</b> to {BY_KEY['first_token'].name}",
         ]
-        text = timing.channels.get("text")
-        if text is not None and text.tokens_per_second is not None:
-            parts.append(f"<b>{text.tokens_per_second:.0f}</b> tok/s")
+        for key in ("first_thinking", "first_answer", "first_tool_args"):
+            value = values[key]
+            if value is not None and value != values["first_token"]:
+                parts.append(f"<b>{format_seconds(value)}</b> to {BY_KEY[key].name}")
+        rate = timing.output_tokens_per_second  # the status line's tok/s (figures.py RATE)
+        if rate is not None:
+            parts.append(f"<b>{rate:.1f}</b> {RATE.short}")
         parts.append(f"<b>{format_seconds(timing.duration)}</b> total")
         if timing.dead_air:
             parts.append(

@@ -72,6 +72,12 @@ def test_chat_messages_exactly() -> None:
         {
             "role": "assistant",
             "content": "Checking both.",
+            # A signed thinking block goes back on chat in the shape LiteLLM streams and takes
+            # (thinking_blocks with reasoning_content); the Responses item has no place here.
+            "reasoning_content": "Two tools, in parallel.",
+            "thinking_blocks": [
+                {"type": "thinking", "thinking": "Two tools, in parallel.", "signature": SIGNATURE}
+            ],
             "tool_calls": [
                 {
                     "id": "call_1",
@@ -92,10 +98,16 @@ def test_chat_messages_exactly() -> None:
     ]
 
 
-def test_chat_sends_reasoning_back_only_when_asked() -> None:
-    plain = to_chat(TOOL_THREAD)[2]
-    assert "reasoning" not in plain
-    assert to_chat(TOOL_THREAD, reasoning=True)[2]["reasoning"] == "Two tools, in parallel."
+def test_chat_sends_unsigned_reasoning_back_only_when_asked() -> None:
+    unsigned = Conversation(
+        (
+            Turn.of("user", "Hi"),
+            Turn("assistant", (Thinking("Two tools, in parallel."), Text("Checking both."))),
+        )
+    )
+    plain = to_chat(unsigned)[1]
+    assert "reasoning" not in plain and "thinking_blocks" not in plain
+    assert to_chat(unsigned, reasoning=True)[1]["reasoning"] == "Two tools, in parallel."
 
 
 def test_responses_input_exactly() -> None:

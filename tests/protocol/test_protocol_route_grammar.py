@@ -78,7 +78,7 @@ def test_mockllm_messages_stream_is_truncated_with_findings(route: str) -> None:
         "",
     )
     assert _found(decoder) == [
-        ("warning", "no_event_line", 0),  # the Anthropic SDK drops data-only events (§1)
+        ("warning", "event_line_required", 0),  # the Anthropic SDK drops data-only events (§1)
         ("warning", "out_of_order", 0),  # it does not open with message_start
         ("warning", "unexpected_shape", 0),  # message_delta.delta is a content_block_delta
         ("info", "unexpected_done", 2),
@@ -105,7 +105,7 @@ def test_messages_route_with_events_of_no_grammar_then_done() -> None:
     decoder = decode(body, "messages")
     assert decoder.state.status == "truncated"
     assert _found(decoder) == [
-        ("warning", "no_event_line", 0),
+        ("warning", "event_line_required", 0),
         ("warning", "out_of_order", 0),
         ("info", "unknown_event", 0),
         ("info", "unknown_event", 1),

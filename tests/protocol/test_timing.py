@@ -200,6 +200,9 @@ def test_usage_attributed_to_the_only_visible_channel() -> None:
     state.choice(0).text.append("Hel", 3)
     state.choice(0).text.append("lo", 4)
     state.usage = {"input_tokens": 3, "output_tokens": 4}  # Messages/Responses shape
+    streaming = compute_timing((items, state)).channels["text"]
+    assert streaming.tokens_reported is None  # mid-stream a usage is not the final count
+    state.status = "complete"
     timing = compute_timing((items, state))
     text = timing.channels["text"]
     assert text.tokens_reported == 4 and text.tokens_source == "usage"

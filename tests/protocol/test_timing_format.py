@@ -21,9 +21,10 @@ def test_format_seconds() -> None:
 
 def test_figures_table() -> None:
     rows = dict(figures(_timing()))
-    assert rows["response headers"] == "50 ms"
+    assert rows["time to headers"] == "50 ms"
     assert rows["first byte"] == "100 ms"
-    assert rows["first text"] == "100 ms"
+    assert rows["first token"] == "100 ms"
+    assert rows["first answer token"] == "100 ms"
     assert rows["total"] == "2.50 s"
     assert rows["text tokens/s"].startswith("12.5/s")  # 5 reported tokens over 0.4 s
     assert "usage" in rows["text tokens/s"]

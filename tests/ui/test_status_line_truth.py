@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 
-def test_complete_with_warnings_reads_amber_and_a_click_shows_them(
+def test_complete_with_an_error_finding_reads_red_and_a_click_shows_it(
     window: Any, qloop: Any, send_and_wait: Any, qtbot: Any
 ) -> None:
     from PySide6.QtCore import Qt
@@ -17,13 +17,15 @@ def test_complete_with_warnings_reads_amber_and_a_click_shows_them(
     panel.set_fault("bad-json")
     assert send_and_wait(panel) == "complete"
     findings = [f for f in panel.session.state.findings if f.severity != "info"]
-    assert findings  # the half-cut JSON line is a finding
+    # The half-cut JSON line is an invalid_json finding: an error (its text is lost), as the
+    # inspector shows it, so the line says "error", not "warning".
+    assert [f.severity for f in findings] == ["error"] * len(findings) and findings
     n = len(findings)
-    words = f"complete · {n} warning{'s' if n != 1 else ''}"
+    words = f"complete · {n} error{'s' if n != 1 else ''}"
     line = panel.status_line
     assert line.status.text() == f"● {words}"
     assert line.text().startswith(f"{words} · HTTP 200 · ")
-    assert status_color("incomplete") in line.status.styleSheet()  # amber, not green
+    assert status_color("failed") in line.status.styleSheet()  # red, not green
     assert panel.dump_state()["status_line"] == line.text()
     lost = panel.views["answer"].lost  # the lost text is said, with the words it follows
     assert lost.isVisible() and "could not be read (bad JSON)" in lost.text()

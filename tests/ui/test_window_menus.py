@@ -193,7 +193,7 @@ def test_timing_dock_follows_the_panel(window: Any, qloop: Any, tmp_path: Path) 
         )
         for r in range(window.docks.timing_view.table.rowCount())
     )
-    assert rows["first text"] == "100 ms"
+    assert rows["first answer token"] == "100 ms"
     image = window.docks.timing_view.grab()
     assert not image.isNull()
 

@@ -2,8 +2,9 @@
 
 StreamState keeps the answer as one text, one reasoning text and the tool calls, which is all
 chat needs. Two things it does not keep are needed to send a turn back exactly: each thinking
-block's own text and signature (messages), and each Responses reasoning item as it came (its
-``id`` and ``encrypted_content``). Both are in the stream's events, so ``payloads`` (the parsed
+block's own text and signature (messages, and chat through LiteLLM, whose ``thinking_blocks``
+carry Anthropic's), and each Responses reasoning item as it came (its ``id`` and
+``encrypted_content``). Both are in the stream's events, so ``payloads`` (the parsed
 JSON of the timeline's events, in order) rebuilds the turn from them when it is given.
 """
 
@@ -32,7 +33,11 @@ __all__ = ["assistant_turn", "tool_turn"]
 
 def _from_state(state: StreamState) -> list[Part]:
     parts: list[Part] = []
-    signatures = [v for kind, v in state.signatures if kind == "signature"]
+    # On chat a signature goes back only in the thinking blocks it came in (_from_chat); the
+    # others (OpenRouter's reasoning_details) have no place in a chat message.
+    signatures = [
+        v for kind, v in state.signatures if kind == "signature" and state.route != "chat"
+    ]
     if state.reasoning and state.route != "responses":
         # One thinking block: the state joins the blocks' text (see the module docstring).
         parts.append(Thinking(state.reasoning, "".join(signatures) or None))
@@ -130,6 +135,48 @@ def _from_responses(payloads: Iterable[Any]) -> list[Part]:
     return parts
 
 
+def _chat_thinking(payloads: Iterable[Any]) -> list[Part]:
+    """Choice 0's ``delta.thinking_blocks`` (LiteLLM in front of Anthropic) joined into the
+    blocks they are pieces of: a block's text runs until its signature, which closes it."""
+    parts: list[Part] = []
+    text: list[str] = []
+    open_block = False
+    for p in payloads:
+        choices = p.get("choices") if isinstance(p, dict) else None
+        first = choices[0] if isinstance(choices, list) and choices else None
+        if not isinstance(first, dict) or first.get("index", 0) != 0:
+            continue
+        delta = first.get("delta")
+        if not isinstance(delta, dict):
+            continue
+        for block in dict_items(delta.get("thinking_blocks")):
+            if block.get("type") == "redacted_thinking":
+                data = string(block.get("data"))
+                if data:
+                    parts.append(RedactedThinking(data))
+                continue
+            piece = string(block.get("thinking"))
+            if piece:
+                text.append(piece)
+                open_block = True
+            signature = string(block.get("signature"))
+            if signature:
+                parts.append(Thinking("".join(text), signature))
+                text, open_block = [], False
+    if open_block:  # thinking that never got its signature: kept, without one
+        parts.append(Thinking("".join(text)))
+    return parts
+
+
+def _from_chat(state: StreamState, payloads: Iterable[Any]) -> list[Part]:
+    """The turn with the thinking blocks the gateway streamed, in that shape; [] if none."""
+    thinking = _chat_thinking(payloads)
+    if not thinking:
+        return []
+    rest = [p for p in _from_state(state) if not isinstance(p, Thinking)]
+    return thinking + rest
+
+
 def assistant_turn(state: StreamState, payloads: Iterable[Any] | None = None) -> Turn:
     """The streamed answer as the next assistant turn (choice 0 on chat).
 
@@ -143,6 +190,10 @@ def assistant_turn(state: StreamState, payloads: Iterable[Any] | None = None) ->
         parts = _from_messages(payloads)
     elif payloads is not None and state.route == "responses":
         parts = _from_responses(payloads)
+    elif payloads is not None and state.route == "chat" and state.signatures:
+        # Only an answer with signed or redacted thinking can hold thinking_blocks: a long chat
+        # answer's payloads are not parsed again for nothing.
+        parts = _from_chat(state, payloads)
     if not parts:
         parts = _from_state(state)
     return Turn("assistant", tuple(parts))

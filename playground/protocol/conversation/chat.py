@@ -4,7 +4,9 @@ Reasoning is not sent back on chat by default: OpenAI's chat has no field for it
 unknown message fields, and DeepSeek answers 400 when ``reasoning_content`` comes back. With
 ``reasoning=True`` a Thinking part goes back as the assistant message's ``reasoning`` field,
 the gateway's own name for it (PROTOCOL.md §0; OpenRouter reads it to keep reasoning across
-turns). Signatures, redacted thinking and Responses reasoning items have no place on chat.
+turns). A gateway that streamed Anthropic's ``thinking_blocks`` on chat (LiteLLM) gets them
+back, signed, as ``thinking_blocks`` with ``reasoning_content``. Other signatures and Responses
+reasoning items have no place on chat.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from playground.protocol.conversation.model import (
     Conversation,
     Image,
     Part,
+    RedactedThinking,
     Text,
     Thinking,
     ToolCall,
@@ -53,7 +56,14 @@ def _assistant(turn: Turn, reasoning: bool) -> dict[str, Any]:
         # OpenAI: content "is required unless tool_calls is specified" (then null).
         msg["content"] = None if calls else ""
     thinking = [p.text for p in turn.parts if isinstance(p, Thinking)]
-    if reasoning and thinking:
+    blocks = _thinking_blocks(turn)
+    if blocks:
+        # The gateway streamed Anthropic's thinking blocks (LiteLLM): they go back as it gave
+        # them, with the same text as reasoning_content, the shape LiteLLM accepts and turns
+        # into the blocks that must lead an assistant turn with tool_use while thinking is on.
+        msg["reasoning_content"] = "".join(thinking)
+        msg["thinking_blocks"] = blocks
+    elif reasoning and thinking:
         msg["reasoning"] = "".join(thinking)
     if calls:
         msg["tool_calls"] = [
@@ -65,6 +75,26 @@ def _assistant(turn: Turn, reasoning: bool) -> dict[str, Any]:
             for c in calls
         ]
     return msg
+
+
+def _thinking_blocks(turn: Turn) -> list[dict[str, Any]]:
+    """A turn's signed thinking and redacted thinking as ``thinking_blocks``; [] when it has
+    none (signatures on chat come only from a gateway's own ``thinking_blocks``)."""
+    if not any(
+        isinstance(p, RedactedThinking) or (isinstance(p, Thinking) and p.signature)
+        for p in turn.parts
+    ):
+        return []
+    out: list[dict[str, Any]] = []
+    for part in turn.parts:
+        if isinstance(part, Thinking):
+            block: dict[str, Any] = {"type": "thinking", "thinking": part.text}
+            if part.signature is not None:
+                block["signature"] = part.signature
+            out.append(block)
+        elif isinstance(part, RedactedThinking):
+            out.append({"type": "redacted_thinking", "data": part.data})
+    return out
 
 
 def to_chat(conversation: Conversation, *, reasoning: bool = False) -> list[dict[str, Any]]:
@@ -103,6 +133,16 @@ def _parts(content: Any) -> list[Part]:
     return parts
 
 
+def _parsed_blocks(blocks: Any) -> list[Part]:
+    parts: list[Part] = []
+    for block in dict_items(blocks):
+        if block.get("type") == "redacted_thinking" and string(block.get("data")):
+            parts.append(RedactedThinking(str(block["data"])))
+        elif block.get("type") == "thinking":
+            parts.append(Thinking(str(block.get("thinking") or ""), string(block.get("signature"))))
+    return parts
+
+
 def from_chat(messages: Any) -> Conversation:
     """A Conversation from a ``messages`` array. A leading system message with plain text is
     the system text; consecutive tool messages are one tool turn (parallel results)."""
@@ -121,9 +161,9 @@ def from_chat(messages: Any) -> Conversation:
             else:
                 turns.append(Turn("tool", (result,)))
         elif role == "assistant":
-            parts: list[Part] = []
+            parts: list[Part] = _parsed_blocks(msg.get("thinking_blocks"))
             thought = string(msg.get("reasoning")) or string(msg.get("reasoning_content"))
-            if thought:
+            if thought and not parts:
                 parts.append(Thinking(thought))
             content = msg.get("content")
             if content is not None:

@@ -8,7 +8,6 @@ from playground.protocol.asked import NOTHING_ASKED, Asked
 from playground.protocol.events import Finished, StreamError, StreamEvent
 from playground.protocol.findings import FindingSink
 from playground.protocol.sse import SSEEvent
-from playground.protocol.state import Severity
 
 __all__ = ["RouteDecoder", "as_int", "as_str"]
 
@@ -57,9 +56,7 @@ class RouteDecoder:
         """
         self.errors += 1
         out.append(err)
-        self.sink.report(
-            "error", "error_mid_stream", f"error in the stream: {err.message}", ev.index
-        )
+        self.sink.report("error_mid_stream", f"error in the stream: {err.message}", ev.index)
         if final is not None:
             out.append(Finished(final, terminal=True))
 
@@ -67,9 +64,7 @@ class RouteDecoder:
         """The event's type: ``data.type``, else its SSE ``event:`` name (``named``, on routes
         whose SSE name equals ``data.type``); None, with a finding, when data is not an object."""
         if type(payload) is not dict:
-            self.sink.report(
-                "warning", "unexpected_shape", "event data is not a JSON object", ev.index
-            )
+            self.sink.report("unexpected_shape", "event data is not a JSON object", ev.index)
             return None
         kind = payload.get("type")
         if type(kind) is str:
@@ -78,12 +73,12 @@ class RouteDecoder:
             return ev.event
         return ev.event if ev.event != "message" else ""
 
-    def no_event_line(self, ev: SSEEvent, kind: str, severity: Severity, why: str) -> None:
-        """An event without its ``event:`` line on a route whose grammar names every event."""
+    def no_event_line(self, ev: SSEEvent, kind: str, code: str, why: str) -> None:
+        """An event without its ``event:`` line on a route whose grammar names every event
+        (``code`` says what that costs a client: ``no_event_line`` or ``event_line_required``)."""
         self.sink.once(
             "no_event_line",
-            severity,
-            "no_event_line",
+            code,
             f"event {kind!r} came without its `event:` line ({why}); reported once",
             ev.index,
         )
@@ -91,7 +86,6 @@ class RouteDecoder:
     def unknown(self, ev: SSEEvent, name: str) -> None:
         self.sink.once(
             f"unknown:{name}",
-            "info",
             "unknown_event",
             f"event type {name!r} is not part of the {self.route} grammar (relayed, ignored)",
             ev.index,

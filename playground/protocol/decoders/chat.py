@@ -75,14 +75,13 @@ class ChatDecoder(RouteDecoder):
 
     def decode(self, ev: SSEEvent, payload: Any, out: list[StreamEvent]) -> None:
         if type(payload) is not dict:
-            self.sink.report("warning", "unexpected_shape", "chunk is not a JSON object", ev.index)
+            self.sink.report("unexpected_shape", "chunk is not a JSON object", ev.index)
             return
         if self._usage_item is not None:
             # Both seeds: usage rides the last chunk before [DONE]; real streams send more
             # (OpenAI's `moderation` chunk), so this is a finding, not an assumption (§0).
             self.sink.once(
                 "usage_not_last",
-                "warning",
                 "usage_not_last",
                 f"a chunk arrived after the usage chunk (item {self._usage_item})",
                 ev.index,
@@ -121,7 +120,7 @@ class ChatDecoder(RouteDecoder):
                         continue
                     self._choice(ev, choice, out)
             else:
-                self.sink.report("warning", "unexpected_shape", "choices is not an array", ev.index)
+                self.sink.report("unexpected_shape", "choices is not an array", ev.index)
         usage = payload.get("usage")
         if usage is not None:
             if type(usage) is dict:
@@ -142,7 +141,6 @@ class ChatDecoder(RouteDecoder):
         count = len(choices) if type(choices) is list else 0
         if self.asked.include_usage and count:
             self.sink.report(
-                "warning",
                 "usage_shape",
                 f"the usage chunk has {count} choice(s); with stream_options.include_usage "
                 "it has an empty choices array",
@@ -150,7 +148,6 @@ class ChatDecoder(RouteDecoder):
             )
         elif not self.asked.include_usage and not count:
             self.sink.report(
-                "warning",
                 "usage_shape",
                 "the usage chunk has no choice; without stream_options.include_usage it keeps "
                 "one choice with an empty delta (a loop reading choices[0] breaks)",
@@ -160,7 +157,6 @@ class ChatDecoder(RouteDecoder):
     def finish(self, *, terminated: bool, failed: bool) -> None:
         if terminated and not failed and self.asked.include_usage and self._usage_item is None:
             self.sink.report(
-                "warning",
                 "no_usage",
                 "stream_options.include_usage was asked for, but no chunk carried usage",
                 None,
@@ -195,7 +191,6 @@ class ChatDecoder(RouteDecoder):
         if delta.get("role") is not None and index in self._content:
             self.sink.once(
                 f"role_late:{index}",
-                "warning",
                 "out_of_order",
                 f"choice {index}: the role arrives after the choice's content (it comes first)",
                 ev.index,
@@ -206,7 +201,6 @@ class ChatDecoder(RouteDecoder):
     def _after_finish(self, ev: SSEEvent, index: int) -> None:
         self.sink.once(
             f"after_finish:{index}",
-            "warning",
             "out_of_order",
             f"choice {index}: a delta after the choice's finish_reason",
             ev.index,
@@ -217,12 +211,12 @@ class ChatDecoder(RouteDecoder):
     ) -> None:
         reasoning_seen = False
         details: Any = None
+        blocks: Any = None
         for key, value in delta.items():
             if value is None:
                 # Gateway seed: "A delta holds only what it adds, and never a field set to null."
                 self.sink.once(
                     f"null:{key}",
-                    "info",
                     "null_in_delta",
                     f"delta.{key} is null (the gateway's page says a delta never sets a field to "
                     "null); reported once per field",
@@ -243,6 +237,8 @@ class ChatDecoder(RouteDecoder):
                     reasoning_seen = True
             elif key == "reasoning_details":
                 details = value
+            elif key == "thinking_blocks":
+                blocks = value
             elif key == "refusal":
                 if type(value) is str and value:
                     out.append(RefusalDelta(value, index))
@@ -279,6 +275,30 @@ class ChatDecoder(RouteDecoder):
                 )
         if details is not None and type(details) is list:
             self._details(details, index, reasoning_seen, out)
+        if blocks is not None and type(blocks) is list:
+            self._thinking_blocks(blocks, index, reasoning_seen, out)
+
+    @staticmethod
+    def _thinking_blocks(
+        blocks: list[Any], index: int, reasoning_seen: bool, out: list[StreamEvent]
+    ) -> None:
+        # LiteLLM in front of Anthropic: delta.thinking_blocks[] holds Anthropic's thinking
+        # blocks ({"type": "thinking", "thinking", "signature"}, {"type": "redacted_thinking",
+        # "data"}) in pieces, beside reasoning_content with the same text (counted once).
+        for block in blocks:
+            if type(block) is not dict:
+                continue
+            if block.get("type") == "redacted_thinking":
+                data = block.get("data")
+                if type(data) is str and data:
+                    out.append(Signature("redacted", data, index))
+                continue
+            text = block.get("thinking")
+            if not reasoning_seen and type(text) is str and text:
+                out.append(ReasoningDelta(text, index))
+            signature = block.get("signature")
+            if type(signature) is str and signature:
+                out.append(Signature("signature", signature, index))
 
     @staticmethod
     def _content_parts(parts: list[Any], index: int, out: list[StreamEvent]) -> None:
@@ -348,7 +368,6 @@ class ChatDecoder(RouteDecoder):
                 self._tools.add(seen)
                 if call_id is None and name is None:
                     self.sink.report(
-                        "warning",
                         "delta_before_start",
                         f"tool call {key} arguments before its id and name",
                         ev.index,

@@ -36,7 +36,6 @@ def check_image(b64: str, sink: FindingSink, item: int, where: str) -> None:
         return  # no bytes at all is no claim to check (an empty placeholder partial)
     shown = head[:8].hex(" ")
     sink.report(
-        "warning",
         "not_an_image",
         f"{where}: its base64 decodes to bytes that are no PNG, JPEG, WebP or GIF ({shown})",
         item,
@@ -69,9 +68,7 @@ class ImagesDecoder(RouteDecoder):
         elif kind in ("image_generation.partial_image", "image_edit.partial_image"):
             b64 = as_str(payload.get("b64_json"))
             if b64 is None:
-                self.sink.report(
-                    "warning", "unexpected_shape", "partial_image without b64_json", ev.index
-                )
+                self.sink.report("unexpected_shape", "partial_image without b64_json", ev.index)
                 return
             self._partials += 1
             check_image(b64, self.sink, ev.index, kind)
@@ -119,7 +116,6 @@ class ImagesDecoder(RouteDecoder):
             # Info, not a warning: OAI-PY image_generate_params says the final image may be
             # sent before all the partial images asked for were generated (PROTOCOL.md §5).
             self.sink.report(
-                "info",
                 "fewer_partials",
                 f"{self._partials} partial image(s) came; the request asked for {wanted}",
                 None,

@@ -49,14 +49,15 @@ class MessagesDecoder(RouteDecoder):
         if ev.event == "message":
             # PROTOCOL.md §1: the Anthropic SDK routes on the SSE `event:` name and drops events
             # without one, so a gateway serving /v1/messages must send `event:` lines.
-            self.no_event_line(ev, kind, "warning", "the Anthropic SDK drops such events")
+            self.no_event_line(
+                ev, kind, "event_line_required", "the Anthropic SDK drops such events"
+            )
         if not self._started and kind != "ping" and kind != "error":
             self._started = True
             if kind != "message_start":
                 # ANT-DOC flow and the gateway seed: "message_start opens with the input token
                 # count"; everything else comes after it.
                 self.sink.report(
-                    "warning",
                     "out_of_order",
                     f"the stream opens with {kind!r}, not message_start",
                     ev.index,
@@ -71,7 +72,6 @@ class MessagesDecoder(RouteDecoder):
                 return
             if index not in self._blocks:
                 self.sink.report(
-                    "warning",
                     "delta_before_start",
                     f"content_block_stop for block {index} that never started",
                     ev.index,
@@ -98,7 +98,6 @@ class MessagesDecoder(RouteDecoder):
                 what = f"a {inner!r} object" if inner else "no stop_reason"
                 self.sink.once(
                     "message_delta_shape",
-                    "warning",
                     "unexpected_shape",
                     f"message_delta.delta holds {what}, not {{stop_reason, stop_sequence}} "
                     "(anything in it is not read); reported once",
@@ -122,7 +121,7 @@ class MessagesDecoder(RouteDecoder):
         block = payload.get("content_block")
         if index is None or type(block) is not dict:
             self.sink.report(
-                "warning", "unexpected_shape", "content_block_start without index/block", ev.index
+                "unexpected_shape", "content_block_start without index/block", ev.index
             )
             return
         kind = as_str(block.get("type")) or "?"
@@ -164,20 +163,18 @@ class MessagesDecoder(RouteDecoder):
         delta = payload.get("delta")
         if index is None or type(delta) is not dict:
             self.sink.report(
-                "warning", "unexpected_shape", "content_block_delta without index/delta", ev.index
+                "unexpected_shape", "content_block_delta without index/delta", ev.index
             )
             return
         if index not in self._blocks:
             self._blocks[index] = "?"
             self.sink.report(
-                "warning",
                 "delta_before_start",
                 f"content_block_delta for block {index} before its content_block_start",
                 ev.index,
             )
         elif index not in self._open:
             self.sink.report(
-                "warning",
                 "event_after_terminator",
                 f"content_block_delta for block {index} after its stop",
                 ev.index,
@@ -215,7 +212,6 @@ class MessagesDecoder(RouteDecoder):
             return
         for index, opened in self._open.items():
             self.sink.report(
-                "warning",
                 "block_not_stopped",
                 f"block {index} ({self._blocks.get(index)}) never got its content_block_stop",
                 opened,

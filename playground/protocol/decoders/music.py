@@ -60,7 +60,7 @@ class MusicDecoder(RouteDecoder):
             self.error(ev, err, out)
             return
         if type(payload) is not dict:
-            self.sink.report("warning", "unexpected_shape", "event is not a JSON object", ev.index)
+            self.sink.report("unexpected_shape", "event is not a JSON object", ev.index)
             return
         kind = as_str(payload.get("type")) or (ev.event if ev.event != "message" else None)
         audio = as_str(payload.get("audio")) or as_str(payload.get("delta"))
@@ -94,7 +94,6 @@ class MusicDecoder(RouteDecoder):
         if last is not None and progress < last:
             self.sink.once(
                 "progress_back",
-                "warning",
                 "out_of_order",
                 f"the job's progress went back from {last:g} to {progress:g}",
                 ev.index,

@@ -110,7 +110,6 @@ class ResponsesDecoder(RouteDecoder):
         if type(seq) is not int:
             if "sequence_number" in payload:  # there, but "7", 7.5, true or null: no integer
                 self.sink.report(
-                    "warning",
                     "unexpected_shape",
                     f"sequence_number is {type(seq).__name__} {_shown(seq)}, not an integer",
                     ev.index,
@@ -120,7 +119,6 @@ class ResponsesDecoder(RouteDecoder):
             if self._first:
                 self.sink.once(
                     "no_seq",
-                    "info",
                     "no_sequence_number",
                     "events carry no sequence_number (older recordings; gaps cannot be seen)",
                     ev.index,
@@ -132,7 +130,6 @@ class ResponsesDecoder(RouteDecoder):
         if last is not None:
             if seq > last + 1:
                 self.sink.report(
-                    "warning",
                     "sequence_gap",
                     f"sequence_number jumped from {last} to {seq} "
                     f"({seq - last - 1} event(s) missing)",
@@ -140,7 +137,6 @@ class ResponsesDecoder(RouteDecoder):
                 )
             elif seq <= last:
                 self.sink.report(
-                    "warning",
                     "sequence_step_back",
                     f"sequence_number {seq} after {last}",
                     ev.index,
@@ -161,7 +157,6 @@ class ResponsesDecoder(RouteDecoder):
         if key not in self._items:
             self._items[key] = "?"
             self.sink.report(
-                "warning",
                 "delta_before_start",
                 f"{what} for output item {key!r} before response.output_item.added",
                 ev.index,
@@ -186,7 +181,7 @@ class ResponsesDecoder(RouteDecoder):
         if ev.event == "message":
             # Seed "Streaming": "Each event is an `event:` line and a `data:` line". The OpenAI
             # SDK reads `data.type` only, so nothing breaks: info (LiteLLM sends data only).
-            self.no_event_line(ev, kind, "info", "each Responses event has one")
+            self.no_event_line(ev, kind, "no_event_line", "each Responses event has one")
         self._sequence(ev, payload)
         delta = payload.get("delta")
         if kind == "response.output_text.delta":
@@ -279,9 +274,7 @@ class ResponsesDecoder(RouteDecoder):
     def _item_added(self, ev: SSEEvent, payload: dict[str, Any], out: list[StreamEvent]) -> None:
         item = payload.get("item")
         if type(item) is not dict:
-            self.sink.report(
-                "warning", "unexpected_shape", "output_item.added without an item", ev.index
-            )
+            self.sink.report("unexpected_shape", "output_item.added without an item", ev.index)
             return
         index = as_int(payload.get("output_index"))
         item_id = as_str(item.get("id"))
@@ -323,7 +316,6 @@ class ResponsesDecoder(RouteDecoder):
             return
         if args is not None and args != streamed:
             self.sink.report(
-                "warning",
                 "done_mismatch",
                 f"the final arguments of call {key!r} differ from the streamed ones "
                 "(the streamed text is kept)",
@@ -335,16 +327,13 @@ class ResponsesDecoder(RouteDecoder):
     def _item_done(self, ev: SSEEvent, payload: dict[str, Any], out: list[StreamEvent]) -> None:
         item = payload.get("item")
         if type(item) is not dict:
-            self.sink.report(
-                "warning", "unexpected_shape", "output_item.done without an item", ev.index
-            )
+            self.sink.report("unexpected_shape", "output_item.done without an item", ev.index)
             return
         index = as_int(payload.get("output_index"))
         item_id = as_str(item.get("id"))
         key: int | str = index if index is not None else self._ids.get(item_id or "", item_id or -1)
         if key not in self._items:
             self.sink.report(
-                "warning",
                 "delta_before_start",
                 f"output_item.done for item {key!r} that was never added",
                 ev.index,
@@ -426,7 +415,6 @@ class ResponsesDecoder(RouteDecoder):
             return
         for key, opened in self._open.items():
             self.sink.report(
-                "warning",
                 "block_not_stopped",
                 f"output item {key!r} ({self._items.get(key)}) was added but never done",
                 opened,

@@ -24,9 +24,7 @@ class SpeechDecoder(RouteDecoder):
         if kind == "speech.audio.delta":
             audio = as_str(payload.get("audio"))
             if audio is None:
-                self.sink.report(
-                    "warning", "unexpected_shape", "speech.audio.delta without audio", ev.index
-                )
+                self.sink.report("unexpected_shape", "speech.audio.delta without audio", ev.index)
                 return
             out.append(AudioChunk(audio))
         elif kind == "speech.audio.done":

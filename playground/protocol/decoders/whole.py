@@ -57,15 +57,11 @@ def read_body(
         # An error envelope is the error (§0), not an answer in the wrong shape. With an HTTP
         # error status it never gets here (fail_before_stream); without one (a saved error body,
         # a gateway that said 200) it is the run's error all the same.
-        sink.report(
-            "error", "error_body", f"the body is an error, not a stream: {error.message}", item
-        )
+        sink.report("error_body", f"the body is an error, not a stream: {error.message}", item)
     elif stream_requested is not False:
-        sink.report(
-            "warning", "json_body", f"{_ONE_BODY} JSON body although a stream was asked for", item
-        )
+        sink.report("json_body", f"{_ONE_BODY} JSON body although a stream was asked for", item)
     if payload is NOT_JSON:
-        sink.report("error", "invalid_json", f"body is not JSON: {problem}", item)
+        sink.report("invalid_json", f"body is not JSON: {problem}", item)
         return payload, None
     return payload, decode_whole(route, payload, out, sink, item)
 
@@ -74,7 +70,6 @@ def report_audio_body(sink: FindingSink, item: int) -> None:
     """One audio body where a stream of events was asked for (speech with stream_format "sse"
     answered with one WAV, as LiteLLM does): a warning; the audio is still shown and playable."""
     sink.report(
-        "warning",
         "audio_body",
         f"{_ONE_BODY} audio body although a stream of events was asked for",
         item,
@@ -90,7 +85,7 @@ def decode_whole(
         out.append(err)
         return None
     if not isinstance(payload, dict):
-        sink.report("warning", "unexpected_shape", "the body is not a JSON object", item)
+        sink.report("unexpected_shape", "the body is not a JSON object", item)
         return None
     if isinstance(payload.get("choices"), list):
         _chat(payload, out)
@@ -130,7 +125,7 @@ def decode_whole(
         _usage(payload, out)
         out.append(Finished(None, terminal=True))
         return "transcription"
-    sink.report("info", "unexpected_shape", "a JSON body of an unknown shape", item)
+    sink.report("unknown_body", "a JSON body of an unknown shape", item)
     out.append(Finished(None, terminal=True))
     return None
 

@@ -31,6 +31,8 @@ __all__ = [
     "detect_route",
     "find_route",
     "make_decoder",
+    "route_for_path",
+    "route_for_url",
     "route_of",
 ]
 
@@ -63,6 +65,32 @@ def route_of(name: str) -> Route:
     if found is None:
         raise ValueError(f"unknown route {name!r}; expected one of {', '.join(ROUTE_NAMES)}")
     return found
+
+
+def route_for_path(method: str, path: str) -> str | None:
+    """The route whose grammar reads the answer to ``method path``, or None.
+
+    ``path`` is relative to the base URL ending in /v1 (``/images/edits``); a path that still
+    starts with ``/v1`` is taken below it, and a query or a trailing slash is ignored.
+    """
+    rest = path.split("?", 1)[0]
+    if rest == "/v1" or rest.startswith("/v1/"):
+        rest = rest[3:]
+    rest = rest.rstrip("/") or "/"
+    for route in ROUTES:
+        if route.serves(method, rest):
+            return route.name
+    return None
+
+
+def route_for_url(method: str, url: str) -> str | None:
+    """The route of a request to ``url``: its path below the last ``/v1`` (a gateway may mount
+    the API under a prefix, ``/api/v1``), else the whole path."""
+    path = url.split("?", 1)[0]
+    if "://" in path:
+        path = "/" + path.split("://", 1)[1].partition("/")[2]
+    _head, sep, tail = path.rpartition("/v1/")
+    return route_for_path(method, "/" + tail if sep else path)
 
 
 def _owner(name: str) -> str | None:

@@ -42,4 +42,7 @@ ROUTE = Route(
     terminator="image_generation.completed",
     done="after",
     event_prefixes=("image_generation.", "image_edit."),
+    # OpenAI: "POST /images/edits ... multipart/form-data", streamed as image_edit.* events;
+    # some gateways serve generations at the short /images (OR-DOCS: POST /api/v1/images).
+    other_paths=(("POST", "/images/edits"), ("POST", "/images")),
 )

@@ -38,4 +38,5 @@ ROUTE = Route(
     done="ends_job",
     event_prefixes=("music.job.",),
     audio_body=True,
+    other_paths=(("GET", "/music/{id}/stream"),),  # a job's stream_url: the WAV as it renders
 )

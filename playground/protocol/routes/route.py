@@ -68,6 +68,13 @@ def take(rest: dict[str, Any], params: RequestParams, key: str, attr: str | None
         setattr(params, name, rest.pop(key))
 
 
+def _path_matches(pattern: str, path: str) -> bool:
+    want, got = pattern.split("/"), path.split("/")
+    return len(want) == len(got) and all(
+        w == g or (w == "{id}" and bool(g)) for w, g in zip(want, got, strict=True)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Route:
     """One route of the gateway; ``ROUTES`` in ``protocol/routes`` is the tuple of them."""
@@ -89,6 +96,16 @@ class Route:
     conversational: bool = False  # turns, system, tools, reasoning: the chat-like editors
     audio_body: bool = False  # may answer with raw audio bytes instead of events
     stream_key: bool = True  # the body says ``stream`` (speech says ``stream_format``)
+    # Other (method, path) pairs whose answers this route's grammar reads; ``{id}`` matches one
+    # path segment (a job id). The proxy, ``inspect`` and the window all ask ``route_for_path``.
+    other_paths: tuple[tuple[str, str], ...] = ()
+
+    def serves(self, method: str, path: str) -> bool:
+        """Whether ``method path`` (relative to the base URL ending in /v1) is this route's."""
+        method = method.upper()
+        if method == self.method and path == self.path:
+            return True
+        return any(method == m and _path_matches(pattern, path) for m, pattern in self.other_paths)
 
     def owns(self, name: str) -> bool:
         """Whether an SSE event name or ``data.type`` value belongs to this route."""

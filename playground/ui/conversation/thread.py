@@ -208,7 +208,8 @@ class ConversationThread(QObject):
             return None
         from playground.protocol.conversation.answer import assistant_turn
 
-        # Lazily: only messages and responses read them (a 100,000-event chat answer parsed
+        # Lazily: only messages, responses and a chat answer with signed thinking (LiteLLM's
+        # thinking_blocks) read them (a 100,000-event chat answer parsed
         # every payload again here, a 1-3 s block as the run ended).
         payloads = (decoder.payload(i) for i in range(len(decoder.items)))
         turn = assistant_turn(state, payloads)

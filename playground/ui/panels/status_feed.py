@@ -10,15 +10,17 @@ from playground.ui.panels.status_line import SILENCE_SHOWN_AFTER
 if TYPE_CHECKING:
     from playground.ui.panels.route_panel import RoutePanel
 
-__all__ = ["show_stall", "update_status", "warning_count"]
+__all__ = ["finding_counts", "show_stall", "update_status"]
 
 
-def warning_count(panel: RoutePanel) -> int:
-    """Findings above "info" in the panel's run: a completed stream with them reads amber."""
+def finding_counts(panel: RoutePanel) -> tuple[int, int]:
+    """The run's (errors, warnings): each finding at the severity its code declares, the one the
+    inspector shows it with. A completed stream with errors reads red, with warnings amber."""
     state = panel.session.state
     if state is None:
-        return 0
-    return sum(1 for f in state.findings if f.severity != "info")
+        return 0, 0
+    errors = sum(1 for f in state.findings if f.severity == "error")
+    return errors, sum(1 for f in state.findings if f.severity == "warning")
 
 
 def update_status(panel: RoutePanel) -> None:
@@ -43,7 +45,8 @@ def update_status(panel: RoutePanel) -> None:
     else:
         status = state.status
     line = panel.status_line
-    line.set_status(status, warnings=warning_count(panel), note=note)
+    errors, warnings = finding_counts(panel)
+    line.set_status(status, warnings=warnings, errors=errors, note=note)
     end = (
         run.t_end
         if run.t_end is not None

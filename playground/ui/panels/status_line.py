@@ -8,6 +8,8 @@ from PySide6.QtCore import QEvent, QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolTip, QWidget
 
+from playground.protocol.figures import BY_KEY, RATE
+from playground.protocol.timing_format import format_seconds
 from playground.ui.theme import is_dark
 
 __all__ = ["SILENCE_SHOWN_AFTER", "StatusLine", "format_usage", "status_color"]
@@ -71,12 +73,6 @@ def _whole_parts(text: str, metrics: QFontMetrics, room: int) -> str:
         if metrics.horizontalAdvance(shown) + 2 <= room:
             return shown
     return ""
-
-
-def _ms(seconds: float | None) -> str:
-    if seconds is None:
-        return "–"
-    return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
 class _StatusWord(QLabel):
@@ -161,7 +157,7 @@ class StatusLine(QWidget):
         self._status_min = status_width + 4
         self.status.setMinimumWidth(self._status_min)
         self._status = self._style = self._note = ""
-        self._warnings = 0
+        self._warnings = self._errors = 0
         self._texts: dict[QLabel, str] = dict.fromkeys(
             (self.http, self.ttfb, self.ttft, self.rate, self.elapsed, self.usage), ""
         )
@@ -169,20 +165,22 @@ class StatusLine(QWidget):
         self.set_status("idle")
         self.status.clicked.connect(self._status_clicked)
         self.status.tooltipAsked.connect(self._status_tooltip)
-        self.ttfb.setToolTip("Time to first byte of the body, since the request was sent")
-        self.ttft.setToolTip("Time to first token (text or thinking), since the request was sent")
+        self.ttfb.setToolTip(BY_KEY["first_byte"].tip)
+        self.ttft.setToolTip(BY_KEY["first_token"].tip)
         self.elapsed.setToolTip("Elapsed time since the request was sent")
         self.usage.setToolTip("Usage as the server reported it")
-        self.rate.setToolTip(
-            "Tokens per second since the first token (usage when reported, else deltas)"
-        )
+        self.rate.setToolTip(RATE.tip)
 
     # ---- what it says ---------------------------------------------------------------------------
     def status_text(self) -> str:
         """The status word with its warnings or silence, as shown (without the dot)."""
         text = self._status
-        if self._status == "complete" and self._warnings:
-            text += f" · {self._warnings} warning{'s' if self._warnings != 1 else ''}"
+        if self._status == "complete":
+            # Counted by the severity each finding code declares (protocol/findings.py), the
+            # same the inspector colours its rows with.
+            for count, word in ((self._errors, "error"), (self._warnings, "warning")):
+                if count:
+                    text += f" · {count} {word}{'s' if count != 1 else ''}"
         if self._note:
             text += f" · {self._note}"
         return text
@@ -192,17 +190,21 @@ class StatusLine(QWidget):
         figures = [self._texts[label] for label in self._texts if self._texts[label]]
         return " · ".join([self.status_text(), *figures])
 
-    def set_status(self, status: str, *, warnings: int = 0, note: str = "") -> None:
-        """``warnings``: findings of a completed stream; ``note``: e.g. "no bytes for 3 s"."""
+    def set_status(
+        self, status: str, *, warnings: int = 0, errors: int = 0, note: str = ""
+    ) -> None:
+        """``errors``, ``warnings``: findings of a completed stream of that severity; ``note``:
+        e.g. "no bytes for 3 s"."""
         # Once per frame while streaming: a style sheet set again (even the same one) re-polishes
         # the label and lays the row out anew, so only a change is applied.
-        warned = status == "complete" and warnings > 0
-        color = status_color("incomplete" if warned else status)
-        style = f"color: {color}; font-weight: 600;"
-        now = (self._status, self._warnings, self._note, self._style)
-        if (status, warnings, note, style) == now:
+        warned = status == "complete" and (warnings > 0 or errors > 0)
+        shown = ("failed" if errors else "incomplete") if warned else status
+        style = f"color: {status_color(shown)}; font-weight: 600;"
+        now = (self._status, self._warnings, self._errors, self._note, self._style)
+        if (status, warnings, errors, note, style) == now:
             return
-        self._status, self._warnings, self._note, self._style = status, warnings, note, style
+        self._status, self._warnings, self._errors = status, warnings, errors
+        self._note, self._style = note, style
         text = f"● {self.status_text()}"
         self.status.setText(text)
         self.status.setStyleSheet(style)
@@ -223,8 +225,9 @@ class StatusLine(QWidget):
         usage: dict[str, Any] | None,
     ) -> None:
         changed = self._put(self.http, f"HTTP {http_status}" if http_status is not None else "")
-        changed |= self._put(self.ttfb, f"TTFB {_ms(ttfb)}" if ttfb is not None else "")
-        changed |= self._put(self.ttft, f"TTFT {_ms(ttft)}" if ttft is not None else "")
+        # Written as every other view writes them (protocol/timing_format.format_seconds).
+        changed |= self._put(self.ttfb, f"TTFB {format_seconds(ttfb)}" if ttfb is not None else "")
+        changed |= self._put(self.ttft, f"TTFT {format_seconds(ttft)}" if ttft is not None else "")
         changed |= self._put(self.rate, f"{tokens_per_s:.1f} tok/s" if tokens_per_s else "")
         changed |= self._put(self.elapsed, f"{elapsed:.2f} s" if elapsed is not None else "")
         text = format_usage(usage)
@@ -344,12 +347,12 @@ class StatusLine(QWidget):
 
     def _status_tooltip(self, where: QPoint) -> None:
         tip = f"Status of the last run: {self.text()}"
-        if self._status == "complete" and self._warnings:
-            tip += "\nClick to see the warnings in the inspector."
+        if self._status == "complete" and (self._warnings or self._errors):
+            tip += "\nClick to see the findings in the inspector."
         QToolTip.showText(where, tip, self.status)
 
     def _status_clicked(self) -> None:
-        if self._status == "complete" and self._warnings:
+        if self._status == "complete" and (self._warnings or self._errors):
             self.warningsClicked.emit()
 
     def event(self, event: QEvent) -> bool:

@@ -14,6 +14,8 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from playground.protocol.figures import BY_KEY
+from playground.protocol.timing_format import format_seconds
 from playground.ui.traffic.feed import TrafficEntry
 
 __all__ = ["COLUMNS", "TrafficFilter", "TrafficModel"]
@@ -61,7 +63,7 @@ def cells(entry: TrafficEntry) -> tuple[str, ...]:
         ex.facts.model or "",
         "" if ex.http_status is None else str(ex.http_status),
         entry.status,
-        _ms(ttft),
+        format_seconds(ttft),  # as the status line and the Timing view write it
         _ms(end),
         _size(ex.bytes),
         f"⚠ {findings}" if findings else "",
@@ -85,6 +87,8 @@ class TrafficModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return COLUMNS[section]
+        if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section] == "TTFT":
+            return BY_KEY["first_token"].tip
         return None
 
     def data(self, index: _Index, role: int = 0) -> Any:

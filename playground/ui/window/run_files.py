@@ -47,9 +47,9 @@ class RunFiles:
 
                 QMessageBox.warning(self.window, "Cannot open the capture", message)
             return
-        route = capture.route if capture.route in self.window.panels else None
-        if route is None:
-            route = capture_route(capture) or self.window.current_panel().route
+        route = capture_route(capture)
+        if route is None or route not in self.window.panels:
+            route = self.window.current_panel().route
         panel = self.window.show_panel(route)
         self.window.show_request_of(panel, capture)
         panel.session.start_replay(capture, 0.0)
