@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 import orjson
 
+from playground.protocol import safe_json
 from playground.protocol.capture import read_capture
 from playground.protocol.projection import state_json as project
 from playground.protocol.routes import ROUTE_NAMES
@@ -113,8 +114,8 @@ def state_json(decoder: StreamDecoder) -> dict[str, Any]:
 def _body_value(item: SSEEvent) -> Any:
     """A whole body as JSON when it is JSON, else as text."""
     try:
-        return orjson.loads(item.raw)
-    except orjson.JSONDecodeError:
+        return safe_json.loads(item.raw)
+    except ValueError:
         return item.raw.decode("utf-8", "replace")
 
 

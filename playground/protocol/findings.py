@@ -42,6 +42,7 @@ CODES: Final[dict[str, str]] = {
     "usage_shape": "the usage chunk's choices differ from the shape the request asked for",
     "fewer_partials": "fewer partial images came than partial_images asked for",
     "schema_invalid": "the final answer does not validate against the requested JSON Schema",
+    "json_too_deep": "JSON nested deeper than the reader's limit: kept as text, not read",
 }
 
 

@@ -90,14 +90,15 @@ class ToolCallState:
 
     @property
     def valid_json(self) -> bool:
-        """Whether the arguments so far parse as JSON (they do once the call is whole)."""
-        import json
+        """Whether the arguments so far parse as JSON (they do once the call is whole); False
+        when they nest deeper than ``safe_json.MAX_DEPTH`` (the run has ``json_too_deep``)."""
+        from playground.protocol.safe_json import loads
 
         text = self.arguments.value
         if not text.strip():
             return False
         try:
-            json.loads(text)
+            loads(text)
         except ValueError:
             return False
         return True

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from playground.protocol import safe_json
 from playground.protocol.capture import Capture
 from playground.runs.journal import read_journal
 from playground.transport.redact import redact_headers, redact_pairs, scrub
@@ -97,7 +98,7 @@ def _redacted_capture_text(path: Path, secrets: tuple[str, ...]) -> str:
     out = []
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
-            record = json.loads(line)
+            record = safe_json.loads(line)
         except ValueError:
             out.append(scrub(line, *secrets))
             continue

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from playground.protocol import safe_json
 from playground.protocol.capture import (
     FORMAT,
     Capture,
@@ -62,10 +63,7 @@ def body_value(body: bytes | None) -> Any:
     if body is None:
         return None
     text = body.decode("utf-8", "replace")
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
+    return safe_json.loads_or(text, text)
 
 
 def _now_iso() -> str:
@@ -113,7 +111,7 @@ class CaptureJournal:
         if isinstance(text_body, str):
             text_body = scrub(text_body, *self.secrets)
         elif self.secrets and text_body is not None:
-            text_body = json.loads(scrub(json.dumps(text_body), *self.secrets))
+            text_body = safe_json.loads(scrub(json.dumps(text_body), *self.secrets))
         self.request = {
             "method": method,
             "url": scrub(url, *self.secrets),

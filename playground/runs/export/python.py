@@ -79,6 +79,7 @@ def _header(run: Run, package: str) -> str:
 def _base(run: Run) -> str:
     return f'BASE_URL = os.environ.get("{BASE_URL_VAR}") or {_py(run.base_url)}\n'
 
+
 # Streamed text under a heading each time its kind changes (reasoning, answer, a tool call).
 _SHOW = '''
 shown = [None]

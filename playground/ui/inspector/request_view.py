@@ -9,7 +9,9 @@ from collections.abc import Iterable
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from playground.protocol import safe_json
 from playground.transport.redact import REDACTED, SECRET_HEADERS, redact_pairs
+from playground.ui.widgets.json_stream import pretty
 
 __all__ = ["ExchangeView", "format_body", "format_request", "format_response", "redact_url"]
 
@@ -44,7 +46,10 @@ def format_body(body: bytes | None) -> str:
     if not body:
         return "(no body)"
     try:
-        return json.dumps(_redact_json(json.loads(body)), indent=2, ensure_ascii=False)[:BODY_LIMIT]
+        # Compact first, then laid out with an indent that stops growing (json_stream.pretty):
+        # only as much as is shown is laid out, and deep nesting cannot multiply the text.
+        compact = json.dumps(_redact_json(safe_json.loads(body)), ensure_ascii=False)
+        return pretty(compact[:BODY_LIMIT])[:BODY_LIMIT]
     except (ValueError, UnicodeDecodeError):
         pass
     head = body[:BODY_LIMIT]

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-__all__ = ["JsonPrettyStream"]
+__all__ = ["INDENT_LEVELS", "JsonPrettyStream", "pretty"]
 
 _SPACE = frozenset(" \t\r\n")
+# Indentation stops growing past this many levels: a line's indent is then at most 32 spaces,
+# so the text is at most a fixed multiple of its input whatever the nesting (an indent that
+# grew with depth made 40 KB of nested brackets 4.7 GB of text).
+INDENT_LEVELS = 16
+
+
+def pretty(text: str, indent: int = 2) -> str:
+    """``text`` (JSON, whole or not) laid out as ``JsonPrettyStream`` lays it out."""
+    return JsonPrettyStream(indent).feed(text)
 
 
 class JsonPrettyStream:
@@ -12,7 +21,8 @@ class JsonPrettyStream:
 
     Output is append-only (a widget appends it with a cursor, never re-formats the whole text per
     token). Strings are copied verbatim; whitespace outside strings is dropped and re-made. It is a
-    best effort: text that is not JSON still comes out readable, never raises.
+    best effort: text that is not JSON still comes out readable, never raises. Nesting past
+    ``INDENT_LEVELS`` is indented as that level is, so the output stays linear in the input.
     """
 
     __slots__ = ("_depth", "_escape", "_in_string", "_indent", "_pending_open")
@@ -33,6 +43,7 @@ class JsonPrettyStream:
         out: list[str] = []
         add = out.append
         pad = self._indent
+        levels = INDENT_LEVELS
         for ch in text:
             if self._in_string:
                 add(ch)
@@ -51,16 +62,16 @@ class JsonPrettyStream:
                     self._depth = max(0, self._depth - 1)
                     add(ch)
                     continue
-                add("\n" + " " * (pad * self._depth))
+                add("\n" + " " * (pad * min(self._depth, levels)))
             if ch in "{[":
                 add(ch)
                 self._depth += 1
                 self._pending_open = True
             elif ch in "}]":
                 self._depth = max(0, self._depth - 1)
-                add("\n" + " " * (pad * self._depth) + ch)
+                add("\n" + " " * (pad * min(self._depth, levels)) + ch)
             elif ch == ",":
-                add(",\n" + " " * (pad * self._depth))
+                add(",\n" + " " * (pad * min(self._depth, levels)))
             elif ch == ":":
                 add(": ")
             elif ch == '"':
