@@ -199,6 +199,8 @@ def _human(decoder: StreamDecoder) -> str:
         for f in state.findings:
             where = f"@{f.item}" if f.item is not None else "@-"
             lines.append(f"  {f.severity:<7} {f.code:<22} {where:<6} {_short(f.message, 300)}")
+        for code, count in state.findings_omitted.items():
+            lines.append(f"  and {count:,} more {code} (counted, not kept)")
     else:
         lines.append("findings:   none")
     return "\n".join(lines) + "\n"

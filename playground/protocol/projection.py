@@ -88,4 +88,5 @@ def state_json(state: StreamState) -> dict[str, Any]:
         "events": state.events,
         "comments": state.comments,
         "findings": [f.as_json() for f in state.findings],
+        **({"findings_omitted": dict(state.findings_omitted)} if state.findings_omitted else {}),
     }

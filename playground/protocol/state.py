@@ -156,6 +156,8 @@ class StreamState:
     finish: str | None = None
     error: ErrorInfo | None = None
     findings: list[Finding] = field(default_factory=list)
+    # Findings past the first few of their code: counted here, not kept (findings.py).
+    findings_omitted: dict[str, int] = field(default_factory=dict)
     terminated: bool = False  # the route's terminator arrived
     incomplete: bool = False  # it stopped short (length, max_tokens, response.incomplete)
     done_text: str | None = None  # transcription: the text of the done event

@@ -84,7 +84,7 @@ class StreamDecoder(BodyModes):
         self.state = StreamState(route=route)
         self.state.audio_format_hint = audio_format
         self.items: list[SSEItem] = []
-        self._sink = FindingSink(self.state.findings)
+        self._sink = FindingSink(self.state.findings, self.state.findings_omitted)
         self._parser = SSEParser()
         self._decoder: RouteDecoder | None = None
         self._fast: Callable[[SSEEvent, Any], str | None] | None = None
@@ -237,6 +237,10 @@ class StreamDecoder(BodyModes):
 
     def findings_for(self, item_index: int) -> list[Finding]:
         return self._sink.for_item(item_index)
+
+    def omitted_rank(self, item_index: int) -> int:
+        """The worst severity rank of the item's findings that were counted, not stored."""
+        return self._sink.rank_of(item_index)
 
     @property
     def findings(self) -> list[Finding]:

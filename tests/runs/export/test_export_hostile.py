@@ -296,8 +296,10 @@ def test_file_names_formats_urls_and_methods_run_nothing(
     assert bodies and bodies[0]["output_format"] == value
     # Every file the snippets wrote is in their folder, with a plain extension.
     for path in folder.iterdir():
-        assert path.name in ("MARK",) or not path.name.startswith(("image", "speech")) or (
-            path.suffix in (".png", ".mp3")
+        assert (
+            path.name in ("MARK",)
+            or not path.name.startswith(("image", "speech"))
+            or (path.suffix in (".png", ".mp3"))
         ), path.name
 
 
