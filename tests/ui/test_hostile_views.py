@@ -49,6 +49,9 @@ def test_the_pretty_printer_stops_indenting_past_its_levels() -> None:
     assert len(out_big) / len(big) <= LINEAR and len(out_big) < 5 * len(out_small)
     widest = max(len(line) - len(line.lstrip(" ")) for line in out_big.splitlines())
     assert widest == 32
+    # Past 16 levels nothing starts a line: a document's lines (what a text view pays most
+    # for, about 1 KB each) do not grow with the nesting either.
+    assert out_big.count("\n") == out_small.count("\n") <= 40
 
 
 def test_a_deep_request_body_lays_out_linear_in_its_size() -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 __all__ = ["INDENT_LEVELS", "JsonPrettyStream", "pretty"]
 
 _SPACE = frozenset(" \t\r\n")
-# Indentation stops growing past this many levels: a line's indent is then at most 32 spaces,
-# so the text is at most a fixed multiple of its input whatever the nesting (an indent that
-# grew with depth made 40 KB of nested brackets 4.7 GB of text).
+# Past this many levels nesting is written on one line, as compact JSON: a line's indent is at
+# most 32 spaces and a line is never started for a bracket deeper than that, so the text and
+# its lines are a fixed multiple of the input whatever the nesting. (An indent that grew with
+# depth made 40 KB of nested brackets 4.7 GB of text; a line per bracket, capped indent or
+# not, made the tool card's document 1.2 GB for 1 MB of brackets.)
 INDENT_LEVELS = 16
 
 
@@ -22,7 +24,7 @@ class JsonPrettyStream:
     Output is append-only (a widget appends it with a cursor, never re-formats the whole text per
     token). Strings are copied verbatim; whitespace outside strings is dropped and re-made. It is a
     best effort: text that is not JSON still comes out readable, never raises. Nesting past
-    ``INDENT_LEVELS`` is indented as that level is, so the output stays linear in the input.
+    ``INDENT_LEVELS`` stays on its line, so the output and its lines stay linear in the input.
     """
 
     __slots__ = ("_depth", "_escape", "_in_string", "_indent", "_pending_open")
@@ -62,16 +64,23 @@ class JsonPrettyStream:
                     self._depth = max(0, self._depth - 1)
                     add(ch)
                     continue
-                add("\n" + " " * (pad * min(self._depth, levels)))
+                if self._depth <= levels:
+                    add("\n" + " " * (pad * self._depth))
             if ch in "{[":
                 add(ch)
                 self._depth += 1
                 self._pending_open = True
             elif ch in "}]":
                 self._depth = max(0, self._depth - 1)
-                add("\n" + " " * (pad * min(self._depth, levels)) + ch)
+                if self._depth < levels:
+                    add("\n" + " " * (pad * self._depth) + ch)
+                else:
+                    add(ch)
             elif ch == ",":
-                add(",\n" + " " * (pad * min(self._depth, levels)))
+                if self._depth <= levels:
+                    add(",\n" + " " * (pad * self._depth))
+                else:
+                    add(", ")
             elif ch == ":":
                 add(": ")
             elif ch == '"':
