@@ -73,6 +73,10 @@ FIGURES: tuple[Figure, ...] = (
     Figure("proxy_added_ms_p99", "proxy", 2.0, False, "ms"),
     Figure("session_memory_growth", "session", 1.3, False),
     Figure("session_frame_ms_p99", "session", 16.0, False, "ms"),
+    # Peak RSS over input size, the worse of `inspect` and the window (bench/hostile.py).
+    Figure("hostile_line_rss_ratio", "hostile", 3.0, False),
+    Figure("hostile_invalid_rss_ratio", "hostile", 3.0, False),
+    Figure("hostile_deep_rss_ratio", "hostile", 3.0, False),
 )
 
 GROUPS: tuple[str, ...] = (
@@ -86,9 +90,11 @@ GROUPS: tuple[str, ...] = (
     "ui",
     "proxy",
     "session",
+    "hostile",
 )
-# A plain run measures these; the long session (about 25 s) runs on its own: --only session.
-DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g != "session")
+# A plain run measures these; the long session (about 25 s) runs on its own: --only session,
+# and so do the hostile inputs (a minute or two of child processes): --only hostile.
+DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in ("session", "hostile"))
 QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "markdown", "image", "ui", "session"})
 # Wall-time figures move with the machine's load: each is the median of ``Sizes.repeats``
 # repetitions inside one run, and the table prints their spread (``NAME_min``..``NAME_max``).
@@ -118,6 +124,7 @@ class Sizes:
     ui_paced_tokens: int = 4_000  # the 2,000 tokens/s stream of ui_stall_2k_p99_ms
     session_runs: int = 50  # runs into one panel's thread and history
     session_tokens: int = 2_000  # tokens per run
+    hostile_bytes: int = 8_000_000  # each hostile input's size (the group takes about 2 min)
 
 
 FULL = Sizes(
@@ -163,6 +170,7 @@ TINY = Sizes(
     ui_paced_tokens=100,
     session_runs=6,
     session_tokens=50,
+    hostile_bytes=200_000,
 )
 
 
@@ -210,6 +218,10 @@ def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
         from playground.bench.session import session_figures
 
         return session_figures(sizes.session_runs, sizes.session_tokens)
+    if group == "hostile":
+        from playground.bench.hostile import hostile_figures
+
+        return hostile_figures(sizes.hostile_bytes)
     raise ValueError(f"unknown group {group!r}")
 
 
