@@ -2,7 +2,8 @@
 
 Each input (``hostile_inputs.py``: an endless line, unreadable events, deep tool arguments) goes
 through ``playground inspect`` and through the window (headless, offscreen, a replay at full
-speed), each in a fresh child process; the child's peak RSS comes from ``os.wait4``. The figure
+speed), each in a fresh child process; the child's peak RSS comes from ``os.wait4`` in a small
+launcher (``_LAUNCHER``). The figure
 is the memory a reader adds for the input: (peak RSS on the input - peak RSS on the same kind of
 input of 1 KB) / input bytes. A reader that holds a fixed multiple of what it read scores that
 multiple whatever the size; one that keeps a record per bad event, or lays out by depth, scores
@@ -26,19 +27,38 @@ _TINY = 1024
 _TIMEOUT_S = 300.0
 
 
+# Linux starts a new process's peak RSS at its parent's size at the fork, so the benchmark's own
+# memory (the inputs it built) would floor every figure: a small launcher starts each reader and
+# reports that child's own peak (os.wait4), its stdout sent to /dev/null.
+_LAUNCHER = """
+import os, sys
+null = [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)]
+pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ, file_actions=null)
+_, status, usage = os.wait4(pid, 0)
+print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
+
+
 def _peak_rss(argv: list[str], env: dict[str, str], cwd: str) -> int:
     """The child's peak resident set in bytes (Linux gives ru_maxrss in KiB); raises when the
     child fails, so a broken reader is an n/a figure, not a small number."""
     with tempfile.TemporaryFile() as err:
-        child = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(child.pid, 0)  # this child's own usage, not all children's
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode != 0:
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", _LAUNCHER, *argv],
+            env=env,
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            timeout=_TIMEOUT_S + 60,
+            check=False,
+        )
+        words = done.stdout.split()
+        if done.returncode != 0 or len(words) != 2 or words[1] != b"0":
             err.seek(0)
             lines = err.read().decode("utf-8", "replace").splitlines()
             tail = [line for line in lines if line.strip()][-1:] or ["no output"]
             raise RuntimeError(f"{Path(argv[-1]).name}: {tail[0][:200]}")
-    return int(usage.ru_maxrss) * 1024
+    return int(words[0]) * 1024
 
 
 def _env(home: str) -> dict[str, str]:

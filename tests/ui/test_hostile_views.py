@@ -3,6 +3,9 @@ its size, and a flood of findings shows as "and N more" with every row keeping i
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from pytestqt.qtbot import QtBot
 
@@ -83,3 +86,17 @@ def test_the_inspector_says_how_many_findings_it_counted_and_marks_every_row(
     assert model.worst_finding(0) == RANK["error"]  # a stored finding
     assert model.worst_finding(events - 2) == RANK["error"]  # one only counted
     assert [f.code for f in model.findings_of(events - 2)] == []
+
+
+def test_the_headless_dump_reads_tool_arguments_nested_20000_deep(tmp_path: Path) -> None:
+    """The window's --dump-state on a replay whose tool call nests 20,480 brackets deep."""
+    from headless_helpers import run_headless_batch
+
+    deep = Path(__file__).resolve().parents[1] / "hostile" / "deep.sse"
+    (run,) = run_headless_batch(
+        tmp_path, [("--route", "chat", "--replay", str(deep), "--speed", "0")], parallel=1
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Traceback" not in run.stderr and run.dump is not None
+    text = json.dumps(run.dump)
+    assert "json_too_deep" in text and "[" * 4096 in text
