@@ -155,6 +155,19 @@ def test_session_figures_in_a_child_process() -> None:
     assert figures["session_frames"] >= 1.0
 
 
+def test_hostile_figures_through_inspect_and_the_window() -> None:
+    figures = runner.measure(["hostile"], "tiny")
+    for kind in ("line", "invalid", "deep"):
+        for reader in ("", "_inspect", "_window"):
+            value = figures[f"hostile_{kind}_rss_ratio{reader}"]
+            assert isinstance(value, float) and math.isfinite(value) and value >= 0, value
+        assert figures[f"hostile_{kind}_rss_ratio"] == max(
+            figures[f"hostile_{kind}_rss_ratio_inspect"],
+            figures[f"hostile_{kind}_rss_ratio_window"],
+        )
+    assert "hostile" in runner.GROUPS and "hostile" not in runner.DEFAULT_GROUPS
+
+
 def test_repeated_figures_are_medians_with_their_spread() -> None:
     runs: list[dict[str, float | str]] = [
         {"ui_stall_p99_ms": 30.0, "ui_events_s": 5.0, "note": "n/a (x)"},

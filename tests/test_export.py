@@ -146,7 +146,7 @@ def test_curl_uses_env_var_and_round_trips_the_body() -> None:
     args = shlex.split(text.replace("\\\n", " "))
     url = "${PLAYGROUND_BASE_URL:-https://api.openai.com/v1}/chat/completions"
     assert args[:5] == ["curl", "-N", "-X", "POST", url]
-    assert json.loads(args[args.index("-d") + 1]) == req["body"]
+    assert json.loads(args[args.index("--data-raw") + 1]) == req["body"]
     # The simulator's own headers never leave the program; the SDK/curl set Accept themselves.
     assert "X-Sim" not in text and "Accept: text/event-stream" not in args
 
@@ -226,9 +226,10 @@ def test_every_route_exports_valid_python_without_the_key(
     code = to_python(req, route)
     compile(code, f"<{route}>", "exec")  # valid Python
     if route == "transcription":  # the file is the script's argument, named in its usage line
-        assert "AUDIO_FILE  (the run sent clip.mp3)" in code and "open(sys.argv[1]" in code
+        assert "AUDIO_FILE  (the run sent " in code and "+ 'clip.mp3' +" in code
+        assert "open(sys.argv[1]" in code
         node = to_typescript(req, route)
-        assert "fs.createReadStream(audioFile)" in node and "(the run sent clip.mp3)" in node
+        assert "fs.createReadStream(audioFile)" in node and '(the run sent " + "clip.mp3"' in node
     if shutil.which("node"):  # the Node snippet is valid JavaScript (runs: test_export_runs.py)
         node_file = tmp_path / f"{route}.mjs"
         node_file.write_text(to_typescript(req, route))
@@ -284,9 +285,9 @@ def _replay_curl(command: str, env: dict[str, str]) -> tuple[str, str, dict[str,
         if flag == "-H":
             name, _, val = value.partition(": ")
             headers[name] = val
-        elif flag == "-d":
+        elif flag == "--data-raw":
             data = value
-        elif flag == "-F":
+        elif flag in ("-F", "--form-string"):
             key, _, val = value.partition("=")
             form[key] = val
         else:

@@ -75,6 +75,10 @@ FIGURES: tuple[Figure, ...] = (
     Figure("session_frame_ms_p99", "session", 16.0, False, "ms"),
     Figure("eval_vs_raw_client", "eval", 0.9, True),
     Figure("eval_cell_kib", "eval", 64.0, False, "KiB"),
+    # Peak RSS over input size, the worse of `inspect` and the window (bench/hostile.py).
+    Figure("hostile_line_rss_ratio", "hostile", 3.0, False),
+    Figure("hostile_invalid_rss_ratio", "hostile", 3.0, False),
+    Figure("hostile_deep_rss_ratio", "hostile", 3.0, False),
 )
 
 GROUPS: tuple[str, ...] = (
@@ -89,10 +93,13 @@ GROUPS: tuple[str, ...] = (
     "proxy",
     "session",
     "eval",
+    "hostile",
 )
-# A plain run measures these; the long session (about 25 s) and the evaluation grid (450 streams,
-# about 90 s) run on their own: --only session, --only eval.
-DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in ("session", "eval"))
+# A plain run measures these; the long session (about 25 s), the evaluation grid (450 streams,
+# about 90 s) and the hostile inputs (a minute or two of child processes) run on their own:
+# --only session, --only eval, --only hostile.
+_ON_THEIR_OWN: tuple[str, ...] = ("session", "eval", "hostile")
+DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in _ON_THEIR_OWN)
 QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "markdown", "image", "ui", "session"})
 # Wall-time figures move with the machine's load: each is the median of ``Sizes.repeats``
 # repetitions inside one run, and the table prints their spread (``NAME_min``..``NAME_max``).
@@ -124,6 +131,7 @@ class Sizes:
     session_tokens: int = 2_000  # tokens per run
     eval_cases: int = 50  # × 3 variants × 3 repeats: 450 streams
     eval_memory_cases: int = 20  # × 9: the instant grid whose memory per cell is measured
+    hostile_bytes: int = 8_000_000  # each hostile input's size (the group takes about 2 min)
 
 
 FULL = Sizes(
@@ -173,6 +181,7 @@ TINY = Sizes(
     session_tokens=50,
     eval_cases=2,
     eval_memory_cases=2,
+    hostile_bytes=200_000,
 )
 
 
@@ -224,6 +233,10 @@ def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
         from playground.bench.evaluate import eval_figures
 
         return eval_figures(sizes.eval_cases, sizes.eval_memory_cases)
+    if group == "hostile":
+        from playground.bench.hostile import hostile_figures
+
+        return hostile_figures(sizes.hostile_bytes)
     raise ValueError(f"unknown group {group!r}")
 
 

@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 import orjson
 
+from playground.protocol import safe_json
 from playground.protocol.capture import named_route, read_capture
 from playground.protocol.projection import state_json as project
 from playground.protocol.routes import ROUTE_NAMES
@@ -113,8 +114,8 @@ def state_json(decoder: StreamDecoder) -> dict[str, Any]:
 def _body_value(item: SSEEvent) -> Any:
     """A whole body as JSON when it is JSON, else as text."""
     try:
-        return orjson.loads(item.raw)
-    except orjson.JSONDecodeError:
+        return safe_json.loads(item.raw)
+    except ValueError:
         return item.raw.decode("utf-8", "replace")
 
 
@@ -198,6 +199,8 @@ def _human(decoder: StreamDecoder) -> str:
         for f in state.findings:
             where = f"@{f.item}" if f.item is not None else "@-"
             lines.append(f"  {f.severity:<7} {f.code:<22} {where:<6} {_short(f.message, 300)}")
+        for code, count in state.findings_omitted.items():
+            lines.append(f"  and {count:,} more {code} (counted, not kept)")
     else:
         lines.append("findings:   none")
     return "\n".join(lines) + "\n"

@@ -6,8 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-import orjson
-
+from playground.protocol import safe_json
 from playground.protocol.structured import requested_schema
 
 __all__ = ["NOTHING_ASKED", "Asked", "asked_from"]
@@ -55,8 +54,8 @@ def asked_from(route: str, request: Mapping[str, Any] | bytes | str | None) -> A
     body: Any = request
     if isinstance(request, bytes | str):
         try:
-            body = orjson.loads(request)
-        except orjson.JSONDecodeError:
+            body = safe_json.loads(request)
+        except ValueError:
             return NOTHING_ASKED
     if not isinstance(body, Mapping):
         return NOTHING_ASKED

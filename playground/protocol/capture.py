@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import orjson
 
+from playground.protocol import safe_json
 from playground.protocol.redaction import REDACTED, is_secret_name
 
 __all__ = [
@@ -140,8 +141,8 @@ def is_capture(data: bytes) -> bool:
         return False
     line = head.split(b"\n", 1)[0]
     try:
-        first = orjson.loads(line)
-    except orjson.JSONDecodeError:
+        first = safe_json.loads(line)
+    except ValueError:
         return b'"format"' in line and FORMAT.encode() in line
     return isinstance(first, dict) and first.get("format") == FORMAT
 
@@ -225,8 +226,8 @@ def _parse_strict(data: bytes, name: str) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):
         try:
-            record = orjson.loads(line)
-        except orjson.JSONDecodeError:
+            record = safe_json.loads(line)
+        except ValueError:
             record = None
         if not isinstance(record, dict):
             if number == len(lines) and number > 1:
@@ -265,8 +266,8 @@ def read_capture(source: str | os.PathLike[str] | bytes, *, strict: bool = False
         if not line.strip():
             continue
         try:
-            obj = orjson.loads(line)
-        except orjson.JSONDecodeError:
+            obj = safe_json.loads(line)
+        except ValueError:
             capture.problems.append(f"line {number}: not JSON")
             continue
         if not isinstance(obj, dict):

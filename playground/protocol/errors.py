@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Final
 
-import orjson
-
+from playground.protocol import safe_json
 from playground.protocol.events import StreamError
 
-__all__ = ["error_from_body", "error_from_object", "payload_error"]
+__all__ = ["error_from_body", "error_from_object", "first_message", "payload_error"]
 
 
 def _str_or_none(value: Any) -> str | None:
@@ -70,13 +70,37 @@ def payload_error(payload: Any) -> StreamError | None:
     return None
 
 
+_MESSAGE: Final = re.compile(rb'"message"\s*:\s*("(?:[^"\\]|\\.)*")', re.DOTALL)
+
+
+def first_message(body: bytes) -> str | None:
+    """The first ``"message"`` string of a JSON body too deep to read whole (a hostile or
+    broken server), found without parsing the rest: the message is what the user needs."""
+    found = _MESSAGE.search(body)
+    if found is None:
+        return None
+    try:
+        message = safe_json.loads(found.group(1))
+    except ValueError:
+        return None
+    return message.strip() or None if isinstance(message, str) else None
+
+
+def _shallow_message(body: bytes) -> dict[str, Any] | None:
+    message = first_message(body)
+    return {"error": {"message": message}} if message is not None else None
+
+
 def error_from_body(status: int, body: bytes, content_type: str | None) -> StreamError:
     """A non-2xx answer's body as an error; non-JSON or empty bodies still give a message."""
     text = body.decode("utf-8", "replace").strip()
     if text:
         try:
-            parsed = orjson.loads(body)
-        except orjson.JSONDecodeError:
+            parsed = safe_json.loads(body)
+        except safe_json.JsonTooDeep:
+            # Keep the server's message: the first "message" string, read without the rest.
+            parsed = _shallow_message(body)
+        except ValueError:
             parsed = None
         found = error_from_object(parsed, status) if parsed is not None else None
         if found is not None:

@@ -9,9 +9,10 @@ from typing import Any, Final
 import orjson
 
 from playground.protocol.media import LetterRuns, base64_letters, remember_base64
+from playground.protocol.safe_json import MAX_DEPTH, JsonTooDeep, exceeds_depth
 from playground.protocol.sse import SSEEvent, data_bytes_of_raw, data_spans_of_raw
 
-__all__ = ["LONG_EVENT", "is_done", "loads_long"]
+__all__ = ["LONG_EVENT", "is_done", "loads_long", "too_deep"]
 
 LONG_EVENT: Final = 1 << 16  # raw bytes above which an event's JSON is parsed from its bytes
 _loads: Final = orjson.loads
@@ -32,6 +33,17 @@ def is_done(data: str) -> bool:
     return data == "[DONE]" or (len(data) < 16 and data.strip() == "[DONE]")
 
 
+def too_deep(item: SSEEvent) -> bool:
+    """Whether the event's data nests deeper than ``safe_json.MAX_DEPTH``: orjson stays the
+    parser, and this is its depth check, cheap on the hot path. No data with fewer brackets than
+    the limit can be too deep, and counting two bytes in the raw event (a superset of its data)
+    is a pass in C; only an event with that many brackets is walked, by ``safe_json``."""
+    raw = item.raw
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return False
+    return exceeds_depth(item.data)
+
+
 def loads_long(item: SSEEvent, runs: LetterRuns | None = None) -> Any:
     """A long event's JSON from its data bytes (orjson reads UTF-8 itself); the str path only if
     that fails, so invalid UTF-8 reads as U+FFFD exactly as ``item.data`` would give it.
@@ -39,7 +51,8 @@ def loads_long(item: SSEEvent, runs: LetterRuns | None = None) -> Any:
     Native code never hands the GIL over by itself: framing, copying out and parsing a 2.7 MB
     partial image back to back held it for about 12 ms on the reader thread, and the UI thread
     waited all that time (image_ui_block_ms). ``sleep(0)`` between the steps lets it in.
-    ``runs``: what of the stream is known to be base64 letters (``StreamDecoder`` notes it)."""
+    ``runs``: what of the stream is known to be base64 letters (``StreamDecoder`` notes it).
+    ``JsonTooDeep`` when the data nests deeper than ``safe_json.MAX_DEPTH``."""
     sleep(0)
     raw = item.raw
     try:
@@ -53,8 +66,12 @@ def loads_long(item: SSEEvent, runs: LetterRuns | None = None) -> Any:
         else:
             data = data_bytes_of_raw(raw)
         sleep(0)
+        if exceeds_depth(data):
+            raise JsonTooDeep(MAX_DEPTH)
         return _loads(data)
     except _JSONError:
+        if exceeds_depth(item.data):
+            raise JsonTooDeep(MAX_DEPTH) from None
         return _loads(item.data)
     finally:
         sleep(0)
@@ -89,6 +106,8 @@ def _loads_spliced(raw: bytes, start: int, stop: int, runs: LetterRuns | None, a
     if letters is None:
         return _MISS
     rest = raw[start : opening + 1] + _STAND_IN + raw[closing:stop]
+    if exceeds_depth(rest):  # the base64 string holds no bracket: the rest's depth is the data's
+        raise JsonTooDeep(MAX_DEPTH)
     sleep(0)
     try:
         parsed = _loads(rest)

@@ -6,7 +6,13 @@ from typing import Final
 
 from playground.protocol.state import Finding, Severity
 
-__all__ = ["CODES", "FindingSink", "severity_of"]
+__all__ = ["CODES", "RANK", "STORED_PER_CODE", "FindingSink", "severity_of"]
+
+# A run keeps the first findings of each code; after that they are counted, not stored: a
+# hostile stream of millions of unreadable events made a finding each (0.75-1 KB apiece, 3 GB
+# for 24 MB of `data:x`), when the first few say all there is to say.
+STORED_PER_CODE: Final = 50
+RANK: Final = {"info": 1, "warning": 2, "error": 3}
 
 # Stable codes (the inspector, the CLI and tests match on them), each with its one severity: the
 # inspector's colour, the status line's count and `inspect` all read it from here. PROTOCOL.md
@@ -85,6 +91,10 @@ CODES: Final[dict[str, tuple[Severity, str]]] = {
         "warning",
         "the final answer does not validate against the requested JSON Schema",
     ),
+    "json_too_deep": (
+        "error",
+        "JSON nested deeper than the reader's limit: kept as text, not read",
+    ),
 }
 
 
@@ -95,18 +105,31 @@ def severity_of(code: str) -> Severity:
 
 
 class FindingSink:
-    """Collects findings in arrival order and indexes them by timeline item."""
+    """Collects findings in arrival order and indexes them by timeline item; past
+    ``STORED_PER_CODE`` of one code, counts them (``omitted``) and marks their items' worst
+    severity (``rank_of``: a byte an item), so every affected row still shows its badge."""
 
-    __slots__ = ("_by_item", "_once", "findings")
+    __slots__ = ("_by_item", "_marks", "_once", "_stored", "findings", "omitted")
 
-    def __init__(self, findings: list[Finding]) -> None:
+    def __init__(self, findings: list[Finding], omitted: dict[str, int] | None = None) -> None:
         self.findings = findings
+        self.omitted = omitted if omitted is not None else {}
+        self._stored: dict[str, int] = {}
+        self._marks = bytearray()
         self._by_item: dict[int, list[Finding]] = {}
         self._once: set[str] = set()
 
     def report(self, code: str, message: str, item: int | None) -> Finding:
         """Record a finding of ``code``, at the severity ``CODES`` declares for it."""
-        finding = Finding(severity_of(code), code, message, item)
+        severity = severity_of(code)
+        finding = Finding(severity, code, message, item)
+        stored = self._stored.get(code, 0)
+        if stored >= STORED_PER_CODE:
+            self.omitted[code] = self.omitted.get(code, 0) + 1
+            if item is not None and item >= 0:
+                self._mark(item, RANK.get(severity, 1))
+            return finding
+        self._stored[code] = stored + 1
         self.findings.append(finding)
         if item is not None:
             self._by_item.setdefault(item, []).append(finding)
@@ -121,3 +144,15 @@ class FindingSink:
 
     def for_item(self, item: int) -> list[Finding]:
         return list(self._by_item.get(item, ()))
+
+    def rank_of(self, item: int) -> int:
+        """The worst severity rank (``RANK``) of the item's counted-only findings; 0: none."""
+        marks = self._marks
+        return marks[item] if 0 <= item < len(marks) else 0
+
+    def _mark(self, item: int, rank: int) -> None:
+        marks = self._marks
+        if item >= len(marks):
+            marks.extend(bytes(item + 1 - len(marks)))
+        if rank > marks[item]:
+            marks[item] = rank

@@ -11,8 +11,9 @@ wants only the client's calls of the first choice filters on ``server`` and ``ch
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import TYPE_CHECKING, Any
+
+from playground.protocol import safe_json
 
 if TYPE_CHECKING:  # the window imports this at startup; the state module loads with a run
     from playground.protocol.state import StreamState, ToolCallState
@@ -31,7 +32,7 @@ def parsed_tool_calls(state: StreamState | None) -> list[dict[str, Any]]:
     for call in state.tool_calls if state is not None else []:
         text = call.arguments.value
         try:
-            args: Any = json.loads(text) if text.strip() else {}
+            args: Any = safe_json.loads(text) if text.strip() else {}
         except ValueError:
             args = text
         out.append({"name": call.name, "arguments": args})
@@ -87,4 +88,5 @@ def state_json(state: StreamState) -> dict[str, Any]:
         "events": state.events,
         "comments": state.comments,
         "findings": [f.as_json() for f in state.findings],
+        **({"findings_omitted": dict(state.findings_omitted)} if state.findings_omitted else {}),
     }

@@ -90,14 +90,15 @@ class ToolCallState:
 
     @property
     def valid_json(self) -> bool:
-        """Whether the arguments so far parse as JSON (they do once the call is whole)."""
-        import json
+        """Whether the arguments so far parse as JSON (they do once the call is whole); False
+        when they nest deeper than ``safe_json.MAX_DEPTH`` (the run has ``json_too_deep``)."""
+        from playground.protocol.safe_json import loads
 
         text = self.arguments.value
         if not text.strip():
             return False
         try:
-            json.loads(text)
+            loads(text)
         except ValueError:
             return False
         return True
@@ -155,6 +156,8 @@ class StreamState:
     finish: str | None = None
     error: ErrorInfo | None = None
     findings: list[Finding] = field(default_factory=list)
+    # Findings past the first few of their code: counted here, not kept (findings.py).
+    findings_omitted: dict[str, int] = field(default_factory=dict)
     terminated: bool = False  # the route's terminator arrived
     incomplete: bool = False  # it stopped short (length, max_tokens, response.incomplete)
     done_text: str | None = None  # transcription: the text of the done event

@@ -12,12 +12,13 @@ from playground.protocol.asked import NOTHING_ASKED, Asked, asked_from
 from playground.protocol.decoders.base import RouteDecoder
 from playground.protocol.decoders.whole import report_audio_body
 from playground.protocol.errors import payload_error
-from playground.protocol.event_json import LONG_EVENT, is_done, loads_long
+from playground.protocol.event_json import LONG_EVENT, is_done, loads_long, too_deep
 from playground.protocol.events import Finished, StreamEvent
 from playground.protocol.fastpath import Template, build_template, string_body
 from playground.protocol.findings import FindingSink
 from playground.protocol.media import LetterRuns
 from playground.protocol.routes import ROUTE_NAMES, detect_route, make_decoder
+from playground.protocol.safe_json import MAX_DEPTH, JsonTooDeep, exceeds_depth
 from playground.protocol.sse import (
     SSEComment,
     SSEEvent,
@@ -83,7 +84,7 @@ class StreamDecoder(BodyModes):
         self.state = StreamState(route=route)
         self.state.audio_format_hint = audio_format
         self.items: list[SSEItem] = []
-        self._sink = FindingSink(self.state.findings)
+        self._sink = FindingSink(self.state.findings, self.state.findings_omitted)
         self._parser = SSEParser()
         self._decoder: RouteDecoder | None = None
         self._fast: Callable[[SSEEvent, Any], str | None] | None = None
@@ -201,6 +202,14 @@ class StreamDecoder(BodyModes):
                 decoder.finish(terminated=state.terminated, failed=state.error is not None)
             except Exception as exc:  # pragma: no cover - defensive boundary
                 self._sink.report("decoder_error", f"finish: {exc!r}", None)
+        for call in state.tool_calls:
+            if exceeds_depth(call.arguments.value):
+                self._sink.report(
+                    "json_too_deep",
+                    f"tool call {call.name or call.id or ''}'s arguments nest deeper than "
+                    f"{MAX_DEPTH} levels: kept as text, not read",
+                    None,
+                )
         if self.asked.schema is not None and state.status != "cancelled":
             from playground.protocol.structured import check_answer
 
@@ -231,7 +240,7 @@ class StreamDecoder(BodyModes):
             return None
         value: object | None
         try:
-            value = _loads(item.data)
+            value = None if too_deep(item) else _loads(item.data)
         except _JSONError:
             value = None
         self._remember(item_index, value)
@@ -239,6 +248,10 @@ class StreamDecoder(BodyModes):
 
     def findings_for(self, item_index: int) -> list[Finding]:
         return self._sink.for_item(item_index)
+
+    def omitted_rank(self, item_index: int) -> int:
+        """The worst severity rank of the item's findings that were counted, not stored."""
+        return self._sink.rank_of(item_index)
 
     @property
     def findings(self) -> list[Finding]:
@@ -326,7 +339,23 @@ class StreamDecoder(BodyModes):
                     self._done(item)
                     continue
                 try:
-                    payload = loads_long(item, self._letters) if long else loads(data)
+                    if long:
+                        payload = loads_long(item, self._letters)
+                    elif (raw := item.raw).count(b"[") + raw.count(
+                        b"{"
+                    ) > MAX_DEPTH and exceeds_depth(data):
+                        # orjson would read it (to 1,024 levels), and every walk after it
+                        # (json.dumps, a view, a projection) would recurse that deep.
+                        raise JsonTooDeep(MAX_DEPTH)
+                    else:
+                        payload = loads(data)
+                except JsonTooDeep:
+                    self._sink.report(
+                        "json_too_deep",
+                        f"data nests deeper than {MAX_DEPTH} levels: kept as text, not read",
+                        item.index,
+                    )
+                    continue
                 except _JSONError as exc:
                     self._sink.report("invalid_json", f"data is not JSON: {exc}", item.index)
                     continue

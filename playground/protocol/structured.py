@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from playground.protocol import safe_json
+
 if TYPE_CHECKING:
     from playground.protocol.findings import FindingSink
     from playground.protocol.state import StreamState
@@ -88,7 +90,11 @@ def check(schema: Mapping[str, Any], text: str) -> Verdict:
     """``text`` parsed as JSON and validated against ``schema``; every error with its JSON path
     (``$.items[0].name``), in document order. Never raises: a schema that is itself invalid is
     said as an error too."""
+    if safe_json.exceeds_depth(text):
+        too_deep = f"$: nested deeper than {safe_json.MAX_DEPTH} levels, not read"
+        return Verdict(False, (too_deep,), parsed=False)
     try:
+        # Python's reader, past the depth check, for its messages ("Unterminated string").
         value = json.loads(text)
     except ValueError as exc:
         return Verdict(False, (f"$: not valid JSON ({exc})",), parsed=False)
@@ -219,6 +225,16 @@ def answered(state: StreamState) -> bool:
 
 
 def check_answer(schema: Mapping[str, Any], state: StreamState, sink: FindingSink) -> None:
-    """The final answer against ``schema``; ``schema_invalid`` when it does not validate."""
-    if answered(state):
-        report_schema(sink, check(schema, state.text))
+    """The final answer against ``schema``; ``schema_invalid`` when it does not validate, and
+    ``json_too_deep`` (not validated: the text is kept as it is) when it nests too deep."""
+    if not answered(state):
+        return
+    if safe_json.exceeds_depth(state.text):
+        sink.report(
+            "json_too_deep",
+            f"the answer nests deeper than {safe_json.MAX_DEPTH} levels: kept as text, "
+            "not checked against the requested JSON Schema",
+            None,
+        )
+        return
+    report_schema(sink, check(schema, state.text))

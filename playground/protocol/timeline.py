@@ -13,8 +13,7 @@ from itertools import repeat
 from operator import attrgetter
 from typing import Final
 
-import orjson
-
+from playground.protocol import safe_json
 from playground.protocol.event_json import is_done
 from playground.protocol.sse import (
     SSEComment,
@@ -40,8 +39,8 @@ def item_payload(item: SSEItem) -> object | None:
     if type(item) is not SSEEvent or is_done(item.data):
         return None
     try:
-        value: object = orjson.loads(item.data)
-    except orjson.JSONDecodeError:
+        value: object = safe_json.loads(item.data)
+    except ValueError:
         return None
     return value
 

@@ -17,12 +17,12 @@ Decisions ("Where the time went"):
 
 from __future__ import annotations
 
-import json
 import math
 import statistics
 from collections.abc import Sequence
 from typing import Protocol
 
+from playground.protocol import safe_json
 from playground.protocol.figures import first_token, output_tokens_per_second
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
 from playground.protocol.state import StreamState, TextBuffer
@@ -101,7 +101,7 @@ def _is_error_item(item: SSEItem, payload: object | None) -> bool:
         return False
     if payload is None:
         try:
-            payload = json.loads(item.data)
+            payload = safe_json.loads(item.data)
         except ValueError:
             return False
     if not isinstance(payload, dict):

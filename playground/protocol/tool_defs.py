@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.protocol import safe_json
 from playground.protocol.params import chat_tool_from_anthropic, chat_tool_from_flat
 
 __all__ = [
@@ -67,7 +68,10 @@ def check_parameters(text: str) -> tuple[dict[str, Any] | None, list[SchemaProbl
     has ``type: "object"``) reject any other with a 400."""
     if not text.strip():
         return None, []
+    if safe_json.exceeds_depth(text):
+        return None, [SchemaProblem("", f"nested deeper than {safe_json.MAX_DEPTH} levels")]
     try:
+        # Python's reader, past the depth check, for its messages: they name the line.
         schema = json.loads(text)
     except ValueError as exc:
         line = getattr(exc, "lineno", None)
@@ -178,7 +182,7 @@ def json_tools(defs: list[ToolDef]) -> list[dict[str, Any]]:
         schema: Any = None
         if d.parameters.strip():
             try:
-                schema = json.loads(d.parameters)
+                schema = safe_json.loads(d.parameters)
             except ValueError:
                 schema = d.parameters
         out.append(_wire(d, schema))

@@ -8,6 +8,8 @@ from email.parser import BytesParser
 from email.policy import HTTP
 from typing import Any
 
+from playground.protocol import safe_json
+
 __all__ = ["RequestFacts", "facts_of"]
 
 
@@ -66,7 +68,7 @@ def facts_of(body: bytes | None, content_type: str | None) -> RequestFacts:
         capture_body = json.dumps(view, ensure_ascii=False).encode()
     else:
         try:
-            loaded = json.loads(body)
+            loaded = safe_json.loads(body)
         except ValueError:
             loaded = None
         fields = loaded if isinstance(loaded, dict) else None

@@ -69,10 +69,7 @@ def body_value(body: bytes | None) -> Any:
     if body is None:
         return None
     text = body.decode("utf-8", "replace")
-    try:
-        return safe_json.loads(text)
-    except ValueError:  # not JSON, or nested too deep to walk: kept as the text it is
-        return text
+    return safe_json.loads_or(text, text)
 
 
 def _now_iso() -> str:
@@ -122,7 +119,7 @@ class CaptureJournal:
         if isinstance(text_body, str):
             text_body = scrub(text_body, *self.secrets)
         elif self.secrets and text_body is not None:
-            text_body = json.loads(scrub(json.dumps(text_body), *self.secrets))
+            text_body = safe_json.loads(scrub(json.dumps(text_body), *self.secrets))
         self.request = {
             "method": method,
             "url": redact_url(scrub(url, *self.secrets)),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -12,6 +11,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from playground.sim import json_depth
 from playground.sim.faults import RouteFaults, StreamFaults, error_response, parse_fault
 from playground.sim.framing import Frame
 from playground.sim.pace import Pace, parse_pace
@@ -60,7 +60,7 @@ class SimRequest:
             if raw:
                 try:
                     # NaN/Infinity literals become null: they could not be echoed back as JSON.
-                    loaded = json.loads(raw, parse_constant=lambda _: None)
+                    loaded = json_depth.loads(raw, parse_constant=lambda _: None)
                 except ValueError:
                     loaded = {}
                 body = loaded if isinstance(loaded, dict) else {}

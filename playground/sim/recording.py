@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from playground.sim import json_depth
 
 __all__ = ["Recording", "RecordingError", "read_recording"]
 
@@ -79,7 +80,7 @@ def read_recording(path: str | Path) -> Recording:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = json_depth.loads(line)
         except ValueError:
             if not records:
                 break  # not JSON from the start: said below, as any other non-capture

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Literal, get_args
+
+from playground.protocol import safe_json
+from playground.protocol.errors import first_message
 
 __all__ = ["TRANSPORT_ERROR_KINDS", "TransportError", "TransportErrorKind", "describe_http_error"]
 
@@ -61,7 +63,9 @@ def _envelope_message(body: bytes, content_type: str | None) -> str | None:
     if not text:
         return None
     try:
-        data = json.loads(text)
+        data = safe_json.loads(text)
+    except safe_json.JsonTooDeep:
+        return first_message(body)
     except ValueError:
         return None
     if not isinstance(data, dict):

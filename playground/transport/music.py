@@ -11,10 +11,10 @@ session that consumes the run sees RunSink calls and a listener's calls, never a
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
+from playground.protocol import safe_json
 from playground.transport.errors import TransportError
 from playground.transport.pipeline import EndGate, FlushingSink
 from playground.transport.spec import RequestSpec
@@ -171,7 +171,7 @@ class _JobWatcher:
         for item in parser.feed(data, t):
             if type(item) is SSEEvent:
                 try:
-                    payload = json.loads(item.data)
+                    payload = safe_json.loads(item.data)
                 except ValueError:
                     continue
                 self.seen(payload)
@@ -191,7 +191,7 @@ class _JobWatcher:
         if not self._body or len(self._body) > _JSON_MAX:
             return None
         try:
-            value: object = json.loads(bytes(self._body))
+            value: object = safe_json.loads(bytes(self._body))
         except ValueError:
             return None
         return value

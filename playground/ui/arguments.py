@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from playground.protocol import safe_json
 from playground.protocol.routes import ROUTE_NAMES as ROUTES
 from playground.ui.conversation.headless import DEFAULTS as HEADLESS_DEFAULTS
 from playground.ui.conversation.headless import add_arguments as add_conversation_arguments
@@ -121,7 +121,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
             raise UsageError(f"unknown fault {args.fault!r}; expected one of {', '.join(FAULTS)}")
     if args.body is not None:
         try:
-            args.body = json.loads(args.body)
+            args.body = safe_json.loads(args.body)
         except ValueError as exc:
             raise UsageError(f"--body is not valid JSON: {exc}") from None
         if not isinstance(args.body, dict):

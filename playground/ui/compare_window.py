@@ -50,6 +50,7 @@ from playground.ui.compare_diff import (
     usage_html,
 )
 from playground.ui.timing_chart import ArrivalChart
+from playground.ui.widgets.json_stream import pretty
 from playground.ui.widgets.live_text import LiveText
 from playground.ui.widgets.lost_text import GapFeed
 
@@ -469,8 +470,10 @@ class CompareWindow(QMainWindow):
             return
         a, b = pair
         self.text_diff.setHtml(text_diff_html(a.text, b.text))
-        tools_a = json.dumps(tool_calls_of(a.state), indent=2, ensure_ascii=False)
-        tools_b = json.dumps(tool_calls_of(b.state), indent=2, ensure_ascii=False)
+        # The indent stops growing with depth (json_stream.pretty): arguments nested hundreds
+        # deep would otherwise lay out as a multiple of their size in spaces.
+        tools_a = pretty(json.dumps(tool_calls_of(a.state), ensure_ascii=False))
+        tools_b = pretty(json.dumps(tool_calls_of(b.state), ensure_ascii=False))
         if tools_a == tools_b == "[]":
             self.tools_diff.setHtml("<p>Neither run called a tool.</p>")
         else:

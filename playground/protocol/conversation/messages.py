@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from typing import Any
 
+from playground.protocol import safe_json
 from playground.protocol.conversation.common import compact_json, dict_items, join_text, string
 from playground.protocol.conversation.model import (
     Conversation,
@@ -46,7 +46,7 @@ def _image(image: Image) -> dict[str, Any]:
 def _input(arguments: str) -> Any:
     """``tool_use.input`` must be an object: the arguments parsed, or {} when they are not one."""
     try:
-        value = json.loads(arguments)
+        value = safe_json.loads(arguments)
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

@@ -7,6 +7,7 @@ from typing import Any, Final
 
 import orjson
 
+from playground.protocol import safe_json
 from playground.protocol.errors import payload_error
 from playground.protocol.events import (
     Finished,
@@ -48,9 +49,12 @@ def read_body(
     ``stream_requested``: False when the request asked for one body; None when unknown, which
     counts as a stream asked for (the playground always asks for one)."""
     problem = ""
+    too_deep = False
     try:
-        payload: Any = orjson.loads(body)
-    except orjson.JSONDecodeError as exc:
+        payload: Any = safe_json.loads(body)
+    except safe_json.JsonTooDeep as exc:
+        payload, problem, too_deep = NOT_JSON, str(exc), True
+    except ValueError as exc:
         payload, problem = NOT_JSON, str(exc)
     error = payload_error(payload) if payload is not NOT_JSON else None
     if error is not None:
@@ -61,7 +65,10 @@ def read_body(
     elif stream_requested is not False:
         sink.report("json_body", f"{_ONE_BODY} JSON body although a stream was asked for", item)
     if payload is NOT_JSON:
-        sink.report("invalid_json", f"body is not JSON: {problem}", item)
+        if too_deep:
+            sink.report("json_too_deep", f"body not read: {problem}", item)
+        else:
+            sink.report("invalid_json", f"body is not JSON: {problem}", item)
         return payload, None
     return payload, decode_whole(route, payload, out, sink, item)
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from playground.protocol import safe_json
 from playground.protocol.requests import route_spec
 from playground.transport.providers import provider_for_url
 from playground.transport.redact import SECRET_HEADERS
@@ -23,6 +24,9 @@ __all__ = [
     "BASE_URL_VAR",
     "ExportError",
     "Run",
+    "comment_text",
+    "file_extension",
+    "json_text",
     "read_run",
 ]
 
@@ -42,7 +46,56 @@ _SKIP_HEADERS = SECRET_HEADERS | {
 # The simulator's own controls (X-Sim-Pace, X-Sim-Fault...): meaningless to any other server.
 _SIM_PREFIX = "x-sim-"
 
-_FILE_VIEW = re.compile(r"^@(?P<name>.+?)(?: \(\d+ bytes\))?$")
+_FILE_VIEW = re.compile(r"^@(?P<name>.+?)(?: \(\d+ bytes\))?$", re.DOTALL)
+# RFC 9110: a field name is a token; a value is visible ASCII, spaces and tabs. A header
+# outside that (a newline, NUL, non-ASCII) could not have been sent as it reads, and a newline
+# in one would start a header of its own in curl's -H: such headers are left out.
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_HEADER_VALUE = re.compile(r"[\t\x20-\x7e]*")
+# What an uploaded file's name may hold where curl reads the file (-F file=@NAME): a plain name
+# in the working folder, so a capture cannot make the command upload ~/.ssh/id_rsa.
+_UPLOAD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ -]{0,99}")
+
+
+def _escape_unprintable(char: str) -> str:
+    code = ord(char)
+    if code > 0xFFFF:  # a UTF-16 surrogate pair: valid in JSON and in JavaScript strings
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+# json.dumps escapes C0 controls inside strings itself; the raw newlines left are its layout.
+_UNPRINTABLE = re.compile(r"[^\n\x20-\x7e\xa0-\U0010ffff]|[\u2028\u2029\ud800-\udfff]")
+
+
+def json_text(value: Any, indent: int | None = 2) -> str:
+    """``value`` as JSON text that any file, terminal or JavaScript parser takes as written:
+    non-ASCII that prints stays readable, everything else (controls, line and paragraph
+    separators, which end a JavaScript comment or line, lone surrogates, which no UTF-8 file
+    holds) is a \\u escape. Only string contents can hold such characters, so the escapes always
+    land inside a string literal."""
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    return _UNPRINTABLE.sub(lambda m: _escape_unprintable(m.group()), text)
+
+
+def comment_text(text: str) -> str:
+    """``text`` fit for one line of a code comment in any target: every character that does not
+    print (a newline, NUL, U+2028, which ends a JavaScript comment) is written as its escape."""
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
+
+
+_EXTENSION = re.compile(r"[A-Za-z0-9]{1,16}")
+
+
+def file_extension(value: Any, default: str) -> str:
+    """The extension of a file a snippet saves (an image's output_format, speech's
+    response_format): the run's when it is a plain word, else ``default``, so no value from a
+    capture makes a snippet write outside its folder."""
+    return value if isinstance(value, str) and _EXTENSION.fullmatch(value) else default
 
 
 class ExportError(ValueError):
@@ -74,14 +127,21 @@ class Run:
     def stream(self) -> bool:
         return bool(self.fields.get("stream"))
 
+    @property
+    def upload_name(self) -> str:
+        """The uploaded file's name where a command reads the file from the working folder:
+        the run's own when it is a plain name, else the default one."""
+        return self.filename if _UPLOAD_NAME.fullmatch(self.filename) else "audio.wav"
+
     def notes(self) -> list[str]:
-        """The header comment's lines after "how to run": where the key and the URL come from."""
+        """The header comment's lines after "how to run": where the key and the URL come from.
+        Parts from the capture are written by ``comment_text``, so none ends the comment."""
         key = f"The API key is read from ${self.env_var}"
         if self.auth is None:
             key += " (this run sent none, so any value or none works)"
         lines = [
             key + ".",
-            f"${BASE_URL_VAR} overrides the base URL (default: {self.base_url}).",
+            f"${BASE_URL_VAR} overrides the base URL (default: {comment_text(self.base_url)}).",
         ]
         if self.simulator:
             lines.append(
@@ -93,9 +153,16 @@ class Run:
 
 def _headers(request: Mapping[str, Any]) -> dict[str, str]:
     raw = request.get("headers") or {}
+    pairs: list[tuple[Any, Any]] = []
     if isinstance(raw, list):  # [[name, value], ...]
-        return {str(n): str(v) for n, v in raw}
-    return {str(n): str(v) for n, v in dict(raw).items()}
+        pairs = [tuple(pair) for pair in raw if isinstance(pair, list | tuple) and len(pair) == 2]
+    elif isinstance(raw, dict):
+        pairs = list(raw.items())
+    return {
+        str(n): str(v)
+        for n, v in pairs
+        if _HEADER_NAME.fullmatch(str(n)) and _HEADER_VALUE.fullmatch(str(v))
+    }
 
 
 def _auth_style(headers: Mapping[str, str]) -> str | None:
@@ -110,10 +177,7 @@ def _auth_style(headers: Mapping[str, str]) -> str | None:
 def _body(request: Mapping[str, Any]) -> Any:
     body = request.get("body")
     if isinstance(body, str | bytes):
-        try:
-            return json.loads(body)
-        except ValueError:
-            return body
+        return safe_json.loads_or(body, body)
     return body
 
 
@@ -157,6 +221,9 @@ def read_run(request: Mapping[str, Any], route: str) -> Run:
     except ValueError as exc:
         raise ExportError(str(exc)) from None
     url = str(request["url"])
+    method = str(request.get("method") or "POST").upper()
+    if not _HEADER_NAME.fullmatch(method):  # RFC 9110: a method is a token, as a field name is
+        raise ExportError(f"the run's method {method[:40]!r} is not an HTTP method")
     headers = _headers(request)
     base = _split_url(url, route)
     body = _body(request)
@@ -166,7 +233,7 @@ def read_run(request: Mapping[str, Any], route: str) -> Run:
     return Run(
         route=route,
         url=url,
-        method=str(request.get("method") or "POST").upper(),
+        method=method,
         base_url=base,
         path=url[len(base) :],
         env_var=provider_for_url(url).env_var or "PLAYGROUND_API_KEY",

@@ -13,13 +13,24 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from playground.protocol.requests import route_spec
-from playground.runs.export.common import BASE_URL_VAR, Run, read_run
+from playground.runs.export.common import (
+    BASE_URL_VAR,
+    Run,
+    comment_text,
+    file_extension,
+    read_run,
+)
 from playground.runs.export.sdk_params import SDK_PARAMS
 
 __all__ = ["to_python"]
 
 
-def _py(value: Any, indent: int) -> str:
+def _py(value: Any, indent: int = 0) -> str:
+    """``value`` as a Python literal: the one way anything from a capture enters the script.
+
+    pprint writes every string, number and container with ``repr``, which escapes quotes,
+    backslashes, newlines, NUL and every character that does not print, so no value can close
+    its literal or open an f-string field."""
     text = pprint.pformat(value, indent=1, width=max(40, 96 - indent), sort_dicts=False)
     return text.replace("\n", "\n" + " " * indent)
 
@@ -44,6 +55,7 @@ def _key_expr(run: Run) -> str:
     if run.auth is None:
         # The run sent no key (the built-in simulator): the SDK still wants a non-empty one.
         return f'os.environ.get("{run.env_var}") or "not-needed"'
+    # The variable's name is the provider profile's own (providers.py), never the capture's.
     return f'os.environ["{run.env_var}"]'
 
 
@@ -61,10 +73,12 @@ def _header(run: Run, package: str) -> str:
         f"    python {name}{args}",
         *run.notes(),
     ]
-    return "".join(f"# {part}\n" for line in lines for part in _wrap(line)) + "\n"
+    return "".join(f"# {part}\n" for line in lines for part in _wrap(comment_text(line))) + "\n"
 
 
-_BASE = f'BASE_URL = os.environ.get("{BASE_URL_VAR}") or {{base!r}}\n'
+def _base(run: Run) -> str:
+    return f'BASE_URL = os.environ.get("{BASE_URL_VAR}") or {_py(run.base_url)}\n'
+
 
 # Streamed text under a heading each time its kind changes (reasoning, answer, a tool call).
 _SHOW = '''
@@ -98,7 +112,7 @@ def to_python(request: Mapping[str, Any], route: str) -> str:
     if route == "messages":
         head = (
             "import os\n\nimport anthropic\n\n"
-            + _BASE.format(base=run.base_url)
+            + _base(run)
             + "# The Anthropic SDK adds /v1 itself.\n"
             f'client = anthropic.Anthropic(base_url=BASE_URL.removesuffix("/v1"), '
             f"api_key={_key_expr(run)})\n"
@@ -112,7 +126,7 @@ def to_python(request: Mapping[str, Any], route: str) -> str:
     head = (
         f"{imports}\nfrom openai import OpenAI\n\n"
         + (_argv_check(run) if route == "transcription" else "")
-        + _BASE.format(base=run.base_url)
+        + _base(run)
         + f"client = OpenAI(base_url=BASE_URL, api_key={_key_expr(run)})\n"
     )
     return _header(run, "openai") + head + _BODIES[route](run)
@@ -207,23 +221,24 @@ def _messages(run: Run) -> str:
 
 def _images(run: Run) -> str:
     body = run.fields
-    ext = str(body.get("output_format") or "png")
+    ext = _py("." + file_extension(body.get("output_format"), "png"))
     call = f"client.images.generate(\n{_kwargs('images', body, run.headers)}\n)\n"
     if not run.stream:
         return (
             f"\nresponse = {call}"
             "for i, image in enumerate(response.data):\n"
-            f'    with open(f"image_{{i}}.{ext}", "wb") as out:\n'
+            f'    name = f"image_{{i}}" + {ext}\n'
+            '    with open(name, "wb") as out:\n'
             "        out.write(base64.b64decode(image.b64_json))\n"
-            f'    print(f"saved image_{{i}}.{ext}")\n'
+            '    print("saved", name)\n'
         )
     return (
         f"\nstream = {call}"
         "for event in stream:\n"
         '    if event.type == "image_generation.partial_image":\n'
-        f'        name = f"partial_{{event.partial_image_index}}.{ext}"\n'
+        f'        name = f"partial_{{event.partial_image_index}}" + {ext}\n'
         '    elif event.type == "image_generation.completed":\n'
-        f'        name = "image.{ext}"\n'
+        f'        name = "image" + {ext}\n'
         "    else:\n"
         "        continue\n"
         '    with open(name, "wb") as out:\n'
@@ -234,11 +249,11 @@ def _images(run: Run) -> str:
 
 def _speech(run: Run) -> str:
     body = run.fields
-    ext = str(body.get("response_format") or "mp3")
+    name = _py("speech." + file_extension(body.get("response_format"), "mp3"))
     head = (
         "\nwith client.audio.speech.with_streaming_response.create(\n"
         f"{_kwargs('speech', body, run.headers)}\n"
-        f') as response, open("speech.{ext}", "wb") as out:\n'
+        f') as response, open({name}, "wb") as out:\n'
     )
     if body.get("stream_format") == "sse":
         # Seed "Other streams": speech.audio.delta events carry base64 audio.
@@ -254,15 +269,15 @@ def _speech(run: Run) -> str:
         )
     else:
         loop = "    for chunk in response.iter_bytes():\n        out.write(chunk)\n"
-    return head + loop + f'print("saved speech.{ext}")\n'
+    return head + loop + f'print("saved", {name})\n'
 
 
 def _argv_check(run: Run) -> str:
     """The uploaded file is the script's argument (the run's own file is not where it runs)."""
     return (
         "if len(sys.argv) != 2:\n"
-        f'    sys.exit(f"usage: python {{sys.argv[0]}} AUDIO_FILE  '
-        f'(the run sent {run.filename})")\n\n'
+        '    sys.exit(f"usage: python {sys.argv[0]} AUDIO_FILE  (the run sent "\n'
+        f'             + {_py(run.filename, 13)} + ")")\n\n'
     )
 
 
@@ -285,18 +300,19 @@ def _transcription(run: Run) -> str:
 def _music(run: Run) -> str:
     auth = ""
     if run.auth == "bearer":
-        auth = f'    "Authorization": f"Bearer {{os.environ[{run.env_var!r}]}}",\n'
+        auth = f'    "Authorization": f"Bearer {{os.environ[{_py(run.env_var)}]}}",\n'
     elif run.auth == "x-api-key":
-        auth = f'    "x-api-key": os.environ[{run.env_var!r}],\n'
-    extra_lines = "".join(f"    {n!r}: {v!r},\n" for n, v in run.headers.items())
+        auth = f'    "x-api-key": os.environ[{_py(run.env_var)}],\n'
+    extra_lines = "".join(f"    {_py(n)}: {_py(v, 4)},\n" for n, v in run.headers.items())
+    path = _py(run.path)
     return (
         "import json\nimport os\nimport sys\nimport time\n\nimport httpx\n\n"
-        + _BASE.format(base=run.base_url)
+        + _base(run)
         + "# Music is an async job API that no SDK covers: create the job, follow it, download.\n"
         f"headers = {{\n{auth}{extra_lines}}}\n"
         f"body = {_py(run.fields, 7)}\n"
         "job = None\n"
-        f'with httpx.stream("POST", BASE_URL + {run.path!r}, headers=headers, json=body, '
+        f'with httpx.stream("POST", BASE_URL + {path}, headers=headers, json=body, '
         "timeout=None) as response:\n"
         "    if response.status_code != 200:\n"
         '        sys.exit(f"HTTP {response.status_code}: {response.read().decode()}")\n'
@@ -311,7 +327,7 @@ def _music(run: Run) -> str:
         'print("job", job["id"], job["status"])\n'
         'while job["status"] not in ("completed", "failed"):\n'
         "    time.sleep(1)\n"
-        f'    job = httpx.get(BASE_URL + {run.path!r} + "/" + job["id"], headers=headers).json()\n'
+        f'    job = httpx.get(BASE_URL + {path} + "/" + job["id"], headers=headers).json()\n'
         '    print("job", job["id"], job["status"], job.get("progress", ""), flush=True)\n'
         'if job["status"] != "completed":\n'
         "    sys.exit(f\"the job ended {job['status']}\")\n"

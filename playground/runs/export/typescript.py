@@ -8,19 +8,50 @@ tool calls print as they stream; an uploaded file is the command-line argument.
 
 from __future__ import annotations
 
-import json
 import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from playground.protocol.requests import route_spec
-from playground.runs.export.common import BASE_URL_VAR, Run, read_run
+from playground.runs.export.common import (
+    BASE_URL_VAR,
+    Run,
+    comment_text,
+    file_extension,
+    json_text,
+    read_run,
+)
 
 __all__ = ["to_typescript"]
 
 
 def _js(value: Any, indent: int = 0) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + " " * indent)
+    """``value`` as a JavaScript literal: the one way anything from a capture enters the module.
+
+    JSON is JavaScript's literal syntax (quotes, backslashes and controls escaped; ``json_text``
+    escapes U+2028 and lone surrogates too); a string literal in double quotes gives backticks
+    and ``${`` no meaning. One key differs: ``"__proto__":`` in an object literal sets the
+    object's prototype instead of a property, so it is written as a computed key."""
+    text = _literal(value, "  ")
+    return text.replace("\n", "\n" + " " * indent)
+
+
+def _literal(value: Any, step: str, pad: str = "") -> str:
+    if isinstance(value, dict) and value:
+        inner = pad + step
+        items = ",\n".join(
+            f"{inner}{_key(str(key))}: {_literal(item, step, inner)}" for key, item in value.items()
+        )
+        return "{\n" + items + "\n" + pad + "}"
+    if isinstance(value, list) and value:
+        inner = pad + step
+        items = ",\n".join(inner + _literal(item, step, inner) for item in value)
+        return "[\n" + items + "\n" + pad + "]"
+    return json_text(value, None)
+
+
+def _key(name: str) -> str:
+    return '["__proto__"]' if name == "__proto__" else json_text(name, None)
 
 
 def _wrap(line: str) -> list[str]:
@@ -38,7 +69,7 @@ def _header(run: Run, package: str) -> str:
         f"    node {name}{args}",
         *run.notes(),
     ]
-    return "".join(f"// {part}\n" for line in lines for part in _wrap(line)) + "\n"
+    return "".join(f"// {part}\n" for line in lines for part in _wrap(comment_text(line))) + "\n"
 
 
 def _key_expr(run: Run) -> str:
@@ -73,7 +104,7 @@ function say(line) {
 def to_typescript(request: Mapping[str, Any], route: str) -> str:
     """A Node ES module with the openai npm package (@anthropic-ai/sdk for messages)."""
     run = read_run(request, route)
-    base = _BASE.format(base=json.dumps(run.base_url))
+    base = _BASE.format(base=_js(run.base_url))
     if route == "music":
         return _header(run, "") + _music(run, base)
     if route == "messages":
@@ -204,15 +235,15 @@ def _messages(run: Run) -> str:
 
 
 def _images(run: Run) -> str:
-    ext = str(run.fields.get("output_format") or "png")
+    ext = _js("." + file_extension(run.fields.get("output_format"), "png"))
     call = f"await client.images.generate({_js(run.fields)}{_options(run)})"
     if not run.stream:
         return (
             f"\nconst response = {call};\n"
             "(response.data ?? []).forEach((image, i) => {\n"
-            f"  fs.writeFileSync(`image_${{i}}.{ext}`, "
-            'Buffer.from(image.b64_json ?? "", "base64"));\n'
-            f"  console.log(`saved image_${{i}}.{ext}`);\n"
+            f"  const name = `image_${{i}}` + {ext};\n"
+            '  fs.writeFileSync(name, Buffer.from(image.b64_json ?? "", "base64"));\n'
+            '  console.log("saved", name);\n'
             "});\n"
         )
     return (
@@ -220,9 +251,9 @@ def _images(run: Run) -> str:
         "for await (const event of stream) {\n"
         "  let name;\n"
         '  if (event.type === "image_generation.partial_image") {\n'
-        f"    name = `partial_${{event.partial_image_index}}.{ext}`;\n"
+        f"    name = `partial_${{event.partial_image_index}}` + {ext};\n"
         '  } else if (event.type === "image_generation.completed") {\n'
-        f'    name = "image.{ext}";\n'
+        f'    name = "image" + {ext};\n'
         "  } else continue;\n"
         '  fs.writeFileSync(name, Buffer.from(event.b64_json, "base64"));\n'
         '  console.log("saved", name);\n'
@@ -231,13 +262,13 @@ def _images(run: Run) -> str:
 
 
 def _speech(run: Run) -> str:
-    ext = str(run.fields.get("response_format") or "mp3")
+    name = _js("speech." + file_extension(run.fields.get("response_format"), "mp3"))
     call = f"await client.audio.speech.create({_js(run.fields)}{_options(run)})"
     if run.fields.get("stream_format") != "sse":
         return (
             f"\nconst response = {call};\n"
-            f'fs.writeFileSync("speech.{ext}", Buffer.from(await response.arrayBuffer()));\n'
-            f'console.log("saved speech.{ext}");\n'
+            f"fs.writeFileSync({name}, Buffer.from(await response.arrayBuffer()));\n"
+            f'console.log("saved", {name});\n'
         )
     return (
         f"\nconst response = {call};\n"
@@ -260,14 +291,9 @@ def _speech(run: Run) -> str:
         '    else if (event.type === "speech.audio.done") console.log("usage:", event.usage);\n'
         "  }\n"
         "}\n"
-        f'fs.writeFileSync("speech.{ext}", Buffer.concat(chunks));\n'
-        f'console.log("saved speech.{ext}");\n'
+        f"fs.writeFileSync({name}, Buffer.concat(chunks));\n"
+        f'console.log("saved", {name});\n'
     )
-
-
-def _in_template(text: str) -> str:
-    """``text`` inside a JavaScript template literal."""
-    return json.dumps(text)[1:-1].replace("`", "\\`").replace("${", "\\${")
 
 
 def _argv_check(run: Run) -> str:
@@ -275,17 +301,18 @@ def _argv_check(run: Run) -> str:
     return (
         "const audioFile = process.argv[2];\n"
         "if (!audioFile) {\n"
-        f"  console.error(`usage: node {run.route}.mjs AUDIO_FILE  (the run sent "
-        f"{_in_template(run.filename)})`);\n"
+        f'  console.error("usage: node {run.route}.mjs AUDIO_FILE  (the run sent " + '
+        f'{_js(run.filename)} + ")");\n'
         "  process.exit(2);\n"
         "}\n\n"
     )
 
 
 def _transcription(run: Run) -> str:
-    payload = _js({"file": "__FILE__", **run.fields}).replace(
-        '"file": "__FILE__"', "file: fs.createReadStream(audioFile)"
-    )
+    fields = _js(run.fields)
+    opened = "file: fs.createReadStream(audioFile)"
+    # The file first, then the run's fields: built around the literal, never by replacing in it.
+    payload = "{ " + opened + " }" if fields == "{}" else "{\n  " + opened + "," + fields[1:]
     call = f"await client.audio.transcriptions.create({payload}{_options(run)})"
     if not run.stream:
         return f"\nconst transcript = {call};\nconsole.log(transcript);\n"
@@ -304,8 +331,8 @@ def _music(run: Run, base: str) -> str:
         auth = f"  Authorization: `Bearer ${{process.env.{run.env_var}}}`,\n"
     elif run.auth == "x-api-key":
         auth = f'  "x-api-key": process.env.{run.env_var} ?? "",\n'
-    extras = "".join(f"  {json.dumps(n)}: {json.dumps(v)},\n" for n, v in run.headers.items())
-    path = json.dumps(run.path)
+    extras = "".join(f"  {_key(n)}: {_js(v)},\n" for n, v in run.headers.items())
+    path = _js(run.path)
     return (
         'import fs from "node:fs";\n\n'
         + base

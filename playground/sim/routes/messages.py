@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from playground.sim import dialogue, prose, structured
+from playground.sim import dialogue, json_depth, prose, structured
 from playground.sim.checks import check
 from playground.sim.context import SimRequest
 from playground.sim.faults import MIDSTREAM_MESSAGE, RouteFaults
@@ -192,7 +191,7 @@ def whole(req: SimRequest, plan: Plan) -> dict[str, Any]:
                 "type": "tool_use",
                 "id": call.call_id,
                 "name": call.name,
-                "input": json.loads(call.arguments),
+                "input": json_depth.loads(call.arguments),
             }
         )
     msg["content"] = content

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +44,8 @@ def check_arguments(args: argparse.Namespace) -> None:
     """Read and check the options in place; ValueError (one sentence) for anything wrong.
 
     ``--prompt`` may be repeated: ``args.prompts`` holds them all, ``args.prompt`` the first."""
+    from playground.protocol import safe_json
+
     prompts = (
         args.prompt
         if isinstance(args.prompt, list)
@@ -73,7 +74,7 @@ def check_arguments(args: argparse.Namespace) -> None:
         if not sep or not name.strip():
             raise ValueError(f"--tool-result {item!r}: expected NAME=JSON")
         try:
-            json.loads(text)
+            safe_json.loads(text)
         except ValueError as exc:
             raise ValueError(f"--tool-result {name}: not valid JSON ({exc})") from None
         results[name.strip()] = text

@@ -510,4 +510,7 @@ class Inspector(QWidget):
             text = f"{shown:,} of {total:,} rows"
         if findings:
             text += f" · {findings} with findings"
+        omitted = self.model.omitted_findings()
+        if omitted:
+            text += f" and {omitted:,} more"
         self.count_label.setText(text)

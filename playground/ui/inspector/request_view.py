@@ -9,9 +9,11 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QContextMenuEvent, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QMenu, QPlainTextEdit, QWidget
 
+from playground.protocol import safe_json
 from playground.protocol.conversation.dump import redact_base64
 from playground.transport.redact import REDACTED, is_secret_field, is_secret_name, redact_pairs
 from playground.transport.redact import redact_url as _redact_url
+from playground.ui.widgets.json_stream import pretty
 
 __all__ = ["ExchangeView", "format_body", "format_request", "format_response", "redact_url"]
 
@@ -43,10 +45,13 @@ def format_body(body: bytes | None, *, whole: bool = False) -> str:
         return "(no body)"
     limit = None if whole else BODY_LIMIT
     try:
-        value = _redact_json(json.loads(body))
+        # Compact first, then laid out with an indent that stops growing (json_stream.pretty):
+        # only as much as is shown is laid out, and deep nesting cannot multiply the text.
+        value = _redact_json(safe_json.loads(body))
         shown = value if whole else redact_base64(value)
-        return json.dumps(shown, indent=2, ensure_ascii=False)[:limit]
-    except (ValueError, UnicodeDecodeError, RecursionError):
+        compact = json.dumps(shown, ensure_ascii=False)
+        return pretty(compact if whole else compact[:BODY_LIMIT])[:limit]
+    except (ValueError, UnicodeDecodeError):
         pass
     if whole:
         try:

@@ -224,7 +224,16 @@ class TimelineModel(QAbstractTableModel):
         return self._sizes[row]
 
     def worst_finding(self, row: int) -> int:
-        return self._worst[row] if 0 <= row < len(self._worst) else 0
+        if not 0 <= row < len(self._worst):
+            return 0
+        decoder = self._decoder
+        counted = decoder.omitted_rank(row) if decoder is not None else 0
+        return max(self._worst[row], counted)
+
+    def omitted_findings(self) -> int:
+        """How many findings the run counted without keeping (past the first of their code)."""
+        decoder = self._decoder
+        return sum(decoder.state.findings_omitted.values()) if decoder is not None else 0
 
     def findings_of(self, row: int) -> list[Finding]:
         return list(self._findings.get(row, ()))
@@ -314,7 +323,8 @@ class TimelineModel(QAbstractTableModel):
         if role == _DECORATION:
             if col != COL_FINDINGS:
                 return None
-            rank = self._worst[row]
+            # A row whose findings were only counted still shows its badge (the decoder marks it).
+            rank = self.worst_finding(row)
             return self._icon(rank) if rank else None
         if role == ITEM_ROLE:
             return row

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.protocol import safe_json
 from playground.ui.panels.editor_parts import DEFAULT_PROMPTS, EFFORTS, mono_font
 from playground.ui.panels.param_fields import (
     StopEdit,
@@ -326,7 +327,7 @@ class ChatForm:
 
     def _schema(self) -> dict[str, Any]:
         try:
-            value = json.loads(self.schema.toPlainText() or "{}")
+            value = safe_json.loads(self.schema.toPlainText() or "{}")
         except ValueError as exc:
             self.schema_note.setText(f"Not valid JSON yet: {exc}")
             raise ValueError(f"the JSON Schema is not valid JSON ({exc})") from None

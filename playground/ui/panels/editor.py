@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.assets import sample_wav
+from playground.protocol import safe_json
 from playground.protocol.requests import RequestParams, build_body, params_from_body
 from playground.protocol.routes import route_of
 from playground.ui.panels.chat_form import ChatForm
@@ -360,7 +361,7 @@ class RequestEditor(QWidget):
     def body(self) -> dict[str, Any]:
         """The body to send: the raw JSON view when it parses (it is the truth), else the form's."""
         try:
-            value = json.loads(self._raw_plain())
+            value = safe_json.loads(self._raw_plain())
         except ValueError:
             value = None
         if isinstance(value, dict):
@@ -420,7 +421,7 @@ class RequestEditor(QWidget):
 
     def _raw_edited(self) -> None:
         try:
-            value = json.loads(self._raw_plain())
+            value = safe_json.loads(self._raw_plain())
         except ValueError as exc:
             self.raw_error.setText(f"Not valid JSON yet: {exc}")
             return

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.protocol import safe_json
 from playground.protocol.params import SAMPLE_TOOL, function_choice
 from playground.ui.panels.editor_parts import mono_font
 
@@ -431,7 +432,7 @@ class ToolsEditor(QGroupBox):
 
     def _json_edited(self) -> None:
         try:
-            value = json.loads(self.json_edit.toPlainText() or "[]")
+            value = safe_json.loads(self.json_edit.toPlainText() or "[]")
         except ValueError as exc:
             self.json_error.setText(f"Not valid JSON yet: {exc}")
             return

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, QSize, Qt, Signal
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.protocol import safe_json
 from playground.protocol.requests import ROUTE_NAMES
 from playground.ui.routes import route_views
 from playground.ui.traffic.feed import TrafficEntry, TrafficFeed
@@ -390,7 +390,7 @@ def request_body(entry: TrafficEntry) -> dict[str, Any] | None:
     if raw is None:
         raw = entry.ex.facts.capture_body
     try:
-        value = json.loads(raw or b"")
+        value = safe_json.loads(raw or b"")
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

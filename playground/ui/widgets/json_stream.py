@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-__all__ = ["JsonPrettyStream"]
+__all__ = ["INDENT_LEVELS", "JsonPrettyStream", "pretty"]
 
 _SPACE = frozenset(" \t\r\n")
+# Past this many levels nesting is written on one line, as compact JSON: a line's indent is at
+# most 32 spaces and a line is never started for a bracket deeper than that, so the text and
+# its lines are a fixed multiple of the input whatever the nesting. (An indent that grew with
+# depth made 40 KB of nested brackets 4.7 GB of text; a line per bracket, capped indent or
+# not, made the tool card's document 1.2 GB for 1 MB of brackets.)
+INDENT_LEVELS = 16
+
+
+def pretty(text: str, indent: int = 2) -> str:
+    """``text`` (JSON, whole or not) laid out as ``JsonPrettyStream`` lays it out."""
+    return JsonPrettyStream(indent).feed(text)
 
 
 class JsonPrettyStream:
@@ -12,7 +23,8 @@ class JsonPrettyStream:
 
     Output is append-only (a widget appends it with a cursor, never re-formats the whole text per
     token). Strings are copied verbatim; whitespace outside strings is dropped and re-made. It is a
-    best effort: text that is not JSON still comes out readable, never raises.
+    best effort: text that is not JSON still comes out readable, never raises. Nesting past
+    ``INDENT_LEVELS`` stays on its line, so the output and its lines stay linear in the input.
     """
 
     __slots__ = ("_depth", "_escape", "_in_string", "_indent", "_pending_open")
@@ -33,6 +45,7 @@ class JsonPrettyStream:
         out: list[str] = []
         add = out.append
         pad = self._indent
+        levels = INDENT_LEVELS
         for ch in text:
             if self._in_string:
                 add(ch)
@@ -51,16 +64,23 @@ class JsonPrettyStream:
                     self._depth = max(0, self._depth - 1)
                     add(ch)
                     continue
-                add("\n" + " " * (pad * self._depth))
+                if self._depth <= levels:
+                    add("\n" + " " * (pad * self._depth))
             if ch in "{[":
                 add(ch)
                 self._depth += 1
                 self._pending_open = True
             elif ch in "}]":
                 self._depth = max(0, self._depth - 1)
-                add("\n" + " " * (pad * self._depth) + ch)
+                if self._depth < levels:
+                    add("\n" + " " * (pad * self._depth) + ch)
+                else:
+                    add(ch)
             elif ch == ",":
-                add(",\n" + " " * (pad * self._depth))
+                if self._depth <= levels:
+                    add(",\n" + " " * (pad * self._depth))
+                else:
+                    add(", ")
             elif ch == ":":
                 add(": ")
             elif ch == '"':
