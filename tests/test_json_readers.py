@@ -81,7 +81,6 @@ def test_every_json_reader_is_safe_json_or_allowed_with_a_reason() -> None:
         "bare JSON reads on text that may come from the wire or disk: use "
         f"playground.protocol.safe_json (or allow them here with a reason): {unexpected}"
     )
-    # The files-on-disk readers are converted on their own; their entries may outlive them.
     stale = {n for n, (c, _why) in ALLOWED.items() if found[n] < c}
     assert not stale, f"allowed reads that are gone: lower or drop their entries: {stale}"
     assert all(reason.strip() for _, reason in ALLOWED.values())
