@@ -47,7 +47,7 @@ def test_deep_tool_arguments_are_a_finding_and_kept_as_text() -> None:
         (call,) = state.tool_calls
         assert call.arguments.value == arguments and call.valid_json is False
         deep = [f for f in state.findings if f.code == "json_too_deep"]
-        assert len(deep) == 1 and deep[0].severity == "warning", state.findings
+        assert len(deep) == 1 and deep[0].severity == "error", state.findings
         assert f"deeper than {MAX_DEPTH} levels" in deep[0].message
         # The projections read it as text and can be dumped (inspect --json, --dump-state).
         assert parsed_tool_calls(state) == [{"name": "f", "arguments": arguments}]
