@@ -42,8 +42,8 @@ def test_mypy_strict_on_transport_runs_the_session_and_the_current_run() -> None
         "--strict",
         "playground/transport",
         "playground/runs",
-        "playground/ui/session.py",
-        "playground/ui/current_run.py",
+        "playground/ui/runtime/session.py",
+        "playground/ui/runtime/current_run.py",
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

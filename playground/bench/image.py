@@ -106,7 +106,7 @@ def image_figures(n_partials: int) -> dict[str, Value]:
     from playground.runs.outcome import has_output
     from playground.transport.decode_ahead import DecodeAhead
     from playground.transport.thread_priority import READER_NICE, lower_priority
-    from playground.ui.widgets.images_view import ImagesView
+    from playground.ui.views.images_view import ImagesView
 
     class Decoded(QObject):
         """Tells the UI thread, from the reader thread, that a read is in the state."""

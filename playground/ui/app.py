@@ -83,7 +83,7 @@ def _app() -> QApplication:
     app.setApplicationName("Playground")
     app.setOrganizationName("playground")
     app.setDesktopFileName("playground")
-    from playground.ui.theme import apply_first_palette
+    from playground.ui.kit.theme import apply_first_palette
 
     apply_first_palette(app, _theme_asked())
     app.setQuitOnLastWindowClosed(False)  # the asyncio side decides when to stop (clean shutdown)
@@ -103,7 +103,7 @@ def _finish_app(app: QApplication) -> None:
 
     if ICON_PATH.is_file():
         app.setWindowIcon(QIcon(str(ICON_PATH)))
-    from playground.ui.theme import apply_theme
+    from playground.ui.kit.theme import apply_theme
 
     apply_theme(app, _theme_asked())
 
@@ -119,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # tenth of the time to a first frame) load right after that first frame (ui/lazy.py).
     import PySide6  # noqa: F401 - its import hook, which the next line answers for our modules
 
-    from playground.ui.pyside_scan import answer_own_modules
+    from playground.ui.runtime.pyside_scan import answer_own_modules
 
     answer_own_modules()
     try:
@@ -165,7 +165,7 @@ def _no_collection() -> Iterator[None]:
     try:
         yield
     finally:
-        from playground.ui import gc_schedule
+        from playground.ui.runtime import gc_schedule
 
         if enabled and not gc_schedule.pinned():  # the UI thread's timer collects from now on
             gc.enable()

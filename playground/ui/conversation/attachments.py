@@ -22,13 +22,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.ui.conversation.flow_layout import FlowLayout
 from playground.ui.conversation.image_sources import (
     carries_images,
     image_from_url,
     images_from_mime,
     read_image_file,
 )
+from playground.ui.kit.flow_layout import FlowLayout
 
 # The image classes (QImage, QImageReader, QBuffer, QPainter, QUrl...) are imported by the code
 # that uses them: the first frame shows an empty strip, and PySide makes each class it is asked

@@ -6,7 +6,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from playground.ui import lazy
+from playground.ui.runtime import lazy
 
 if TYPE_CHECKING:
     import asyncio

@@ -189,7 +189,7 @@ class ConversationThread(QObject):
         turn = self._answer(status)
         if turn is None:
             if awaited:  # no answer came: the block kept for it goes
-                from playground.ui.frames import after_paint_or_now
+                from playground.ui.runtime.frames import after_paint_or_now
 
                 after_paint_or_now(self._show)
             return
@@ -258,7 +258,7 @@ class ConversationThread(QObject):
 
     def refresh(self) -> None:
         """Show the thread again, and the JSON body with it (the turns changed)."""
-        from playground.ui.frames import after_paint_or_now
+        from playground.ui.runtime.frames import after_paint_or_now
 
         # Where a run ends in a frame, the new turn shows after the frame's paint, and the JSON
         # body after that, each in a turn of its own: with 100 turns in the thread the two cost

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QSignalBlocker
 
 from playground.protocol.routes import CONVERSATIONAL
-from playground.ui.window.panels import tab_title
+from playground.ui.window.panel_map import tab_title
 
 # The model is imported by the edits that make turns: the thread (and this) is built before the
 # first frame, which shows no turn (startup time).

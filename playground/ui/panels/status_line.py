@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolTip, QWidget
 
-from playground.ui.theme import is_dark
+from playground.ui.kit.theme import is_dark
 
 __all__ = ["SILENCE_SHOWN_AFTER", "StatusLine", "format_usage", "status_color"]
 

@@ -14,7 +14,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from playground.ui.panels.editor_parts import mono_font
-from playground.ui.widgets.json_stream import JsonPrettyStream
+from playground.ui.views.json_stream import JsonPrettyStream
 
 if TYPE_CHECKING:
     from playground.protocol.state import StreamState

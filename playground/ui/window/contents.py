@@ -9,10 +9,10 @@ from PySide6.QtWidgets import QLabel, QSplitter, QToolBar, QWidget
 
 from playground.protocol.requests import ROUTE_NAMES
 from playground.ui.inspector.inspector import Inspector
-from playground.ui.provider_bar import ProviderBar
-from playground.ui.routes import route_views
-from playground.ui.steady_tabs import SteadyTabs
-from playground.ui.window.panels import Placeholder, tab_title
+from playground.ui.kit.steady_tabs import SteadyTabs
+from playground.ui.views.routes import route_views
+from playground.ui.window.panel_map import Placeholder, tab_title
+from playground.ui.window.provider_bar import ProviderBar
 from playground.ui.window.remembered import restore_window
 from playground.ui.window.tab_fit import TabFit
 

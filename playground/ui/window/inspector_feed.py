@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 
-from playground.ui import reader_pause
+from playground.ui.runtime import reader_pause
 
 if TYPE_CHECKING:
     from playground.protocol.sse import SSEItem
-    from playground.ui.current_run import CurrentRun
     from playground.ui.inspector.inspector import Inspector
-    from playground.ui.session import StreamSession
+    from playground.ui.runtime.current_run import CurrentRun
+    from playground.ui.runtime.session import StreamSession
     from playground.ui.window.shell import MainWindow
 
 __all__ = ["INSPECTOR_MS", "InspectorFeed"]
@@ -133,6 +133,6 @@ class InspectorFeed(QObject):
         """``flush`` after the frame's paint (once, however many updates ask), or now outside
         a frame."""
         if not self._flush_queued:
-            from playground.ui.frames import after_paint_or_now
+            from playground.ui.runtime.frames import after_paint_or_now
 
             self._flush_queued = after_paint_or_now(self.flush)

@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QStyle
 
 from playground.protocol.requests import ROUTE_NAMES, route_spec
-from playground.ui.sample_captures import add_sample_menu
+from playground.ui.window.sample_captures import add_sample_menu
 
 if TYPE_CHECKING:
     from playground.ui.window.shell import MainWindow
@@ -117,7 +117,7 @@ class Menus:
 
     def _proxy(self) -> None:
         """File ▸ Proxy…: ask for the upstream, port and save folder, then start it."""
-        from playground.ui.traffic.dialog import ProxyDialog
+        from playground.ui.docks.traffic.dialog import ProxyDialog
 
         window = self.window
         dialog = ProxyDialog(window.traffic.upstream if window.traffic else "", window)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QSettings, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow
 
 from playground.protocol.requests import ROUTE_NAMES
-from playground.ui import gc_schedule, lazy, reader_pause
+from playground.ui.runtime import gc_schedule, lazy, reader_pause
 
 # Only what the window's empty first frame needs is imported here: the contents' modules (and
 # PySide's ``Qt`` namespace, 93 enum classes built on its first use, 23 ms) are imported by
@@ -21,20 +21,20 @@ if TYPE_CHECKING:
     from playground.protocol.capture import Capture
     from playground.runs.history import RunHistory
     from playground.sim.server import SimServer
-    from playground.ui.current_run import CurrentRun
+    from playground.ui.docks.traffic.dock import TrafficDock
     from playground.ui.inspector.inspector import Inspector
     from playground.ui.panels.route_panel import RoutePanel
-    from playground.ui.provider_bar import ProviderBar
-    from playground.ui.selection import ItemView, SelectionHub
-    from playground.ui.traffic.dock import TrafficDock
+    from playground.ui.runtime.current_run import CurrentRun
     from playground.ui.window.compare import CompareLauncher
-    from playground.ui.window.docks import Docks
+    from playground.ui.window.dock_host import Docks
     from playground.ui.window.inspector_feed import InspectorFeed
     from playground.ui.window.menus import Menus
-    from playground.ui.window.panels import PanelMap
+    from playground.ui.window.panel_map import PanelMap
+    from playground.ui.window.provider_bar import ProviderBar
     from playground.ui.window.replay_bar import ReplayBar
     from playground.ui.window.requests import WindowRequests
     from playground.ui.window.run_files import RunFiles
+    from playground.ui.window.selection import ItemView, SelectionHub
     from playground.ui.window.tab_fit import TabFit
 
 __all__ = ["MainWindow"]
@@ -107,14 +107,14 @@ class MainWindow(QMainWindow):
         if self._built:
             return
         self._built = True
-        from playground.ui.current_run import CurrentRun
-        from playground.ui.selection import SelectionHub
+        from playground.ui.runtime.current_run import CurrentRun
         from playground.ui.window.contents import build_widgets, share_splitter
         from playground.ui.window.inspector_feed import InspectorFeed
         from playground.ui.window.menus import Menus
-        from playground.ui.window.panels import PanelMap
+        from playground.ui.window.panel_map import PanelMap
         from playground.ui.window.requests import WindowRequests
         from playground.ui.window.run_files import RunFiles
+        from playground.ui.window.selection import SelectionHub
 
         self._idle_started = False
         self._sized = False
@@ -196,7 +196,7 @@ class MainWindow(QMainWindow):
     def docks(self) -> Docks:
         """The timing and history docks, built on first use or right after the first frame."""
         if self._docks is None:
-            from playground.ui.window.docks import Docks
+            from playground.ui.window.dock_host import Docks
 
             self._docks = Docks(self)
         return self._docks
@@ -226,7 +226,7 @@ class MainWindow(QMainWindow):
     def start_proxy(self, upstream: str, port: int = 0, save: Path | None = None) -> str:
         """Run the recording proxy in front of ``upstream`` and show its Traffic panel."""
         if self.traffic is None:
-            from playground.ui.traffic.dock import TrafficDock
+            from playground.ui.docks.traffic.dock import TrafficDock
 
             self.traffic = TrafficDock(self)
         return self.traffic.start(upstream, port, save)
@@ -255,7 +255,7 @@ class MainWindow(QMainWindow):
 
     # ---- structure ------------------------------------------------------------------------------
     def current_panel(self) -> RoutePanel:
-        from playground.ui.window.panels import Placeholder
+        from playground.ui.window.panel_map import Placeholder
 
         widget = self.tabs.currentWidget()
         if isinstance(widget, Placeholder):
@@ -265,8 +265,8 @@ class MainWindow(QMainWindow):
     def _build_panel(self, route: str) -> RoutePanel:
         """Build ``route``'s panel and put it in its tab in place of the placeholder."""
         from playground.ui.panels.route_panel import RoutePanel
-        from playground.ui.routes import route_views
-        from playground.ui.timeouts import first_byte_timeout, stall_seconds
+        from playground.ui.runtime.timeouts import first_byte_timeout, stall_seconds
+        from playground.ui.views.routes import route_views
 
         # The first frame's panel shows its empty state: its output widgets wait for idle time.
         panel = RoutePanel(route, self.requests.panel_spec, defer_output=not self._after_done)
@@ -305,7 +305,7 @@ class MainWindow(QMainWindow):
         """Build one panel not built yet, then come back for the next (idle time)."""
         if self._closing:
             return
-        from playground.ui.idle import when_idle
+        from playground.ui.runtime.idle import when_idle
 
         for panel in self.panels.built().values():
             if not panel.output_built:  # the first frame's panel: its output widgets first
@@ -353,7 +353,7 @@ class MainWindow(QMainWindow):
         self.provider_bar.load_models()
         if not self._idle_started:
             self._idle_started = True
-            from playground.ui.idle import when_idle
+            from playground.ui.runtime.idle import when_idle
 
             # A stream (or its last moments) is no idle time: building a panel blocks its frames.
             when_idle(self, self._build_idle, IDLE_BUILD_MS)
@@ -369,8 +369,8 @@ class MainWindow(QMainWindow):
             self.tabs.setTabEnabled(self.tabs.indexOf(page), route in provider.routes)
 
     def open_settings(self) -> None:
-        from playground.ui.settings_dialog import SettingsDialog
-        from playground.ui.timeouts import first_byte_timeout, stall_seconds
+        from playground.ui.runtime.timeouts import first_byte_timeout, stall_seconds
+        from playground.ui.window.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(self.settings, self)
         if dialog.exec():
