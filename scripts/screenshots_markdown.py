@@ -72,8 +72,9 @@ async def _shoot(width: int, height: int, target: Path) -> None:
 
 def _child(theme: str, width: int, height: int, target: str) -> int:
     import qasync  # type: ignore[import-untyped]
-    from playground.ui.kit.theme import apply_theme
     from PySide6.QtWidgets import QApplication
+
+    from playground.ui.kit.theme import apply_theme
 
     app = QApplication([])
     apply_theme(app, theme == "dark")

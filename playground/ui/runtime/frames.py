@@ -1,7 +1,7 @@
 """The frame loop: a reader thread's calls handed to a sink on the UI thread, once per frame.
 
 A socket read costs about twice the CPU under qasync's loop as under plain asyncio, so the bytes
-are read by a reader thread (``transport.pipeline.ThreadedReader``, one entry per socket read)
+are read by a reader thread (``transport.reader.ThreadedReader``, one entry per socket read)
 and the UI thread takes them in batches here. The sink still gets every RunSink call, in order,
 on the UI thread.
 """
@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from playground.transport.pipeline import FlushingSink, ThreadedReader
+from playground.transport.pipeline import FlushingSink
+from playground.transport.reader import ThreadedReader
 from playground.ui.runtime import reader_pause
 from playground.ui.runtime.session import FRAME_MS
 

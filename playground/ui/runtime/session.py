@@ -24,12 +24,8 @@ if TYPE_CHECKING:
     from playground.protocol.stream import StreamDecoder
     from playground.transport.decode_ahead import DecodeAhead
     from playground.transport.errors import TransportError
-    from playground.transport.pipeline import (
-        FlushingSink,
-        RunSink,
-        ScrubbingSink,
-        ThreadedReader,
-    )
+    from playground.transport.pipeline import FlushingSink, RunSink, ScrubbingSink
+    from playground.transport.reader import ThreadedReader
     from playground.transport.spec import RequestSpec
     from playground.ui.runtime.replay import ReplayControl
 
@@ -195,7 +191,7 @@ class StreamSession(QObject):
     ) -> None:
         """Read ``spec`` on a reader thread; ``sink`` gets its calls here, once per frame."""
         from playground.transport.decode_ahead import DecodeAhead
-        from playground.transport.pipeline import ThreadedReader
+        from playground.transport.reader import ThreadedReader
         from playground.ui.runtime.frames import read_in_frames
 
         decoder = self.decoder

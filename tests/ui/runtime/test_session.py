@@ -247,25 +247,25 @@ class _RecordingSink:
 def test_bytes_are_read_off_the_ui_thread_but_sinks_hear_them_on_it(qloop: Any, sim: Any) -> None:
     import threading
 
-    from playground.transport import pipeline as pipeline_module
+    from playground.transport import reader as reader_module
     from playground.ui.runtime.session import StreamSession
 
     session = StreamSession("chat")
     recorder = _RecordingSink()
     session.recorder_factory = lambda spec: recorder
     readers: list[int] = []
-    original = pipeline_module.ThreadedReader.on_chunk
+    original = reader_module.ThreadedReader.on_chunk
 
     def spy(self: Any, t: float, data: bytes) -> None:
         readers.append(threading.get_ident())
         original(self, t, data)
 
-    pipeline_module.ThreadedReader.on_chunk = spy  # type: ignore[method-assign]
+    reader_module.ThreadedReader.on_chunk = spy  # type: ignore[method-assign]
     try:
         qloop.do(session.start, _spec(sim, "chat", {"X-Sim-Tokens": "300"}))
         assert qloop.run(session.wait()) == "complete"
     finally:
-        pipeline_module.ThreadedReader.on_chunk = original  # type: ignore[method-assign]
+        reader_module.ThreadedReader.on_chunk = original  # type: ignore[method-assign]
     ui = threading.get_ident()
     # The network reads happened on the reader thread...
     assert readers and ui not in readers
@@ -285,20 +285,20 @@ def test_bytes_are_read_off_the_ui_thread_but_sinks_hear_them_on_it(qloop: Any, 
 
 
 def test_an_unexpected_error_in_the_reader_fails_the_run(qloop: Any, sim: Any) -> None:
-    from playground.transport import pipeline as pipeline_module
+    from playground.transport import reader as reader_module
     from playground.ui.runtime.session import StreamSession
 
     def broken(self: Any) -> None:  # the reader thread's read (no loop of its own)
         raise RuntimeError("a bug below the session")
 
     session = StreamSession("chat")
-    original = pipeline_module.ThreadedReader._read
-    pipeline_module.ThreadedReader._read = broken  # type: ignore[method-assign]
+    original = reader_module.ThreadedReader._read
+    reader_module.ThreadedReader._read = broken  # type: ignore[method-assign]
     try:
         qloop.do(session.start, _spec(sim, "chat"))
         assert qloop.run(session.wait()) == "failed"
     finally:
-        pipeline_module.ThreadedReader._read = original  # type: ignore[method-assign]
+        reader_module.ThreadedReader._read = original  # type: ignore[method-assign]
     assert session.state is not None and session.state.error is not None
     assert "unexpectedly" in session.state.error.message
     assert not session.is_running

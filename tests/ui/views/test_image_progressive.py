@@ -245,7 +245,7 @@ def test_a_whole_large_image_decodes_in_pieces_to_the_same_pixels(
 
 
 def test_the_images_panel_taps_its_sessions_reads(qloop: Any, sim: Any) -> None:
-    from playground.transport.pipeline import ThreadedReader
+    from playground.transport.reader import ThreadedReader
     from playground.ui.panels.route_panel import RoutePanel
 
     panel = RoutePanel("images")
