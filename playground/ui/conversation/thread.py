@@ -50,6 +50,9 @@ class ConversationThread(QObject):
     """The thread of one chat, responses or messages panel, and its view above the answer."""
 
     changed = Signal()
+    # Send to: (target, conversation, prompt): a route's name or ``thread_edit.COMPARE``, the
+    # thread as the target takes it, and the prompt box's text.
+    carryRequested = Signal(str, object, str)
 
     def __init__(self, panel: RoutePanel) -> None:
         super().__init__(panel)

@@ -1,11 +1,11 @@
-"""Fusion style with a dark or light palette that follows the system colour scheme."""
+"""The look: Fusion with a dark or light palette that follows the system scheme, and fonts."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-__all__ = ["apply_first_palette", "apply_theme", "is_dark", "muted_color"]
+__all__ = ["apply_first_palette", "apply_theme", "is_dark", "mono_font", "muted_color"]
 
 
 def _system_prefers_dark() -> bool:
@@ -71,6 +71,11 @@ def is_dark() -> bool:
 
 def muted_color() -> QColor:
     return QColor(140, 145, 152) if _dark else QColor(110, 114, 120)
+
+
+def mono_font() -> QFont:
+    """The system's fixed-width font (JSON, code, the request's fields that hold it)."""
+    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
 
 def apply_first_palette(app: QApplication, dark: bool | None = None) -> None:

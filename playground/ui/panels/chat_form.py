@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.ui.panels.editor_parts import DEFAULT_PROMPTS, EFFORTS, mono_font
+from playground.ui.kit.theme import mono_font
+from playground.ui.panels.editor_parts import DEFAULT_PROMPTS, EFFORTS
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QComboBox

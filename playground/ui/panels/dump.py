@@ -21,7 +21,7 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
     talk = panel.conversation.dump() if panel.conversation is not None else {}
     if panel.requests is not None:  # the Images panel: its generations and edits
         talk = {"requests": panel.requests}
-    from playground.ui.panels.structured_view import structured_dump
+    from playground.ui.views.structured_view import structured_dump
 
     return _dump(panel) | shown | talk | structured_dump(panel)
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from playground.assets import sample_wav
 from playground.protocol.requests import RequestParams, build_body, params_from_body
 from playground.protocol.routes import route_of
+from playground.ui.kit.theme import mono_font
 from playground.ui.panels.chat_form import ChatForm
 from playground.ui.panels.editor_fill import show_params
 from playground.ui.panels.editor_parts import (
@@ -39,7 +40,6 @@ from playground.ui.panels.editor_parts import (
     SPEECH_FORMATS,
     VOICES,
     DropLineEdit,
-    mono_font,
 )
 from playground.ui.panels.tools_editor import ToolsEditor
 

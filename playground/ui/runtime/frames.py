@@ -17,7 +17,7 @@ from typing import Protocol, TypeVar
 from playground.transport.pipeline import FlushingSink
 from playground.transport.reader import ThreadedReader
 from playground.ui.runtime import reader_pause
-from playground.ui.runtime.session import FRAME_MS
+from playground.ui.runtime.frame_rate import FRAME_MS
 
 __all__ = [
     "DRAIN_BUDGET_S",

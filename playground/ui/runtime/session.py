@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from playground.runs.record import RunRecord
 from playground.ui.runtime import idle, lazy
+from playground.ui.runtime.frame_rate import FRAME_MS
 from playground.ui.runtime.run_sink import RunSinkOfSession
 
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 __all__ = ["FINAL", "StreamSession"]
 
 FINAL = ("complete", "incomplete", "failed", "truncated", "cancelled")
-FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
 # A run read in frames (ui/frames.py) gets its update from each frame (update_now), after the
 # frame's decoding and before its paint. Its own timer is only a fallback then: at FRAME_MS it
 # fired in the frame's yields to Qt (a markdown step and a paint there take 5-20 ms each) and

@@ -1,13 +1,17 @@
-"""OutputView: what every output widget does for its panel (reset, follow a state, finish, link)."""
+"""OutputView: what every output widget does for its panel (reset, follow a state, finish, link),
+and ViewHost: what a view may ask of the panel it is shown in."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from playground.protocol.state import StreamState
+    from PySide6.QtWidgets import QWidget
 
-__all__ = ["OutputView"]
+    from playground.protocol.state import StreamState
+    from playground.ui.runtime.session import StreamSession
+
+__all__ = ["OutputView", "ViewHost"]
 
 
 @runtime_checkable
@@ -28,3 +32,15 @@ class OutputView(Protocol):
 
     def highlight_item(self, item: int) -> None:
         """Show which part of the view timeline item ``item`` made (the linked views)."""
+
+
+@runtime_checkable
+class ViewHost(Protocol):
+    """The panel a view is shown in (``panels/route_panel.RoutePanel``), as a view sees it: found
+    up the widget tree, so the views need not import the panels that hold them."""
+
+    session: StreamSession
+
+    def built_widgets(self) -> dict[str, QWidget]:
+        """The panel's output views built so far, by role."""
+        ...

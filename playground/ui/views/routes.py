@@ -1,19 +1,41 @@
 """What each route looks like in the window: its output views by role, its tab icon, its empty text.
 
-The one table the panels and the window read (a new route adds one entry here): the views are
-built from their factories in ``playground.ui.runtime.lazy`` when the panel first shows them.
+The one table the panels and the window read (a new route adds one entry here), and the views'
+factories: each view's module loads when a panel first shows it (startup time: the chat panel
+in the first frame shows its empty state and needs none of them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QStyle, QWidget
 
-from playground.ui.runtime import lazy
+if TYPE_CHECKING:
+    from playground.ui.views.answer_view import AnswerView
+    from playground.ui.views.audio_view import AudioView
+    from playground.ui.views.images_view import ImagesView
+    from playground.ui.views.music_view import MusicView
+    from playground.ui.views.structured_view import StructuredView
+    from playground.ui.views.thinking_view import ThinkingView
+    from playground.ui.views.tool_calls_view import ToolCallsView
+    from playground.ui.views.transcript_view import TranscriptView
 
-__all__ = ["ROUTE_VIEWS", "RouteViews", "route_views"]
+__all__ = [
+    "ROUTE_VIEWS",
+    "RouteViews",
+    "answer_view",
+    "audio_view",
+    "images_view",
+    "music_view",
+    "route_views",
+    "structured_view",
+    "thinking_view",
+    "tool_calls_view",
+    "transcript_view",
+]
 
 Pixmap = QStyle.StandardPixmap
 
@@ -33,11 +55,61 @@ class RouteViews:
     text_rates: bool = False  # tokens per second mean something here (not for audio, images)
 
 
+# ---- the views' factories: each imports its view's module on first use ----------------------
+def answer_view() -> AnswerView:
+    from playground.ui.views.answer_view import AnswerView
+
+    return AnswerView()
+
+
+def audio_view() -> AudioView:
+    from playground.ui.views.audio_view import AudioView
+
+    return AudioView()
+
+
+def images_view() -> ImagesView:
+    from playground.ui.views.images_view import ImagesView
+
+    return ImagesView()
+
+
+def music_view() -> MusicView:
+    from playground.ui.views.music_view import MusicView
+
+    return MusicView()
+
+
+def structured_view() -> StructuredView:
+    from playground.ui.views.structured_view import StructuredView
+
+    return StructuredView()
+
+
+def thinking_view() -> ThinkingView:
+    from playground.ui.views.thinking_view import ThinkingView
+
+    return ThinkingView()
+
+
+def tool_calls_view() -> ToolCallsView:
+    from playground.ui.views.tool_calls_view import ToolCallsView
+
+    return ToolCallsView()
+
+
+def transcript_view() -> TranscriptView:
+    from playground.ui.views.transcript_view import TranscriptView
+
+    return TranscriptView()
+
+
+
 _CHAT_VIEWS: tuple[tuple[str, Callable[[], QWidget]], ...] = (
-    ("thinking", lazy.thinking_view),
-    ("answer", lazy.answer_view),
-    ("structured", lazy.structured_view),  # in the answer's place when a JSON Schema is asked
-    ("tools", lazy.tool_calls_view),
+    ("thinking", thinking_view),
+    ("answer", answer_view),
+    ("structured", structured_view),  # in the answer's place when a JSON Schema is asked
+    ("tools", tool_calls_view),
 )
 # Thinking and tool calls get a modest share; the answer is what people read.
 _CHAT_SIZES = {"thinking": 130, "answer": 420, "structured": 420, "tools": 200, "images": 200}
@@ -55,7 +127,7 @@ ROUTE_VIEWS: dict[str, RouteViews] = {
         True,
     ),
     "responses": RouteViews(
-        (*_CHAT_VIEWS, ("images", lazy.images_view)),  # image_generation_call partials
+        (*_CHAT_VIEWS, ("images", images_view)),  # image_generation_call partials
         Pixmap.SP_FileDialogContentsView,
         f"Type a message and {_SEND} to stream a Responses API answer.",
         frozenset({"thinking", "tools", "images"}),
@@ -74,25 +146,25 @@ ROUTE_VIEWS: dict[str, RouteViews] = {
         True,
     ),
     "images": RouteViews(
-        (("images", lazy.images_view),),
+        (("images", images_view),),
         Pixmap.SP_DesktopIcon,
         "Describe a picture and press <b>Send</b>.<br>"
         "Each partial image appears the moment it arrives, then the final one.",
     ),
     "speech": RouteViews(
-        (("audio", lazy.audio_view),),
+        (("audio", audio_view),),
         Pixmap.SP_MediaVolume,
         "Type some text and press <b>Send</b>.<br>"
         "The audio plays as it arrives and its waveform is drawn live.",
     ),
     "transcription": RouteViews(
-        (("transcript", lazy.transcript_view),),
+        (("transcript", transcript_view),),
         Pixmap.SP_FileIcon,
         "Pick or drop an audio file (a sample is preselected) "
         "and press <b>Send</b>.<br>The transcript streams in here.",
     ),
     "music": RouteViews(
-        (("music", lazy.music_view),),
+        (("music", music_view),),
         Pixmap.SP_MediaSeekForward,
         "Describe the music and press <b>Send</b>.<br>The song plays while it renders.",
     ),

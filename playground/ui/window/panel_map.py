@@ -6,10 +6,10 @@ from collections.abc import Callable, Iterator, Mapping
 
 from PySide6.QtWidgets import QWidget
 
-from playground.protocol.requests import ROUTE_NAMES, route_spec
+from playground.protocol.requests import ROUTE_NAMES
 from playground.ui.panels.route_panel import RoutePanel
 
-__all__ = ["PanelMap", "Placeholder", "tab_title"]
+__all__ = ["PanelMap", "Placeholder"]
 
 
 class Placeholder(QWidget):
@@ -63,8 +63,3 @@ class PanelMap(Mapping[str, RoutePanel]):
     def built(self) -> dict[str, RoutePanel]:
         """The panels built so far, in route order (no building)."""
         return {r: self._built[r] for r in ROUTE_NAMES if r in self._built}
-
-
-def tab_title(route: str) -> str:
-    """A route's tab title, without building its panel."""
-    return route_spec(route).title

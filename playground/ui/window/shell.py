@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QWidget
 
     from playground.protocol.capture import Capture
+    from playground.protocol.conversation.model import Conversation
     from playground.runs.history import RunHistory
     from playground.sim.server import SimServer
     from playground.ui.docks.traffic.dock import TrafficDock
@@ -388,6 +389,19 @@ class MainWindow(QMainWindow):
         panel.editor.modelChanged.connect(
             lambda m, r=panel.route: self.provider_bar.show_sent(r, m)
         )
+        if panel.conversation is not None:
+            panel.conversation.carryRequested.connect(self._carry)
+
+    def _carry(self, target: str, conversation: Conversation, prompt: str) -> None:
+        """A thread's Send to: into Compare's columns, or into ``target``'s panel, in front."""
+        from playground.ui.conversation.thread_edit import COMPARE
+
+        if target == COMPARE:
+            self.compare.open_thread(conversation, prompt)
+            return
+        other = self.show_panel(target)
+        if other.conversation is not None:
+            other.conversation.editing.receive(conversation, prompt)
 
     def _clear_ready(self) -> None:
         # "Ready … Type a prompt" under a run's output (a failure's, say) would read as idle.

@@ -174,9 +174,9 @@ def test_each_output_view_loads_from_its_own_module_when_first_made(qtbot: QtBot
     import types
 
     import playground.ui.views as widgets
-    from playground.ui.runtime import lazy
+    from playground.ui.views import routes
 
-    view = lazy.images_view()
+    view = routes.images_view()
     qtbot.addWidget(view)
     assert type(view).__module__ == "playground.ui.views.images_view"
     assert not hasattr(widgets, "ImagesView")  # no package-level loading by attribute
