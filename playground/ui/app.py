@@ -134,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _wait_paint(window, empty=False)
         import asyncio
 
-        import qasync
+        import qasync  # type: ignore[import-untyped]
 
         loop = qasync.QEventLoop(app)
         asyncio.set_event_loop(loop)

@@ -1,11 +1,12 @@
 """Two exchanges side by side: their text word by word, their event types, figures and usage.
 
-The same diffs as Compare's columns (ui/compare_diff.py), fed from two proxied exchanges.
+The same diffs as Compare's columns (ui/compare/diff.py), fed from two proxied exchanges.
 """
 
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDialog, QTextBrowser, QVBoxLayout, QWidget
 
@@ -17,7 +18,10 @@ from playground.ui.compare.diff import (
     text_diff_html,
     usage_rows,
 )
-from playground.ui.docks.traffic.feed import TrafficEntry
+
+# A back-reference for the types only: the Traffic dock (above) hands this its entries.
+if TYPE_CHECKING:
+    from playground.ui.docks.traffic.feed import TrafficEntry
 
 __all__ = ["ExchangeCompare", "compare_html"]
 

@@ -35,7 +35,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.protocol.conversation.bodies import Conversation, with_earlier
+from playground.protocol.conversation.bodies import with_earlier
+from playground.protocol.conversation.model import Conversation
 from playground.protocol.requests import RequestParams, build_body
 from playground.protocol.routes import CONVERSATIONAL
 from playground.protocol.state import StreamState

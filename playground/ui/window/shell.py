@@ -92,7 +92,6 @@ class MainWindow(QMainWindow):
         self._docks: Docks | None = None
         self._replay: ReplayBar | None = None
         self._compare: CompareLauncher | None = None
-        self.traffic: TrafficDock | None = None  # the proxy and its Traffic panel, once started
         self.setWindowTitle("Playground")
         self.setAcceptDrops(True)
         self.resize(1560, 920)
@@ -200,6 +199,7 @@ class MainWindow(QMainWindow):
             from playground.ui.window.dock_host import Docks
 
             self._docks = Docks(self)
+            self._docks.visibilityChanged.connect(self.menus.dock_shown)
         return self._docks
 
     @property
@@ -226,11 +226,12 @@ class MainWindow(QMainWindow):
 
     def start_proxy(self, upstream: str, port: int = 0, save: Path | None = None) -> str:
         """Run the recording proxy in front of ``upstream`` and show its Traffic panel."""
-        if self.traffic is None:
-            from playground.ui.docks.traffic.dock import TrafficDock
+        return self.docks.start_traffic(upstream, port, save)
 
-            self.traffic = TrafficDock(self)
-        return self.traffic.start(upstream, port, save)
+    @property
+    def traffic(self) -> TrafficDock | None:
+        """The Traffic dock (the proxy and its panel), once started."""
+        return self._docks.traffic if self._docks is not None else None
 
     def event(self, event: QEvent) -> bool:
         if reader_pause.active() and event.type() == QEvent.Type.UpdateRequest:

@@ -140,7 +140,7 @@ def test_open_in_panel_copies_the_request_into_the_chat_editor(
     qloop.wait_until(
         lambda: bool(panel.model.entries) and panel.model.entries[0].status != "streaming"
     )
-    qloop.do(traffic.open_in_panel, panel.model.entries[0])
+    qloop.do(panel.openRequested.emit, panel.model.entries[0])  # the panel's Open in panel
     chat = window.panels["chat"]
     assert window.tabs.currentWidget() is chat
     body = chat.editor.body()
@@ -201,13 +201,13 @@ def test_the_key_never_shows_in_a_widget_a_dump_or_a_file(
         lambda: bool(panel.model.entries) and panel.model.entries[0].status != "streaming"
     )
     entry = panel.model.entries[0]
-    files = traffic.files(entry)
+    files = window.docks.exchange_files(entry)
     assert files.save_capture(str(tmp_path / "exchange.capture.jsonl")) is not None
     assert files.bundle(str(tmp_path / "bundle.zip")) is not None
     code = files.export("python")
     assert code is not None and "Tell me about rivers." in code
     assert SECRET not in code
-    qloop.do(traffic.open_in_panel, entry)
+    qloop.do(window.docks.open_exchange, entry)
     (tmp_path / "dump.json").write_text(str(window.panels["chat"].dump_state()))
     for path in tmp_path.rglob("*"):
         if path.is_file():

@@ -87,9 +87,9 @@ def test_no_overlaps_at_laptop_and_full_sizes_before_and_after_runs(
 def test_history_dock_never_widens_the_window(window: Any, qloop: Any, width: int) -> None:
     window.resize(width, 700)
     qloop.sleep(0.05)
-    window.docks.show_history(True)
+    window.docks.show("history", True)
     qloop.sleep(0.1)
-    assert window.docks.history_dock.isVisible()
+    assert window.docks.dock("history").isVisible()
     assert window.size().toTuple() == (width, 700)  # it was widened to 1333 and stayed so
     assert audit_layout(window)["overlaps"] == []
     assert _squeezed(window) == []

@@ -62,7 +62,7 @@ def test_menus_docks_and_actions_are_installed(window: Any) -> None:
     for wanted in ("Replay this run", "Speed 1x", "Speed 10x", "Speed instant", "Compare…"):
         assert wanted in run_items
     assert window.menus.save_action.shortcut().toString() == "Ctrl+S"
-    assert window.docks.timing_dock is not None and window.docks.history_dock is not None
+    assert window.docks.dock("timing") is not None and window.docks.dock("history") is not None
 
 
 def test_live_run_to_capture_to_inspect_to_replay(
@@ -175,7 +175,7 @@ def test_replay_controls_pause_speed_and_seek(window: Any, qloop: Any, tmp_path:
 
 
 def test_timing_dock_follows_the_panel(window: Any, qloop: Any, tmp_path: Path) -> None:
-    window.docks.timing_dock.show()
+    window.docks.dock("timing").show()
     panel = window.show_panel("chat")
     window.open_capture(str(_spread_capture(tmp_path, n=10, step=0.1)))
     qloop.run(panel.session.wait(), 20)
@@ -199,7 +199,7 @@ def test_timing_dock_follows_the_panel(window: Any, qloop: Any, tmp_path: Path) 
 
 
 def test_linked_selection_both_ways(window: Any, qloop: Any, send_and_wait: Any) -> None:
-    window.docks.timing_dock.show()
+    window.docks.dock("timing").show()
     panel = window.show_panel("chat")
     send_and_wait(panel)
     qloop.sleep(0.3)  # the timing view recomputes on the finish
@@ -394,7 +394,7 @@ def test_an_audio_file_dropped_on_the_window_is_transcriptions_input(
 
 
 def test_timing_updates_while_the_stream_runs(window: Any, qloop: Any) -> None:
-    window.docks.timing_dock.show()
+    window.docks.dock("timing").show()
     panel = window.show_panel("chat")
     panel.set_pace("realtime")
     panel.send()
@@ -444,7 +444,7 @@ def test_no_key_in_saved_capture_exports_or_bundle(
 def test_timing_of_media_and_other_routes(
     window: Any, qloop: Any, send_and_wait: Any, route: str
 ) -> None:
-    window.docks.timing_dock.show()
+    window.docks.dock("timing").show()
     panel = window.show_panel(route)
     if route == "images":
         panel.editor.image_size.setCurrentIndex(panel.editor.image_size.findData("256x256"))

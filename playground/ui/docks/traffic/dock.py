@@ -1,8 +1,10 @@
 """TrafficDock: the proxy started in the window's process, and its Traffic panel in a dock.
 
 The proxy (uvicorn) runs on its own thread (proxy/server.py); its hub tells the feed, which
-hands every call to the Qt thread (feed.py). Open in panel, save, export and compare reuse the
-window's own machinery (the panels' editors, ui/window/run_files.py, ui/compare_diff.py).
+hands every call to the Qt thread (feed.py). The dock follows the current run and emits what
+the user asks of an exchange (open in its panel, save, export, a timeline item): the window, which
+holds the panels and the run files, does it (ui/window/dock_host.py). Compare is its own dialog
+(ui/compare/traffic.py).
 """
 
 from __future__ import annotations
@@ -10,57 +12,48 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QDockWidget, QWidget
 
 from playground.ui.docks.traffic.feed import TrafficEntry, TrafficFeed
-from playground.ui.docks.traffic.panel import TrafficPanel, request_body
-from playground.ui.window.run_files import RunFiles
+from playground.ui.docks.traffic.panel import TrafficPanel
 
 if TYPE_CHECKING:
     from playground.proxy.server import ProxyServer
-    from playground.ui.runtime.session import StreamSession
-    from playground.ui.window.shell import MainWindow
+    from playground.ui.runtime.current_run import CurrentRun
 
-__all__ = ["ExchangeFiles", "TrafficDock"]
-
-
-class ExchangeFiles(RunFiles):
-    """The File menu's save and export, on an exchange's session instead of the panel's."""
-
-    def __init__(self, window: MainWindow, entry: TrafficEntry) -> None:
-        super().__init__(window)
-        self.entry = entry
-
-    def session(self) -> StreamSession:
-        assert self.entry.session is not None
-        return self.entry.session
+__all__ = ["TrafficDock"]
 
 
 class TrafficDock(QDockWidget):
     """The Traffic dock: ``start`` runs the proxy; ``stop`` ends it (the window closing)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__("Traffic", window)
+    openRequested = Signal(object)  # TrafficEntry: its request into its route's panel
+    saveRequested = Signal(object)  # TrafficEntry: save its capture
+    exportRequested = Signal(object, str)  # TrafficEntry, format: export its request as code
+    itemActivated = Signal(int)  # a part of the exchange's views: its timeline item
+
+    def __init__(
+        self, current_run: CurrentRun, *, interactive: bool, parent: QWidget | None = None
+    ) -> None:
+        super().__init__("Traffic", parent)
         self.setObjectName("trafficDock")
-        self.window_ = window
+        self.current_run = current_run
+        self.interactive = interactive
         self.feed = TrafficFeed(self)
         self.panel = TrafficPanel(self.feed)
         self.setWidget(self.panel)
         self.server: ProxyServer | None = None
         self.upstream = ""
-        self.last_files: ExchangeFiles | None = None
         self.compare_dialog: object | None = None
         self.panel.selected.connect(self._selected)
-        self.panel.openRequested.connect(self.open_in_panel)
-        self.panel.saveRequested.connect(lambda e: self.files(e).save_capture())
-        self.panel.exportRequested.connect(lambda e, f: self.files(e).export(f))
+        self.panel.openRequested.connect(self.openRequested)
+        self.panel.saveRequested.connect(self.saveRequested)
+        self.panel.exportRequested.connect(self.exportRequested)
         self.panel.compareRequested.connect(self.compare)
-        # Linked views, as a panel's: the inspector's row and the widgets' parts, both ways,
-        # while the inspector follows the exchange shown here.
+        # Linked views, as a panel's: the inspector's row (``row_selected``) and the widgets'
+        # parts, both ways, while the inspector follows the exchange shown here.
         self.panel.itemActivated.connect(self._widget_activated)
-        window.inspector.itemSelected.connect(self._row_selected)
-        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self)
 
     @property
     def base_url(self) -> str:
@@ -97,50 +90,28 @@ class TrafficDock(QDockWidget):
     # ---- what the panel asks for -------------------------------------------------------------
     def _selected(self, entry: TrafficEntry | None) -> None:
         if entry is not None and entry.session is not None:
-            self.window_.current_run.follow(entry.session)
+            self.current_run.follow(entry.session)
 
     def _following(self) -> bool:
         shown = self.panel.shown
         session = shown.session if shown is not None else None
-        return session is not None and self.window_.current_run.session is session
+        return session is not None and self.current_run.session is session
 
     def _widget_activated(self, item: int) -> None:
         if not self._following() and self.panel.shown is not None:
             self._selected(self.panel.shown)
-        self.window_.selection.widget_activated(item)
+        self.itemActivated.emit(item)
 
-    def _row_selected(self, item: int) -> None:
+    def row_selected(self, item: int) -> None:
+        """The inspector's row ``item`` was selected: its part here, while following."""
         if self._following():
             self.panel.highlight_item(item)
-
-    def files(self, entry: TrafficEntry) -> ExchangeFiles:
-        self.last_files = ExchangeFiles(self.window_, entry)
-        return self.last_files
-
-    def open_in_panel(self, entry: TrafficEntry) -> None:
-        """The exchange's request (thread, system, tools, parameters, model) in its panel."""
-        window = self.window_
-        route = entry.ex.route
-        body = request_body(entry)
-        if route is None or route not in window.panels or body is None:
-            window.statusBar().showMessage("This exchange has no JSON request to open.", 8000)
-            return
-        panel = window.show_panel(route)
-        panel.editor.set_body(body)
-        model = body.get("model")
-        if isinstance(model, str) and model:
-            panel.editor.set_model(model)
-        window.statusBar().showMessage(
-            f"The {entry.ex.method} {entry.ex.path} request is in the {panel.title} panel: "
-            "edit it and press Send.",
-            8000,
-        )
 
     def compare(self, a: TrafficEntry, b: TrafficEntry) -> object:
         from playground.ui.compare.traffic import ExchangeCompare
 
-        dialog = ExchangeCompare(a, b, self.window_)
-        if self.window_.interactive:
+        dialog = ExchangeCompare(a, b, self.window())
+        if self.interactive:
             dialog.show()
         self.compare_dialog = dialog
         return dialog
