@@ -1,4 +1,8 @@
-"""The run history per panel: browse, reopen (replay), save as capture, export, bug bundle."""
+"""The run history per panel: browse, reopen (replay), save as capture, export, bug bundle.
+
+The dock's widget: it asks the window to reopen a run (``openRequested``); the dialogs it shows
+are the kit's (export, save prompt), the thread a reopened run restores is the conversation's.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QGuiApplication
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QMenu,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QToolButton,
     QTreeWidget,
@@ -29,12 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = [
-    "STATUS_COLORS",
-    "ExportDialog",
-    "HistoryView",
-    "restore_thread",
-]
+from playground.ui.kit.export_dialog import FORMAT_TITLES, show_export
+from playground.ui.kit.save_prompt import ask_save_path
+
+__all__ = ["STATUS_COLORS", "HistoryView"]
 
 STATUS_COLORS = {
     "complete": QColor(22, 163, 74),
@@ -44,91 +42,6 @@ STATUS_COLORS = {
     "cancelled": QColor(120, 120, 120),
     "streaming": QColor(59, 130, 246),
 }
-FORMAT_TITLES = {"curl": "curl", "python": "Python", "typescript": "TypeScript"}
-
-
-# ---- the export dialog -------------------------------------------------------------------------
-class ExportDialog(QDialog):
-    """Shows exported code (already copied to the clipboard) with a Copy button."""
-
-    def __init__(self, title: str, code: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(title)
-        self.resize(760, 520)
-        self.code = QPlainTextEdit(code)
-        self.code.setReadOnly(True)
-        self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        font = self.code.font()
-        font.setFamily("monospace")
-        font.setStyleHint(font.StyleHint.Monospace)
-        self.code.setFont(font)
-        note = QLabel(
-            "Copied to the clipboard. The API key is read from an environment variable, and "
-            "$PLAYGROUND_BASE_URL overrides the base URL."
-        )
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        copy = buttons.addButton("Copy", QDialogButtonBox.ButtonRole.ActionRole)
-        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(code))
-        buttons.rejected.connect(self.reject)
-        buttons.accepted.connect(self.accept)
-        layout = QVBoxLayout(self)
-        layout.addWidget(note)
-        layout.addWidget(self.code, 1)
-        layout.addWidget(buttons)
-
-
-def show_export(parent: QWidget | None, fmt: str, code: str, *, interactive: bool = True) -> None:
-    QGuiApplication.clipboard().setText(code)
-    if interactive:
-        dialog = ExportDialog(f"Request as {FORMAT_TITLES.get(fmt, fmt)}", code, parent)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.show()
-
-
-# ---- a reopened run's conversation -----------------------------------------------------------
-def restore_thread(panel: Any, capture: Any) -> None:
-    """Put ``capture``'s conversation back in ``panel``'s thread: the turns its request sent
-    (the body is the route's translation of the thread: parse_body reads it back), and, once
-    the replay of it just started in ``panel`` has ended, its answer as the last assistant
-    turn, as the thread was when the run ended live. A panel without a thread, or a body that
-    is no conversation, is left as it is."""
-    thread = getattr(panel, "conversation", None)
-    body = (getattr(capture, "request", None) or {}).get("body")
-    if thread is None or not isinstance(body, dict):
-        return
-    from playground.protocol.conversation.bodies import parse_body
-
-    try:
-        pasted = parse_body(body, panel.route)
-    except Exception:  # a body that is no conversation of this route: the editor shows it
-        return
-    thread.restore(list(pasted.conversation.turns))
-    prompt = getattr(panel.editor, "prompt", None)
-    if prompt is not None:
-        prompt.setPlainText("")  # the prompt was sent: it is the thread's last user turn
-    panel.editor.rebuild()  # the JSON body view: the thread, with an empty prompt
-    session = panel.session
-    ended = getattr(capture, "end", None) is not None
-    status = getattr(capture, "response_status", None)
-    if not ended or (status is not None and status >= 400):
-        return  # no answer to add: the run was cut short, or refused
-
-    replayed = session.run  # the replay's run (start_replay has just begun it)
-
-    def answered(final: str) -> None:
-        session.finished.disconnect(answered)
-        run, state, decoder = session.run, session.state, session.decoder
-        if run is not replayed or state is None or decoder is None or final == "failed":
-            return  # another run took the panel, or the replay found no answer
-        from playground.protocol.conversation.answer import assistant_turn
-
-        turn = assistant_turn(state, [decoder.payload(i) for i in range(len(decoder.items))])
-        if turn.parts:
-            thread.restore([*thread.turns, turn], live=len(thread.turns))
-            panel.editor.rebuild()
-
-    if replayed.replay:
-        session.finished.connect(answered)
 
 
 # ---- the history list ------------------------------------------------------------------------
@@ -138,18 +51,6 @@ def _when(started_at: str) -> str:
     except ValueError:
         return started_at[:19]
     return moment.astimezone().strftime("%d %b %H:%M:%S")
-
-
-def ask_save_path(
-    parent: QWidget, target: str | None, interactive: bool, title: str, name: str, kinds: str
-) -> str | None:
-    """``target`` if given, else ask (interactive only); None when there is nowhere to save."""
-    if target is not None:
-        return target
-    if not interactive:
-        return None
-    chosen, _ = QFileDialog.getSaveFileName(parent, title, name, kinds)
-    return chosen or None
 
 
 class HistoryView(QWidget):

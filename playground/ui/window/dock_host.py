@@ -166,7 +166,7 @@ class Docks(QObject):
         panel = window.show_panel(route) if route in window.panels else window.current_panel()
         window.show_request_of(panel, capture)
         control = panel.session.start_replay(capture, speed)
-        from playground.ui.docks.history import restore_thread
+        from playground.ui.conversation.restore import restore_thread
 
         restore_thread(panel, capture)  # the thread as that run sent it, and its answer
         if speed > 0:
