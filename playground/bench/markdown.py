@@ -100,8 +100,8 @@ def markdown_figures(n_tokens: int) -> dict[str, Value]:
                 n = at + k * _PER_FRAME + j
                 buffer.append(tokens[n], n)
             widget.sync(buffer)
-            # What the frame loop then lets Qt do (ui/frames.py): the text view's queued scroll
-            # bar adjustment, then the paint of what the change made dirty and the scroll
+            # What the frame loop then lets Qt do (ui/runtime/frames.py): the text view's queued
+            # scroll bar adjustment, then the paint of what the change made dirty and the scroll
             # uncovered, all measured.
             app.processEvents()
             paint_now()

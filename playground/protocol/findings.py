@@ -8,8 +8,8 @@ from playground.protocol.state import Finding, Severity
 
 __all__ = ["CODES", "FindingSink"]
 
-# Stable codes (the inspector, the CLI and tests match on them). PROTOCOL.md §0: every departure
-# from the documented shape becomes a finding, never an exception.
+# Stable codes (the inspector, the CLI and tests match on them). docs/protocol.md §0: every
+# departure from the documented shape becomes a finding, never an exception.
 CODES: Final[dict[str, str]] = {
     "invalid_json": "data is not valid JSON",
     "unknown_event": "an event type this route does not document (relayed, ignored)",

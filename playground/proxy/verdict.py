@@ -144,7 +144,7 @@ class Verdicts(Listener):
 
 def _first_output(decoder: StreamDecoder, ex: Exchange, t_end: float) -> float | None:
     """Time to first token as the window's timing view counts it: the first text, or else the
-    first reasoning, tool arguments, image or audio (ui/timing_view.py ``_headline``)."""
+    first reasoning, tool arguments, image or audio (ui/docks/timing.py ``_headline``)."""
     if decoder.state.events == 0 and not decoder.items:
         return None
     timing = compute_timing(decoder, ex.t_response, ex.t_first_byte, t_end=t_end)

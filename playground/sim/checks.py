@@ -3,7 +3,7 @@ error envelope: a tool result without its call, an image part in the wrong shape
 that are no image, an Anthropic thinking block without its signature.
 
 The messages are the vendors' own wording (OpenAI's chat and responses validation, Anthropic's
-request validation, as their APIs answer them); the envelopes are PROTOCOL.md §2 and §4.
+request validation, as their APIs answer them); the envelopes are docs/protocol.md §2 and §4.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The run pipeline: the one RunSink protocol and the sinks built on it (tee, scrub, gate).
 
-A run's calls, in this order (DESIGN.md: the network layer only moves bytes and timings):
+A run's calls, in this order (docs/design.md: the network layer only moves bytes and timings):
 
 1. ``on_request`` once, with the headers already redacted.
 2. ``on_response(status, headers, t)`` when the headers arrive. For a status >= 400 the body is

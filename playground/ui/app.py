@@ -116,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"playground: {exc}", file=sys.stderr)
         return 2
     # The window is built, shown and painted on Qt's own loop; asyncio and qasync (about a
-    # tenth of the time to a first frame) load right after that first frame (ui/lazy.py).
+    # tenth of the time to a first frame) load right after that first frame (ui/runtime/lazy.py).
     import PySide6  # noqa: F401 - its import hook, which the next line answers for our modules
 
     from playground.ui.runtime.pyside_scan import answer_own_modules

@@ -6,7 +6,7 @@ the window (QLayout::activate ends in the parent's updateGeometry, "ideally only
 or sizePolicy() has changed"). On its way it reaches a QTabWidget, whose layout request ends in
 update() of the whole tab widget (QTabWidget::setUpLayout): the inspector's row count, set on
 each batch of rows, repainted the whole inspector, its table included (4 ms a time on a 2-core
-AMD EPYC). The route and inspector tabs are SteadyTabs now (ui/steady_tabs.py), which end that
+AMD EPYC). The route and inspector tabs are SteadyTabs now (ui/kit/steady_tabs.py), which end that
 repaint for every widget inside them; the label still spares the relayout on the way. Its size
 depends on its font only; a new text is a repaint of itself.
 """

@@ -4,4 +4,4 @@ from __future__ import annotations
 
 __all__ = ["FRAME_MS"]
 
-FRAME_MS = 16  # coalesce widget updates to about one per frame (DESIGN.md "Seams and habits")
+FRAME_MS = 16  # coalesce widget updates to about one per frame (docs/design.md "Seams and habits")

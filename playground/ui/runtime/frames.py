@@ -63,7 +63,7 @@ class Frames(Protocol):
 
 async def read_in_frames(reader: ThreadedReader, sink: FlushingSink, frames: Frames) -> None:
     """Start ``reader`` and hand its calls to ``sink`` once per frame until it has ended."""
-    import asyncio  # here, not at the top: the first frame imports this module (ui/lazy.py)
+    import asyncio  # here, not at the top: the first frame imports this module (ui/runtime/lazy.py)
 
     if sys.getswitchinterval() > SWITCH_INTERVAL_S:
         sys.setswitchinterval(SWITCH_INTERVAL_S)

@@ -1,7 +1,7 @@
 """The live readers' decode locks, so a slice of UI work outside a frame can pause them all.
 
-A frame's work runs with its reader paused (ui/frames.py): otherwise each return from Qt into
-Python waits for the GIL behind the busy reader thread. A slice that runs from a timer of its
+A frame's work runs with its reader paused (ui/runtime/frames.py): otherwise each return from Qt
+into Python waits for the GIL behind the busy reader thread. A slice that runs from a timer of its
 own and spends its time in Python (the timeline's catch-up rows) needs the same: measured on a
 2-core AMD EPYC under a flood, live Markdown's render steps, then mostly md4c and Python, took
 9.8 ms on the wall clock for 3.7 ms of CPU with the reader running. (Those steps no longer

@@ -1,6 +1,6 @@
 """Replay a capture into a RunSink with its recorded timing: scaled, pausable, seekable (asyncio).
 
-The byte source is the only difference between a live run and a replay (DESIGN.md "a run"): the
+The byte source is the only difference between a live run and a replay (docs/design.md "a run"): the
 session hands ``replay_capture`` the same sink the transport would get, and the decoder, widgets
 and inspector cannot tell the two apart.
 

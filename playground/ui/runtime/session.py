@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 __all__ = ["FINAL", "StreamSession"]
 
 FINAL = ("complete", "incomplete", "failed", "truncated", "cancelled")
-# A run read in frames (ui/frames.py) gets its update from each frame (update_now), after the
-# frame's decoding and before its paint. Its own timer is only a fallback then: at FRAME_MS it
+# A run read in frames (ui/runtime/frames.py) gets its update from each frame (update_now), after
+# the frame's decoding and before its paint. Its own timer is only a fallback then: at FRAME_MS it
 # fired in the frame's yields to Qt (a markdown step and a paint there take 5-20 ms each) and
 # the update ran outside the frame, its timeline rows and repaint in the same block (35-50 ms
 # under a flood on a 2-core AMD EPYC). Frames come at least every FRAME_MAX_S (50 ms).
@@ -147,11 +147,11 @@ class StreamSession(QObject):
 
     def start(self, spec: RequestSpec, *, allow_insecure_key: bool = False) -> None:
         """Send ``spec``; a run still going is cancelled first (a new Send cancels the old one)."""
-        # The run machinery loads with the first run, not with the window (ui/lazy.py).
+        # The run machinery loads with the first run, not with the window (ui/runtime/lazy.py).
         from playground.transport.music import source_for
         from playground.transport.pipeline import JOURNAL_MERGE_S, ScrubbingSink, TeeSink
 
-        # The decoder holds the request, so its checks know what was asked (PROTOCOL.md §0).
+        # The decoder holds the request, so its checks know what was asked (docs/protocol.md §0).
         sink = self._begin(
             spec.route, spec.json_body if spec.json_body is not None else spec.body_bytes()
         )

@@ -15,7 +15,7 @@ from .lost_text import GapFeed
 
 __all__ = ["INCOMPLETE_STATUSES", "AnswerView", "ChoicePane"]
 
-# PROTOCOL.md §0: text received before an error or a truncation is kept and shown as incomplete.
+# Text received before an error or a truncation is kept, shown as incomplete (docs/protocol.md §0).
 INCOMPLETE_STATUSES = frozenset({"failed", "truncated", "incomplete", "cancelled"})
 _STATUS_WORDS = {
     "failed": "the stream failed",

@@ -22,7 +22,7 @@ _EXT = {"mp3": "mp3", "opus": "opus", "aac": "aac", "flac": "flac", "wav": "wav"
 
 
 class AudioView(QWidget):
-    """Speech audio (PROTOCOL.md §6: ``pcm`` is raw 24 kHz s16le mono, no header)."""
+    """Speech audio (docs/protocol.md §6: ``pcm`` is raw 24 kHz s16le mono, no header)."""
 
     itemActivated = Signal(int)
 

@@ -1,6 +1,6 @@
 """Marks in rendered Markdown where an unreadable event's text is missing (bad JSON).
 
-PROTOCOL.md §0: lost text is never silent. The mark goes *into* the block being rendered: a
+docs/protocol.md §0: lost text is never silent. The mark goes *into* the block being rendered: a
 sentinel character is put into the block's source at the gap (never inside a line's block
 markup, where it would turn a heading or a table row into text), the block is rendered as usual,
 and each sentinel found in the result becomes a small ⚠ with the finding as its tooltip and a

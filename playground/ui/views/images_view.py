@@ -45,7 +45,7 @@ def _image_bytes(image: ImageState) -> bytes:
 
 
 class ImagesView(QWidget):
-    """Each partial (PROTOCOL.md §5: 0-3 of them, maybe after the final) is decoded off the UI
+    """Each partial (docs/protocol.md §5: 0-3 of them, maybe after the final) is decoded off the UI
     thread and shown as soon as it is ready; the strip lists them with index and arrival time."""
 
     itemActivated = Signal(int)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 __all__ = ["LOST_CODES", "GapFeed", "gap_offsets"]
 
 # Findings whose event carried content that never reached the text: the data line was cut or
-# malformed, so whatever it held is missing at that place (PROTOCOL.md §0: never silent).
+# malformed, so whatever it held is missing at that place (docs/protocol.md §0: never silent).
 LOST_CODES = frozenset({"invalid_json"})
 
 

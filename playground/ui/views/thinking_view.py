@@ -26,7 +26,7 @@ _KIND_WORDS = {
 
 class ThinkingView(QWidget):
     """Reasoning text as it streams. Signatures / encrypted / redacted reasoning are opaque blobs
-    (PROTOCOL.md §4, Signature event): noted with their size, never shown as text."""
+    (docs/protocol.md §4, Signature event): noted with their size, never shown as text."""
 
     itemActivated = Signal(int)
 

@@ -153,8 +153,8 @@ class ToolCallCard(QFrame):
             cursor.movePosition(QTextCursor.MoveOperation.End)
             cursor.insertText(chunk)
             self._fit_height()
-        # Parse once per refresh, not per token (the raw string stays the truth, DESIGN.md), and
-        # not at all while the pretty-printer knows a string or bracket is still open.
+        # Parse once per refresh, not per token (the raw string stays the truth, docs/design.md),
+        # and not at all while the pretty-printer knows a string or bracket is still open.
         valid = False if self._pretty.open else call.valid_json
         if valid != self._valid:
             self._valid = valid

@@ -26,7 +26,7 @@ def _time(value: Any) -> str:
 
 
 class TranscriptView(QWidget):
-    """``transcript.text.delta`` text live; ``transcript.text.segment`` rows (PROTOCOL.md §6)."""
+    """The transcript live (``transcript.text.delta``), segments as rows (docs/protocol.md §6)."""
 
     itemActivated = Signal(int)
 

@@ -12,7 +12,7 @@ __all__ = ["pcm_to_wav_bytes", "save_wav", "wav_info"]
 def pcm_to_wav_bytes(
     pcm: bytes | bytearray, sample_rate: int = 24000, channels: int = 1, sample_width: int = 2
 ) -> bytes:
-    """A WAV file holding ``pcm`` (24 kHz s16le mono by default, PROTOCOL.md §6)."""
+    """A WAV file holding ``pcm`` (24 kHz s16le mono by default, docs/protocol.md §6)."""
     frame = channels * sample_width
     usable = len(pcm) - (len(pcm) % frame) if frame else 0
     out = io.BytesIO()

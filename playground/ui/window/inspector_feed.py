@@ -96,7 +96,8 @@ class InspectorFeed(QObject):
             self._pending.extend(items)
         # The timeline takes rows at most every INSPECTOR_MS (repainting the table per frame
         # cost more than decoding the events); the answer still follows every frame. Rows go in
-        # from here, inside the session's frame (its reader thread paused, see ui/frames.py);
+        # from here, inside the session's frame (its reader thread paused, see
+        # ui/runtime/frames.py);
         # the timer, restarted by every update, only catches the last rows once updates pause.
         if (time.perf_counter() - self._last) * 1000 >= INSPECTOR_MS:
             # Inside a frame: after the answer's paint, in a turn of its own (the table's

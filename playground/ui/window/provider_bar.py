@@ -84,8 +84,8 @@ def _strings(value: Any) -> set[str]:
 
 def _routes_of(entry: dict[str, Any]) -> frozenset[str] | None:
     """The routes a /v1/models entry says it serves: its ``routes`` (the simulator's list), else
-    what its modalities imply (OpenRouter's ``architecture``, PROTOCOL.md §7: text out serves the
-    chat-like routes, image out images, audio out speech and music, audio in transcription);
+    what its modalities imply (OpenRouter's ``architecture``, docs/protocol.md §7: text out serves
+    the chat-like routes, image out images, audio out speech and music, audio in transcription);
     None when it says neither (then it is listed on every route)."""
     routes = _strings(entry.get("routes"))
     if routes:

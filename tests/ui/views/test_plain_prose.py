@@ -1,4 +1,4 @@
-"""Plain prose (ui/widgets/plain_prose.py): plain paragraphs and headings inserted without md4c
+"""Plain prose (ui/views/plain_prose.py): plain paragraphs and headings inserted without md4c
 look exactly as md4c renders them, and only blocks without markup go that way."""
 
 from __future__ import annotations
