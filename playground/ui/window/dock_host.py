@@ -20,6 +20,7 @@ from playground.ui.window.run_files import RunFiles
 
 if TYPE_CHECKING:
     from playground.protocol.capture import Capture
+    from playground.runs.history import RunHistory
     from playground.ui.docks.history import HistoryView
     from playground.ui.docks.timing import TimingView
     from playground.ui.docks.traffic.dock import TrafficDock
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from playground.ui.runtime.session import StreamSession
     from playground.ui.window.shell import MainWindow
 
-__all__ = ["DOCKS", "IDLE_MS", "DockSpec", "Docks", "ExchangeFiles"]
+__all__ = ["DOCKS", "IDLE_MS", "DockSpec", "Docks", "ExchangeFiles", "open_history"]
 
 IDLE_MS = 400  # a dock built in idle time is built this long after the docks (or on use)
 _LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
@@ -239,6 +240,17 @@ class ExchangeFiles(RunFiles):
     def session(self) -> StreamSession:
         assert self.entry.session is not None
         return self.entry.session
+
+
+def open_history() -> RunHistory | None:
+    """The run history; None when its folder cannot be used (the window opens anyway)."""
+    from playground.runs.history import RunHistory
+    from playground.runs.writer import shared_writer
+
+    try:  # its fsync and renames on the writer's thread: the UI thread never waits on the disk
+        return RunHistory(writer=shared_writer())
+    except Exception:  # an unwritable data folder must not keep the window from opening
+        return None
 
 
 # The docks, in the View menu's order. A new dock: its widget in ui/docks/, one entry here.

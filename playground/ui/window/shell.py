@@ -181,16 +181,13 @@ class MainWindow(QMainWindow):
         """The run history (playground.runs.history), opened on first use; None if unavailable."""
         if not self._history_opened:
             self._history_opened = True
-            self._history = _open_history()
+            from playground.ui.window.dock_host import open_history
+
+            self._history = open_history()
             if self._history is not None and self._history.messages:
                 # A history set aside or recovered says so, over the "Ready" line.
                 self.statusBar().showMessage(" ".join(self._history.messages), 15000)
         return self._history
-
-    @history.setter
-    def history(self, value: RunHistory | None) -> None:
-        self._history_opened = True
-        self._history = value
 
     @property
     def docks(self) -> Docks:
@@ -399,9 +396,7 @@ class MainWindow(QMainWindow):
 
         if target == COMPARE:
             self.compare.open_thread(conversation, prompt)
-            return
-        other = self.show_panel(target)
-        if other.conversation is not None:
+        elif (other := self.show_panel(target)).conversation is not None:
             other.conversation.editing.receive(conversation, prompt)
 
     def _clear_ready(self) -> None:
@@ -501,13 +496,3 @@ class MainWindow(QMainWindow):
 
         await lazy.in_thread(flush_shared)  # every run's files complete before the process ends
 
-
-def _open_history() -> RunHistory | None:
-    """The run history; None when its folder cannot be used (the window opens anyway)."""
-    from playground.runs.history import RunHistory
-    from playground.runs.writer import shared_writer
-
-    try:  # its fsync and renames on the writer's thread: the UI thread never waits on the disk
-        return RunHistory(writer=shared_writer())
-    except Exception:  # an unwritable data folder must not keep the window from opening
-        return None
