@@ -29,7 +29,7 @@ def restore_thread(panel: RoutePanel, capture: Capture) -> None:
     except Exception:  # a body that is no conversation of this route: the editor shows it
         return
     thread.restore(list(pasted.conversation.turns))
-    prompt = getattr(panel.editor, "prompt", None)
+    prompt = panel.editor.prompt_box()
     if prompt is not None:
         prompt.setPlainText("")  # the prompt was sent: it is the thread's last user turn
     panel.editor.rebuild()  # the JSON body view: the thread, with an empty prompt

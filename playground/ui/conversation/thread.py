@@ -166,7 +166,7 @@ class ConversationThread(QObject):
         self.live = None
         self.awaiting = True  # the answer's block is shown from now (ThreadView.show_thread)
         self._sent_run = True
-        prompt = getattr(self.panel.editor, "prompt", None)
+        prompt = self.panel.editor.prompt_box()
         if prompt is not None and prompt.toPlainText():
             prompt.setPlainText("")  # the editor rebuilds its body with the thread
         self._show()
@@ -297,7 +297,7 @@ class ConversationThread(QObject):
         """The headless dump's ``thread`` and ``requests``."""
         from playground.protocol.conversation.dump import thread
 
-        system = getattr(self.panel.editor, "system", None)
+        system = self.panel.editor.system_box()
         text = system.toPlainText() if system is not None else ""
         return {"thread": thread(self.conversation(text or None)), "requests": self.requests}
 

@@ -101,7 +101,7 @@ class ThreadEditing:
             return
         if turns[index].role != "assistant":
             return
-        prompt = getattr(panel.editor, "prompt", None)
+        prompt = panel.editor.prompt_box()
         kept = prompt.toPlainText() if prompt is not None else ""
         if prompt is not None and kept:
             with QSignalBlocker(prompt):  # the body is rebuilt once, by refresh below
@@ -125,8 +125,8 @@ class ThreadEditing:
     def carried(self) -> tuple[Conversation, str]:
         """The thread as another route takes it (the System box as its system) and the prompt."""
         panel = self.thread.panel
-        system = getattr(panel.editor, "system", None)
-        prompt = getattr(panel.editor, "prompt", None)
+        system = panel.editor.system_box()
+        prompt = panel.editor.prompt_box()
         text = system.toPlainText() if system is not None else ""
         conversation = self.thread.conversation(text or None).carried()
         return conversation, prompt.toPlainText() if prompt is not None else ""
@@ -137,8 +137,8 @@ class ThreadEditing:
 
         thread = self.thread
         editor = thread.panel.editor
-        for name, text in (("system", conversation.system or ""), ("prompt", prompt)):
-            box = getattr(editor, name, None)
+        boxes = ((editor.system_box(), conversation.system or ""), (editor.prompt_box(), prompt))
+        for box, text in boxes:
             if box is not None:
                 with QSignalBlocker(box):
                     box.setPlainText(text)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.ui.kit.theme import mono_font
-from playground.ui.panels.editor_parts import DEFAULT_PROMPTS, EFFORTS
+from playground.ui.panels.editor_parts import EFFORTS
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QComboBox
@@ -125,11 +125,9 @@ class ChatForm:
     def add_top(self, f: QFormLayout) -> None:
         """System, message, temperature, max tokens and reasoning: the fields always in view."""
         e, r = self.editor, self.route
-        e.system = e._text("System prompt (optional)", 50)
+        e.make_system("System prompt (optional)", 50)
         e.system.setMaximumHeight(80)
-        e.prompt = e._text("Type your message, then press Ctrl+Enter to send", 90)
-        e.prompt.setMaximumHeight(260)
-        e.prompt.setPlainText(DEFAULT_PROMPTS[r])
+        e.make_prompt("Type your message, then press Ctrl+Enter to send", 90).setMaximumHeight(260)
         f.addRow("System", e.system)
         f.addRow("Message", e.prompt)
         from playground.ui.conversation.attachments import AttachmentStrip

@@ -83,6 +83,10 @@ class RequestEditor(QWidget):
         # turns into the body the form builds, ``absorb_thread`` takes them from a typed body.
         self.merge_thread: Callable[[dict[str, Any]], dict[str, Any]] | None = None
         self.absorb_thread: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        # The boxes other parts read or fill, where the route has them (``prompt_box`` ...).
+        self._prompt_box: QPlainTextEdit | None = None
+        self._system_box: QPlainTextEdit | None = None
+        self._tools_list: ToolsEditor | None = None
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.tabs = QTabWidget()
@@ -122,6 +126,18 @@ class RequestEditor(QWidget):
         finally:
             self._syncing = False
         self._form_to_raw()
+
+    def prompt_box(self) -> QPlainTextEdit | None:
+        """The prompt box (the text to speak on Speech); None on a route without one."""
+        return self._prompt_box
+
+    def system_box(self) -> QPlainTextEdit | None:
+        """The System box of a conversational route; None elsewhere."""
+        return self._system_box
+
+    def tools_list(self) -> ToolsEditor | None:
+        """The Tools list of a conversational route; None elsewhere."""
+        return self._tools_list
 
     @property
     def tool_choice(self) -> QComboBox:
@@ -187,6 +203,19 @@ class RequestEditor(QWidget):
         edit.textChanged.connect(self._form_edited)
         return edit
 
+    def make_prompt(self, placeholder: str, height: int) -> QPlainTextEdit:
+        """The route's prompt box, filled with its default prompt (``prompt_box`` hands it out)."""
+        self.prompt = self._text(placeholder, height)
+        self.prompt.setPlainText(DEFAULT_PROMPTS[self.route])
+        self._prompt_box = self.prompt
+        return self.prompt
+
+    def make_system(self, placeholder: str, height: int) -> QPlainTextEdit:
+        """The System box (``system_box`` hands it out)."""
+        self.system = self._text(placeholder, height)
+        self._system_box = self.system
+        return self.system
+
     def _combo(self, items: tuple[str, ...], labels: dict[str, str] | None = None) -> QComboBox:
         combo = QComboBox()
         for item in items:
@@ -201,7 +230,7 @@ class RequestEditor(QWidget):
             self.chat_form = ChatForm(self)
             self.chat_form.add_top(f)
             # The tools as a list, each checked as JSON Schema (ui/panels/tools_editor.py).
-            self.tools = ToolsEditor()
+            self.tools = self._tools_list = ToolsEditor()
             self.tools.changed.connect(self._form_edited)
             self.use_tools = self.tools.use_tools
             f.addRow(self.tools)
@@ -212,9 +241,7 @@ class RequestEditor(QWidget):
                 f.addRow("Usage", self.include_usage)
             self.chat_form.add_bottom(f)
         elif r == "images":
-            self.prompt = self._text("Describe the picture", 70)
-            self.prompt.setMaximumHeight(220)
-            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
+            self.make_prompt("Describe the picture", 70).setMaximumHeight(220)
             f.addRow("Prompt", self.prompt)
             self.image_size = self._combo(IMAGE_SIZES)
             f.addRow("Size", self.image_size)
@@ -232,9 +259,7 @@ class RequestEditor(QWidget):
             self.image_input = ImageInput()  # with an image, Send edits it (image_input.py)
             f.addRow("Edit image", self.image_input)
         elif r == "speech":
-            self.prompt = self._text("Text to speak", 90)
-            self.prompt.setMaximumHeight(220)
-            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
+            self.make_prompt("Text to speak", 90).setMaximumHeight(220)
             f.addRow("Text", self.prompt)
             self.voice = self._combo(VOICES)
             f.addRow("Voice", self.voice)
@@ -270,9 +295,7 @@ class RequestEditor(QWidget):
             hint.setStyleSheet("color: gray;")
             f.addRow("", hint)
         elif r == "music":
-            self.prompt = self._text("Describe the music", 70)
-            self.prompt.setMaximumHeight(220)
-            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
+            self.make_prompt("Describe the music", 70).setMaximumHeight(220)
             f.addRow("Prompt", self.prompt)
             self.duration = QDoubleSpinBox()
             self.duration.setRange(1.0, 600.0)
@@ -305,8 +328,9 @@ class RequestEditor(QWidget):
 
     # ---- form <-> params --------------------------------------------------------------------
     def set_prompt(self, text: str) -> None:
-        if hasattr(self, "prompt"):
-            self.prompt.setPlainText(text)
+        prompt = self._prompt_box
+        if prompt is not None:
+            prompt.setPlainText(text)
         self._form_to_raw()
 
     def set_file(self, path: str) -> None:
@@ -411,7 +435,7 @@ class RequestEditor(QWidget):
 
     def _note(self) -> str:
         """What the body built from the form leaves out, and why (tools the list cannot send)."""
-        tools = getattr(self, "tools", None)
+        tools = self._tools_list
         return tools.left_out_note() if tools is not None and self.use_tools.isChecked() else ""
 
     def _on_raw_text(self) -> None:
