@@ -184,7 +184,7 @@ class RoutePanel(QWidget):
 
             self.conversation = ConversationThread(self)
         self.requests: list[dict[str, Any]] | None = None  # the Images panel's (its dump)
-        if route == "images":
+        if self.layout_of.upload == "image edit":
             from playground.ui.panels.image_input import track_edits
 
             self.requests = track_edits(self)
@@ -306,7 +306,7 @@ class RoutePanel(QWidget):
                 f"{exc.strerror or exc}.",
             )
             return
-        if self.route == "transcription" and not files:
+        if self.layout_of.upload == "audio" and not files:
             self.banner.show_message(
                 "warning", "Pick an audio file to transcribe (or drop one on the panel)."
             )

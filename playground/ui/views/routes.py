@@ -53,6 +53,10 @@ class RouteViews:
     sizes: dict[str, int] = field(default_factory=dict)
     stretch: str | None = None  # the role that takes the extra space
     text_rates: bool = False  # tokens per second mean something here (not for audio, images)
+    # What the panel uploads as multipart besides its form: "audio" (the file to transcribe,
+    # required), "image edit" (an image and mask: Send with one edits it; the panel lists its
+    # requests). None: JSON only.
+    upload: str | None = None
 
 
 # ---- the views' factories: each imports its view's module on first use ----------------------
@@ -150,6 +154,7 @@ ROUTE_VIEWS: dict[str, RouteViews] = {
         Pixmap.SP_DesktopIcon,
         "Describe a picture and press <b>Send</b>.<br>"
         "Each partial image appears the moment it arrives, then the final one.",
+        upload="image edit",
     ),
     "speech": RouteViews(
         (("audio", audio_view),),
@@ -162,6 +167,7 @@ ROUTE_VIEWS: dict[str, RouteViews] = {
         Pixmap.SP_FileIcon,
         "Pick or drop an audio file (a sample is preselected) "
         "and press <b>Send</b>.<br>The transcript streams in here.",
+        upload="audio",
     ),
     "music": RouteViews(
         (("music", music_view),),
