@@ -1,8 +1,9 @@
 """The repository is self-contained: every file its code and docs cite is a file it holds.
 
-A citation is a Markdown document (``docs/protocol.md``, ``README.md``) or a module path
-(``ui/runtime/session.py``, ``protocol/sse.py``) named in a module of playground/, in docs/ or in
-the README. Addresses (``https://…/x.md``) are left out: they are outside by design.
+A citation is a Markdown document (``docs/protocol.md``, ``README.md``), a module path
+(``ui/runtime/session.py``, ``protocol/sse.py``) or a test's path (``tests/test_project.py``)
+named in a module of playground/, in docs/ or in the README. Addresses (``https://…/x.md``) are
+left out: they are outside by design.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = "ui|protocol|transport|runs|sim|proxy|cli|bench"
 MODULE = re.compile(rf"(?<![\w/.-])(?:playground/)?((?:{PACKAGES})/[\w/]*\w\.py)\b")
+TEST = re.compile(r"(?<![\w/.-])(tests/[\w/]*\w\.py)\b")
 DOCUMENT = re.compile(r"(?<![\w/.:-])((?:docs/)?[\w.-][\w./-]*\.md)\b")
 
 
@@ -21,6 +23,9 @@ def _missing(path: Path, text: str) -> list[str]:
     for number, line in enumerate(text.splitlines(), 1):
         for match in MODULE.finditer(line):
             if not (ROOT / "playground" / match.group(1)).is_file():
+                missing.append(f"{path.name}:{number}: {match.group(1)}")
+        for match in TEST.finditer(line):
+            if not (ROOT / match.group(1)).is_file():
                 missing.append(f"{path.name}:{number}: {match.group(1)}")
         for match in DOCUMENT.finditer(line):
             name = match.group(1)
@@ -31,9 +36,10 @@ def _missing(path: Path, text: str) -> list[str]:
 
 
 def test_a_citation_of_a_file_outside_the_repository_is_found() -> None:
-    text = 'One rule (DESIGN.md); see PROTOCOL.md §0 and ui/session.py.\n'
+    text = "One rule (DESIGN.md); see PROTOCOL.md §0, ui/session.py, tests/ui/test_frames.py.\n"
     assert _missing(ROOT / "playground" / "x.py", text) == [
         "x.py:1: ui/session.py",
+        "x.py:1: tests/ui/test_frames.py",
         "x.py:1: DESIGN.md",
         "x.py:1: PROTOCOL.md",
     ]
