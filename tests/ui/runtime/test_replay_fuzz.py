@@ -4,6 +4,7 @@ a dialog, end in one of the five statuses, and the timeline shows one row per it
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from pathlib import Path
@@ -12,6 +13,8 @@ from typing import Any
 import pytest
 
 CAPTURES = Path(__file__).resolve().parents[4] / "shared" / "captures"
+if not CAPTURES.is_dir():  # CI may lay shared/ elsewhere, as tests/conftest.py allows for
+    CAPTURES = Path(os.environ.get("PLAYGROUND_CAPTURES", "../shared/captures")).resolve()
 _BLOCK_END = re.compile(rb"(?:\r\n|\r|\n)(?:\r\n|\r|\n)")
 PANEL_OF = {"chat": "chat", "responses": "responses", "messages": "messages", "images": "responses"}
 
