@@ -14,13 +14,9 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QSpinBox,
-    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -34,19 +30,16 @@ from playground.ui.panels.chat_form import ChatForm
 from playground.ui.panels.editor_fill import show_params
 from playground.ui.panels.editor_parts import (
     DEFAULT_PROMPTS,
-    IMAGE_FORMATS,
-    IMAGE_QUALITY,
-    IMAGE_SIZES,
-    SPEECH_FORMATS,
-    VOICES,
     DropLineEdit,
 )
+from playground.ui.panels.fields import FIELDS, Field
 from playground.ui.panels.tools_editor import ToolsEditor
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
     from playground.ui.conversation.attachments import AttachmentStrip
+    from playground.ui.panels.image_input import ImageInput
 
 __all__ = ["RequestEditor", "sample_audio_path"]
 
@@ -70,6 +63,9 @@ class RequestEditor(QWidget):
     thinking: QSpinBox
     effort: QComboBox
     attachments: AttachmentStrip  # images for the next user turn (ui/conversation/attachments.py)
+    # Fields of the other routes that other parts use, made from fields.FIELDS.
+    file: DropLineEdit  # Transcription's audio file
+    image_input: ImageInput  # Images: an image to edit (ui/panels/image_input.py)
 
     def __init__(self, route: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -87,6 +83,7 @@ class RequestEditor(QWidget):
         self._prompt_box: QPlainTextEdit | None = None
         self._system_box: QPlainTextEdit | None = None
         self._tools_list: ToolsEditor | None = None
+        self._fields: list[tuple[Field, QWidget]] = []  # a non-chat route's (fields.py)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.tabs = QTabWidget()
@@ -126,6 +123,10 @@ class RequestEditor(QWidget):
         finally:
             self._syncing = False
         self._form_to_raw()
+
+    def form_fields(self) -> list[tuple[Field, QWidget]]:
+        """A non-chat route's fields and their widgets, in the form's order (fields.py)."""
+        return list(self._fields)
 
     def prompt_box(self) -> QPlainTextEdit | None:
         """The prompt box (the text to speak on Speech); None on a route without one."""
@@ -240,69 +241,14 @@ class RequestEditor(QWidget):
                 self.include_usage.toggled.connect(self._form_edited)
                 f.addRow("Usage", self.include_usage)
             self.chat_form.add_bottom(f)
-        elif r == "images":
-            self.make_prompt("Describe the picture", 70).setMaximumHeight(220)
-            f.addRow("Prompt", self.prompt)
-            self.image_size = self._combo(IMAGE_SIZES)
-            f.addRow("Size", self.image_size)
-            self.quality = self._combo(IMAGE_QUALITY)
-            f.addRow("Quality", self.quality)
-            self.partial_images = QSpinBox()
-            self.partial_images.setRange(0, 3)
-            self.partial_images.setValue(2)
-            self.partial_images.valueChanged.connect(self._form_edited)
-            f.addRow("Partial images", self.partial_images)
-            self.output_format = self._combo(IMAGE_FORMATS)
-            f.addRow("Format", self.output_format)
-            from playground.ui.panels.image_input import ImageInput
-
-            self.image_input = ImageInput()  # with an image, Send edits it (image_input.py)
-            f.addRow("Edit image", self.image_input)
-        elif r == "speech":
-            self.make_prompt("Text to speak", 90).setMaximumHeight(220)
-            f.addRow("Text", self.prompt)
-            self.voice = self._combo(VOICES)
-            f.addRow("Voice", self.voice)
-            self.speech_format = self._combo(SPEECH_FORMATS)
-            self.speech_format.setToolTip("Only pcm is streamed as it is made (seed 'Streaming')")
-            f.addRow("Format", self.speech_format)
-            self.speed = QDoubleSpinBox()
-            self.speed.setRange(0.25, 4.0)
-            self.speed.setSingleStep(0.25)
-            self.speed.setValue(1.0)
-            self.speed.valueChanged.connect(self._form_edited)
-            f.addRow("Speed", self.speed)
-        elif r == "transcription":
-            self.file = DropLineEdit()
-            self.file.setPlaceholderText("Drop an audio file here, or Browse…")
-            self.file.setText(str(sample_audio_path()))
-            self.file.textChanged.connect(self._form_edited)
-            browse = QPushButton("Browse…")
-            browse.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DirOpenIcon))
-            browse.clicked.connect(self._browse)
-            row_widget = QWidget()
-            row = QHBoxLayout(row_widget)
-            row.setContentsMargins(0, 0, 0, 0)
-            row.addWidget(self.file, 1)
-            row.addWidget(browse)
-            f.addRow("Audio file", row_widget)
-            self.language = QLineEdit()
-            self.language.setPlaceholderText("auto (e.g. en)")
-            self.language.textChanged.connect(self._form_edited)
-            f.addRow("Language", self.language)
-            hint = QLabel("The sample file was spoken by the simulator; it transcribes it back.")
-            hint.setWordWrap(True)
-            hint.setStyleSheet("color: gray;")
-            f.addRow("", hint)
-        elif r == "music":
-            self.make_prompt("Describe the music", 70).setMaximumHeight(220)
-            f.addRow("Prompt", self.prompt)
-            self.duration = QDoubleSpinBox()
-            self.duration.setRange(1.0, 600.0)
-            self.duration.setValue(8.0)
-            self.duration.setSuffix(" s")
-            self.duration.valueChanged.connect(self._form_edited)
-            f.addRow("Length", self.duration)
+        else:
+            # Images, Speech, Transcription and Music: their fields' one declaration (fields.py).
+            for field in FIELDS[r]:
+                widget = field.make(self)
+                if field.name:
+                    setattr(self, field.name, widget)  # editor.voice, editor.image_size, ...
+                self._fields.append((field, widget))
+                f.addRow(field.label, field.row(self, widget) if field.row else widget)
 
     def _browse(self) -> None:
         from PySide6.QtWidgets import QFileDialog  # a dialog: its class loads when first used
@@ -359,25 +305,10 @@ class RequestEditor(QWidget):
                 self.tools.put_into(p)
             if r == "chat":
                 p.include_usage = self.include_usage.isChecked() or None
-        elif r == "images":
-            p.prompt = self.prompt.toPlainText()
-            p.size = self.image_size.currentData() or None
-            p.quality = self.quality.currentData() or None
-            p.partial_images = self.partial_images.value()
-            p.output_format = self.output_format.currentData() or None
-        elif r == "speech":
-            p.input = self.prompt.toPlainText()
-            p.voice = self.voice.currentData()
-            fmt = self.speech_format.currentData()
-            p.response_format = fmt
-            # Seed "Streaming": only pcm streams as SSE; other formats come in one piece.
-            p.stream_format = "sse" if fmt == "pcm" else "audio"
-            p.speed = self.speed.value() if self.speed.value() != 1.0 else None
-        elif r == "transcription":
-            p.language = self.language.text().strip() or None
-        elif r == "music":
-            p.prompt = self.prompt.toPlainText()
-            p.duration = self.duration.value()
+        else:
+            for field, widget in self._fields:
+                if field.read is not None:
+                    field.read(widget, p)
         p.extra = copy.deepcopy(self._extra)
         return p
 
