@@ -74,7 +74,7 @@ def _child(theme: str, width: int, height: int, target: str) -> int:
     import qasync  # type: ignore[import-untyped]
     from PySide6.QtWidgets import QApplication
 
-    from playground.ui.theme import apply_theme
+    from playground.ui.kit.theme import apply_theme
 
     app = QApplication([])
     apply_theme(app, theme == "dark")

@@ -100,13 +100,13 @@ def image_figures(n_partials: int) -> dict[str, Value]:
     """
     import threading
 
-    from PySide6.QtCore import QElapsedTimer, QEventLoop, QObject, QTimer, Signal
+    from PySide6.QtCore import QElapsedTimer, QEventLoop, QObject, QTimer, Signal, SignalInstance
 
     from playground.protocol.stream import StreamDecoder
     from playground.runs.outcome import has_output
     from playground.transport.decode_ahead import DecodeAhead
     from playground.transport.thread_priority import READER_NICE, lower_priority
-    from playground.ui.widgets.images_view import ImagesView
+    from playground.ui.views.images_view import ImagesView
 
     class Decoded(QObject):
         """Tells the UI thread, from the reader thread, that a read is in the state."""
@@ -130,7 +130,7 @@ def image_figures(n_partials: int) -> dict[str, Value]:
 
     decoded.read.connect(follow)  # queued: emitted on the reader thread, run on the UI thread
 
-    def read_on_thread(chunk: bytes, t: float, then: Signal | None) -> threading.Thread:
+    def read_on_thread(chunk: bytes, t: float, then: SignalInstance | None) -> threading.Thread:
         def run() -> None:  # what ThreadedReader.on_chunk does: the tap, then the decode
             lower_priority(threading.get_native_id(), READER_NICE)  # as a reader thread runs
             view.prefetch.feed(chunk)

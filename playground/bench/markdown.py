@@ -52,7 +52,7 @@ def _filled(tokens: list[str], upto: int, app: Any) -> tuple[Any, Any]:
     """An answer view's text (live Markdown) already showing ``tokens[:upto]``, fed 64 tokens
     at a time as the window's frames would, and laid out to the end."""
     from playground.protocol.state import TextBuffer
-    from playground.ui.widgets.live_text import LiveText
+    from playground.ui.views.live_text import LiveText
 
     widget = LiveText(markdown=True)
     widget.resize(800, 600)
@@ -80,7 +80,7 @@ def markdown_figures(n_tokens: int) -> dict[str, Value]:
     repaint of the whole view, which no frame does, cost about twice as much and measured the
     view's size more than the renderer). ``markdown_growth`` is the late view's median frame over
     the early one's (UI thread CPU time, taking turns); ``markdown_frame_ms`` the late median."""
-    from playground.ui.frames import paint_now
+    from playground.ui.runtime.frames import paint_now
 
     app = _app()
     tokens = markdown_tokens(n_tokens + _WINDOW * _PER_FRAME)
@@ -100,8 +100,8 @@ def markdown_figures(n_tokens: int) -> dict[str, Value]:
                 n = at + k * _PER_FRAME + j
                 buffer.append(tokens[n], n)
             widget.sync(buffer)
-            # What the frame loop then lets Qt do (ui/frames.py): the text view's queued scroll
-            # bar adjustment, then the paint of what the change made dirty and the scroll
+            # What the frame loop then lets Qt do (ui/runtime/frames.py): the text view's queued
+            # scroll bar adjustment, then the paint of what the change made dirty and the scroll
             # uncovered, all measured.
             app.processEvents()
             paint_now()

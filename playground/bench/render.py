@@ -22,7 +22,7 @@ def _filled(tokens: list[str], upto: int, app: Any) -> tuple[Any, Any]:
     """An answer widget (``LiveText`` following a ``TextBuffer``, as the chat panel has it)
     already showing ``tokens[:upto]``, taken 64 at a time as the window's frames would."""
     from playground.protocol.state import TextBuffer
-    from playground.ui.widgets.live_text import LiveText
+    from playground.ui.views.live_text import LiveText
 
     widget = LiveText()
     widget.resize(800, 600)

@@ -31,7 +31,7 @@ async def _at_rest(timeout: float = 10.0) -> None:
     quiet time after the last stream passed and the idle tick that follows it ran (the full
     collection when due, the heap's free pages handed back: gc_schedule.py). The runs go back
     to back (0.05 s apart), so without this both readings would be taken mid-session."""
-    from playground.ui import gc_schedule, idle
+    from playground.ui.runtime import gc_schedule, idle
 
     deadline = time.monotonic() + timeout  # (qasync's loop.time() is not in seconds)
     while time.monotonic() < deadline:
@@ -44,7 +44,7 @@ async def _at_rest(timeout: float = 10.0) -> None:
 async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
     from PySide6.QtCore import QSettings
 
-    from playground.ui import frames
+    from playground.ui.runtime import frames
     from playground.ui.window.shell import MainWindow
 
     config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.getcwd(), ".bench-config")

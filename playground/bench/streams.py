@@ -31,7 +31,7 @@ _TOKENS = [
 
 
 def chat_chunk(index: int, content: str) -> dict[str, object]:
-    """One OpenAI chat-completions chunk (PROTOCOL.md §2), shaped like the recorded ones."""
+    """One OpenAI chat-completions chunk (docs/protocol.md §2), shaped like the recorded ones."""
     return {
         "id": "chatcmpl-ABfw031mOJeYCSHe4yI2ZjOA6kMJL",
         "object": "chat.completion.chunk",

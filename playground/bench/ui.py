@@ -108,7 +108,7 @@ def _stream_text(body: bytes) -> tuple[int, str]:
 
 def _answer_panes(panel: Any) -> list[Any]:
     """The first pane (None before any text) of each of ``panel``'s answer views."""
-    from playground.ui.widgets.answer_view import AnswerView
+    from playground.ui.views.answer_view import AnswerView
 
     return [w.pane(0) for w in panel.widgets.values() if isinstance(w, AnswerView)]
 
@@ -126,7 +126,7 @@ async def _window_run(
 ) -> dict[str, Any]:
     from PySide6.QtCore import QElapsedTimer, QSettings, Qt, QTimer
 
-    from playground.ui.widgets.answer_view import AnswerView
+    from playground.ui.views.answer_view import AnswerView
     from playground.ui.window.shell import MainWindow
 
     config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.getcwd(), ".bench-config")

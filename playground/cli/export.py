@@ -20,7 +20,7 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # one line, exit 2 (DESIGN.md CLI contract)
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (docs/design.md CLI contract)
         raise _UsageError(message)
 
 

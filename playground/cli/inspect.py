@@ -1,4 +1,4 @@
-"""`playground inspect FILE`: decode raw SSE or a capture and print the final state (DESIGN.md)."""
+"""`playground inspect FILE`: a capture or raw SSE decoded, its final state (docs/design.md)."""
 
 from __future__ import annotations
 

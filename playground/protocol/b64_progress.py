@@ -83,7 +83,7 @@ class StringSink(Protocol):
     def abort(self) -> None: ...
 
 
-# The fields that carry an image's base64 (PROTOCOL.md §5, §7): the images API's b64_json, the
+# The fields that carry an image's base64 (docs/protocol.md §5, §7): the images API's b64_json, the
 # Responses partial_image_b64 and an image_generation_call's result.
 _KEY: Final = re.compile(rb'"(?:b64_json|partial_image_b64|result)"[ \t]*:[ \t]*"')
 _CARRY: Final = 32  # longer than any key with its colon and spaces: a key split between reads

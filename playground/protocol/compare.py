@@ -1,6 +1,6 @@
 """What compare shows of two runs, computed: word diffs, event-type sequences, tool calls, usage.
 
-Pure; the compare window only colours these (ui/compare_window.py). Text is compared word by
+Pure; the compare window only colours these (ui/compare/window.py). Text is compared word by
 word (``difflib`` on words, spaces and punctuation), event sequences by their timeline type.
 """
 

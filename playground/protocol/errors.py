@@ -22,7 +22,7 @@ def _code(value: Any) -> str | int | None:
 
 
 def error_from_object(obj: Any, status: int | None = None) -> StreamError | None:
-    """An error dict, flat ``{message,type,code}`` or nested under ``error`` (PROTOCOL.md §2-4, §7).
+    """An error dict, flat ``{message,type,code}`` or nested in ``error`` (docs/protocol.md §2-§7).
 
     Nested wins: ``{"type":"error","error":{...}}`` (Anthropic, OpenAI responses, OpenRouter) and
     ``{"error":{...}}`` (chat envelope). ``metadata.error_type`` (OpenRouter) fills a missing type.

@@ -15,7 +15,7 @@ STORED_PER_CODE: Final = 50
 RANK: Final = {"info": 1, "warning": 2, "error": 3}
 
 # Stable codes (the inspector, the CLI and tests match on them), each with its one severity: the
-# inspector's colour, the status line's count and `inspect` all read it from here. PROTOCOL.md
+# inspector's colour, the status line's count and `inspect` all read it from here. docs/protocol.md
 # §0: every departure from the documented shape becomes a finding, never an exception.
 #   error    the run failed or content was lost (an event that could not be read)
 #   warning  a departure a client may trip on; the content is still all there

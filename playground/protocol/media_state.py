@@ -132,7 +132,7 @@ class ImageState:
 class AudioState:
     format: str | None = None
     data: bytearray = field(default_factory=bytearray)
-    sample_rate: int = 24000  # PCM from speech is 24 kHz, 16-bit, mono (PROTOCOL.md §6)
+    sample_rate: int = 24000  # PCM from speech is 24 kHz, 16-bit, mono (docs/protocol.md §6)
     channels: int = 1
     sample_width: int = 2
     chunks: int = 0

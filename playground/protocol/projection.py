@@ -40,7 +40,7 @@ def parsed_tool_calls(state: StreamState | None) -> list[dict[str, Any]]:
 
 
 def state_json(state: StreamState) -> dict[str, Any]:
-    """The JSON of a state (the keys DESIGN.md and README.md name for ``inspect --json``)."""
+    """The JSON of a state (the keys docs/design.md and README.md name for ``inspect --json``)."""
     err = state.error
     audio = state.audio
     return {

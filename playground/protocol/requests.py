@@ -59,7 +59,7 @@ def params_from_body(route: str, body: dict[str, Any]) -> RequestParams:
 
 
 # OpenAI: "POST /images/edits ... multipart/form-data"; the edit is the generations route's
-# sibling (PROTOCOL.md §5), so a gateway that serves one at .../generations has the other beside.
+# sibling (docs/protocol.md §5): a gateway that serves one at .../generations has the other.
 EDIT_PATH = "/images/edits"
 
 

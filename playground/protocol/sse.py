@@ -1,8 +1,9 @@
 """Incremental server-sent-events parser to the WHATWG rules, keeping raw bytes, offsets and times.
 
 The parser is fed network chunks as they arrive (``feed(chunk, t)``) and returns the items each
-chunk completes: dispatched events, comment lines (kept as their own items, PROTOCOL.md §0) and,
-at the end of the stream, an event left unterminated (never dispatched, WHATWG; Mozilla bug 710546).
+chunk completes: dispatched events, comment lines (kept as their own items, docs/protocol.md §0)
+and, at the end of the stream, an event left unterminated (never dispatched, WHATWG; Mozilla bug
+710546).
 
 Why it is shaped the way it is (``playground/bench/parsers.py`` measures it, and
 ``docs/benchmarks.md`` has the numbers):
@@ -436,7 +437,7 @@ class SSEParser:
         self._data_lines = 0
         self._event_type: bytes | None = None
         self._retry: int | None = None
-        self._last_id: str | None = None  # never reset between events (WHATWG; PROTOCOL.md §1)
+        self._last_id: str | None = None  # never reset between events (WHATWG; docs/protocol.md §1)
         self._id_meta: _Meta | None = None  # SSEEvent's shared slot for a `message` with that id
         self._ev_start: int | None = None  # stream offset of the current event's first line
         self._ev_t = 0.0

@@ -51,7 +51,7 @@ __all__ = [
     "ToolCallState",
 ]
 
-# PROTOCOL.md §0; "streaming" only while bytes still arrive.
+# docs/protocol.md §0; "streaming" only while bytes still arrive.
 Status = Literal["streaming", "complete", "incomplete", "failed", "truncated", "cancelled"]
 STATUSES: tuple[str, ...] = ("complete", "incomplete", "failed", "truncated", "cancelled")
 Severity = Literal["info", "warning", "error"]
@@ -200,7 +200,7 @@ class StreamState:
     # -- folding ----------------------------------------------------------------------------
 
     def apply(self, event: StreamEvent, item: int = -1, t: float = 0.0) -> None:
-        """Fold one route event into the state (pure and deterministic; DESIGN.md "Seams")."""
+        """Fold one route event into the state (pure and deterministic; docs/design.md "Seams")."""
         match event:
             case TextDelta(text=text, index=index):
                 found = self.choices.get(index)
@@ -370,7 +370,7 @@ class StreamState:
         audio.data += data
 
     def finalize(self) -> Status:
-        """The final status, first rule that applies (PROTOCOL.md §0)."""
+        """The final status, first rule that applies (docs/protocol.md §0)."""
         if self.status == "cancelled":
             return self.status
         audio = self.audio

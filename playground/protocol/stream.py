@@ -55,7 +55,7 @@ class StreamDecoder(BodyModes):
     """Feed bytes with arrival times; read ``items`` (the timeline) and ``state`` (what they mean).
 
     Nothing the bytes contain raises: invalid JSON, unknown shapes and decoder bugs all become
-    findings on the item that caused them (PROTOCOL.md §0, DESIGN.md "Seams").
+    findings on the item that caused them (docs/protocol.md §0, docs/design.md "Seams").
 
     ``request`` is the request body as sent (a JSON object, or its bytes), when it is known: the
     checks that hold the answer to what was asked (a stream asked for but one body answered,
@@ -222,9 +222,9 @@ class StreamDecoder(BodyModes):
 
     def cancel(self) -> None:
         """The user stopped it: ``cancelled`` unless the stream already reached a final status or
-        its route's terminator. After the terminator nothing was cut short (PROTOCOL.md §0 calls
-        that ``complete``): a client such as the openai SDK closes the connection as soon as it
-        reads ``[DONE]``, before the body's last chunk, and a Stop pressed in that gap is late."""
+        its route's terminator. After the terminator nothing was cut short (docs/protocol.md §0
+        calls that ``complete``): a client such as the openai SDK closes the connection as soon as
+        it reads ``[DONE]``, before the body's last chunk, and a Stop in that gap is late."""
         if self.state.status == "streaming" and not self.state.terminated:
             self.state.status = "cancelled"
 

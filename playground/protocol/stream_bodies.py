@@ -1,7 +1,7 @@
 """The bodies that are not an event stream: a whole JSON answer or error, and raw audio.
 
 Half of ``StreamDecoder`` (stream.py): how the first bytes or the content type choose the mode,
-the item a whole body or a non-2xx answer becomes, and the items of raw audio. PROTOCOL.md §0:
+the item a whole body or a non-2xx answer becomes, and the items of raw audio. docs/protocol.md §0:
 "a stream asked for but one body answered" is read into the same events a stream would give.
 """
 

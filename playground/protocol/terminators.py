@@ -1,6 +1,6 @@
 """Each route's own terminator: what ends its stream, and what ``data: [DONE]`` means there.
 
-PROTOCOL.md §0 (decided after third-party gateways were read): chat ends with ``data: [DONE]``;
+docs/protocol.md §0 (decided after third-party gateways were read): chat ends with ``data: [DONE]``;
 responses with ``response.completed|incomplete|failed`` (or an ``error`` event); messages with
 ``message_stop``; images with ``image_generation.completed``; speech with ``speech.audio.done``;
 transcription with ``transcript.text.done``. A ``[DONE]`` on responses or messages is not in their

@@ -1,6 +1,6 @@
 """What the inspector's timeline shows of an item, derived lazily from the item itself.
 
-Pure, so the Qt model only shows (DESIGN.md: "Qt only shows state"): each item's type name (the
+Pure, so the Qt model only shows (docs/design.md: "Qt only shows state"): each item's type name (the
 "Type" column), its parsed payload when the view has no decoder to ask, and an item rebuilt from
 its raw bytes when those are all a view keeps. Nothing here adds a per-item object: a view keeps
 one small id per row (``ItemTypes.id_of``) and asks for the rest when a row is drawn.

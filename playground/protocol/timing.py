@@ -5,7 +5,8 @@ the clock the transport and captures use for chunk arrival times (``SSEItem.t_fi
 
 Decisions ("Where the time went"):
 - An item *arrives* when its last byte arrived (``t_last``): that is when the SSE parser could
-  dispatch it and the widgets could show it (WHATWG dispatch on the blank line, PROTOCOL.md §1).
+  dispatch it and the widgets could show it (WHATWG: dispatch on the blank line;
+  docs/protocol.md §1).
 - Which item carried what comes from the state's own provenance (``TextBuffer.origins``,
   ``ImageState.item``, ``AudioState.origins``), so timing never re-decodes a route.
 - Tokens are estimated as one per delta (gateways stream one token per delta as a rule); when the
@@ -92,7 +93,7 @@ def gap_histogram(gaps: Sequence[float], per_decade: int = BINS_PER_DECADE) -> l
 
 def _is_error_item(item: SSEItem, payload: object | None) -> bool:
     """An error frame: ``event: error`` (Anthropic, Groq), ``type: error``/``response.failed``, or
-    a top-level ``error`` object (the OpenAI SDK raises on those, PROTOCOL.md §1)."""
+    a top-level ``error`` object (the OpenAI SDK raises on those, docs/protocol.md §1)."""
     if not isinstance(item, SSEEvent):
         return False
     if item.event == "error":

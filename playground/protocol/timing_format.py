@@ -1,6 +1,6 @@
 """A run's timing as people read it: durations (``250 ms``, ``1.50 s``), rates, the figures table.
 
-Pure; the timing dock and compare show these strings (ui/timing_view.py, ui/compare_window.py).
+Pure; the timing dock and compare show these strings (ui/docks/timing.py, ui/compare/window.py).
 """
 
 from __future__ import annotations

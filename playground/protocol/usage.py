@@ -19,8 +19,8 @@ def _nested(usage: dict[str, Any], outer: str, inner: str) -> int | None:
 def normalize_usage(usage: dict[str, Any] | None) -> dict[str, int]:
     """The four vendors' usage shapes as ``input/output/reasoning/cached/total`` (ints only).
 
-    Chat: prompt/completion_tokens + completion_tokens_details.reasoning_tokens (PROTOCOL.md §2);
-    Responses, images, speech: input/output_tokens + output_tokens_details (§3, §5, §6);
+    Chat: prompt/completion_tokens + completion_tokens_details.reasoning_tokens (docs/protocol.md
+    §2); Responses, images, speech: input/output_tokens + output_tokens_details (§3, §5, §6);
     Messages: input/output_tokens + cache_read_input_tokens (§4, cumulative: the state overwrites).
     """
     if not isinstance(usage, dict):

@@ -40,7 +40,7 @@ def end_run(run: RunRecord, decoder: StreamDecoder, error_body: bytes, t: float)
 
     A non-2xx answer's body (``error_body``, keys already scrubbed) is parsed once, whole; a
     transport failure becomes the state's error and fails the run, except a connection dropped
-    mid-stream, which stays "truncated" (the decoder decided that at finish, PROTOCOL.md §0).
+    mid-stream, which stays "truncated" (the decoder decided that at finish, docs/protocol.md §0).
     """
     run.t_end = t
     if run.status is not None and run.status >= 400:

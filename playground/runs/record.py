@@ -1,7 +1,7 @@
 """A run as one record (``RunRecord``) and its conversions: to and from a ``Capture``, to a file.
 
-DESIGN.md "a run": the request (key redacted), the response status and headers, every byte chunk
-with its arrival time, and the times that matter. A session fills one while it streams; the
+docs/design.md "a run": the request (key redacted), the response status and headers, every byte
+chunk with its arrival time, and the times that matter. A session fills one while it streams; the
 File menu saves it, replays it and bundles it through the functions here, and the file is
 written by the one capture writer (``playground.runs.journal.CaptureJournal``, a RunSink), so a
 saved run and a journaled one are the same bytes.

@@ -4,7 +4,7 @@ that are no image, an Anthropic thinking block without its signature, an assista
 tool calls that does not open with its thinking while thinking is on.
 
 The messages are the vendors' own wording (OpenAI's chat and responses validation, Anthropic's
-request validation, as their APIs answer them); the envelopes are PROTOCOL.md §2 and §4.
+request validation, as their APIs answer them); the envelopes are docs/protocol.md §2 and §4.
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ class SimRequest:
         return JSONResponse(body, status_code=status, headers=self.headers())
 
     def headers(self) -> dict[str, str]:
-        # The gateway returns the generation id on every endpoint (PROTOCOL.md §7, OpenRouter).
+        # The gateway returns the generation id on every endpoint (docs/protocol.md §7, OpenRouter).
         return {"X-Generation-Id": self.generation_id, "Cache-Control": "no-cache"}
 
     def sse(self, frames: AsyncIterator[Frame], route: RouteFaults) -> StreamingResponse:

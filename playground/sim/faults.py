@@ -14,7 +14,7 @@ from playground.sim.framing import CONTENT, HEAD, TAIL, TERMINATOR, Frame, encod
 from playground.sim.pace import Schedule
 
 # status -> (OpenAI-style type, OpenRouter metadata.error_type, Anthropic error type, message).
-# Envelopes follow PROTOCOL.md §2 (OpenAI), §7 (OpenRouter/Vultr: code = status,
+# Envelopes follow docs/protocol.md §2 (OpenAI), §7 (OpenRouter/Vultr: code = status,
 # metadata.error_type)
 # and §4 (Anthropic: {"type":"error","error":{type,message},"request_id"}).
 _HTTP: dict[int, tuple[str, str, str, str]] = {
@@ -84,7 +84,7 @@ def http_status(fault: str) -> int | None:
 def error_response(fault: str, *, anthropic: bool, generation_id: str) -> Response | None:
     """The answer to a fault that fails before the stream, or None when the stream goes on."""
     if fault == "no-key":
-        # The gateway's bare unauthenticated body, with no envelope (PROTOCOL.md §7, Vultr).
+        # The gateway's bare unauthenticated body, with no envelope (docs/protocol.md §7, Vultr).
         return JSONResponse({"message": "No API key provided"}, status_code=401)
     if fault == "non-json-error":
         html = (
@@ -182,7 +182,7 @@ async def _render(
     def out(frame: Frame) -> bytes:
         nonlocal seq
         if route.sequenced and isinstance(frame.data, dict):
-            # Numbered from 0 as written, right after `type` (PROTOCOL.md §3).
+            # Numbered from 0 as written, right after `type` (docs/protocol.md §3).
             rest = {k: v for k, v in frame.data.items() if k not in ("type", "sequence_number")}
             frame.data = {"type": frame.data.get("type"), "sequence_number": seq, **rest}
             seq += 1

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from playground.sim.context import seed_of
 
-RATE = 24_000  # PCM 24 kHz, 16-bit, mono, little-endian (PROTOCOL.md §6)
+RATE = 24_000  # PCM 24 kHz, 16-bit, mono, little-endian (docs/protocol.md §6)
 MAGIC = b"SIMV"
 PEAK = 11_000
 

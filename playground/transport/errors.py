@@ -38,7 +38,7 @@ class TransportError(Exception):
         return self.message
 
 
-# What each status usually means on an OpenAI-compatible gateway (PROTOCOL.md §7).
+# What each status usually means on an OpenAI-compatible gateway (docs/protocol.md §7).
 _STATUS_MEANING: dict[int, str] = {
     400: "The server rejected the request as invalid",
     401: "The server did not accept the API key (missing or wrong)",

@@ -34,7 +34,7 @@ class Provider:
     auth: AuthStyle
     env_var: str | None  # the env var read when the keyring holds no key
     routes: tuple[str, ...] = ROUTE_NAMES
-    # Where a provider serves a route at another path than the gateway's (PROTOCOL.md §7).
+    # Where a provider serves a route at another path than the gateway's (docs/protocol.md §7).
     paths: dict[str, str] = field(default_factory=dict)
     builtin: bool = False  # the in-process simulator: no key needed
     custom_url: bool = False  # the user types the base URL

@@ -84,7 +84,7 @@ def _app() -> QApplication:
     app.setApplicationName("Playground")
     app.setOrganizationName("playground")
     app.setDesktopFileName("playground")
-    from playground.ui.theme import apply_first_palette
+    from playground.ui.kit.theme import apply_first_palette
 
     apply_first_palette(app, _theme_asked())
     app.setQuitOnLastWindowClosed(False)  # the asyncio side decides when to stop (clean shutdown)
@@ -104,7 +104,7 @@ def _finish_app(app: QApplication) -> None:
 
     if ICON_PATH.is_file():
         app.setWindowIcon(QIcon(str(ICON_PATH)))
-    from playground.ui.theme import apply_theme
+    from playground.ui.kit.theme import apply_theme
 
     apply_theme(app, _theme_asked())
 
@@ -117,10 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"playground: {exc}", file=sys.stderr)
         return 2
     # The window is built, shown and painted on Qt's own loop; asyncio and qasync (about a
-    # tenth of the time to a first frame) load right after that first frame (ui/lazy.py).
+    # tenth of the time to a first frame) load right after that first frame (ui/runtime/lazy.py).
     import PySide6  # noqa: F401 - its import hook, which the next line answers for our modules
 
-    from playground.ui.pyside_scan import answer_own_modules
+    from playground.ui.runtime.pyside_scan import answer_own_modules
 
     answer_own_modules()
     try:
@@ -135,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _wait_paint(window, empty=False)
         import asyncio
 
-        import qasync
+        import qasync  # type: ignore[import-untyped]
 
         loop = qasync.QEventLoop(app)
         asyncio.set_event_loop(loop)
@@ -166,7 +166,7 @@ def _no_collection() -> Iterator[None]:
     try:
         yield
     finally:
-        from playground.ui import gc_schedule
+        from playground.ui.runtime import gc_schedule
 
         if enabled and not gc_schedule.pinned():  # the UI thread's timer collects from now on
             gc.enable()

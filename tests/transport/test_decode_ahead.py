@@ -8,7 +8,7 @@ import time
 from playground.protocol.stream import StreamDecoder
 from playground.runs.outcome import has_output
 from playground.transport.decode_ahead import DecodeAhead
-from playground.transport.pipeline import ThreadedReader
+from playground.transport.reader import ThreadedReader
 from playground.transport.spec import RequestSpec
 
 

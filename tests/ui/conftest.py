@@ -116,7 +116,7 @@ def collector_on_ui_thread(qapp: Any) -> None:
     """Every GUI test with the collector pinned to the UI thread, as the window has it, also
     those that never run a loop: a collection on a server thread (the simulator's) destroys
     Qt wrappers there, and a CI run hung in one (see ``gc_schedule._unpin``)."""
-    from playground.ui import gc_schedule
+    from playground.ui.runtime import gc_schedule
 
     gc_schedule.collect_on_ui_thread()
 
@@ -124,7 +124,7 @@ def collector_on_ui_thread(qapp: Any) -> None:
 @pytest.fixture
 def qloop(qapp: Any) -> Iterator[Loop]:
     """pytest-qt has no qasync integration: one QEventLoop per test, set current, closed cleanly."""
-    from playground.ui import gc_schedule
+    from playground.ui.runtime import gc_schedule
 
     qapp.setQuitOnLastWindowClosed(False)  # as the app does: asyncio decides when to stop
     gc_schedule.collect_on_ui_thread()  # as the window does: threads run here, Qt objects die

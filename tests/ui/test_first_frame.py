@@ -27,11 +27,11 @@ _PROBE = textwrap.dedent(
 
     # The window's contents: none of their modules is imported for the empty frame.
     CONTENTS = (
-        "playground.ui.provider_bar",
+        "playground.ui.window.provider_bar",
         "playground.ui.panels.route_panel",
         "playground.ui.inspector.inspector",
         "playground.ui.window.menus",
-        "playground.ui.routes",
+        "playground.ui.views.routes",
     )
 
     def empty_state(window):
@@ -58,14 +58,20 @@ _PROBE = textwrap.dedent(
             "state_module": "playground.protocol.state" in sys.modules,
             "events_module": "playground.protocol.events" in sys.modules,
             "gc_enabled": gc.isenabled(),
-            "gc_pinned": sys.modules["playground.ui.gc_schedule"].pinned(),
+            "gc_pinned": sys.modules["playground.ui.runtime.gc_schedule"].pinned(),
             "widget_modules": sorted(
-                m for m in sys.modules if m.startswith("playground.ui.widgets.")
+                m
+                for m in sys.modules
+                # the views' registry is one of the contents (CONTENTS); no view with it
+                if m.startswith("playground.ui.views.") and m != "playground.ui.views.routes"
             ),
             "output_built": window.current_panel().output_built,
             "dialog_modules": sorted(
                 m
-                for m in ("playground.ui.settings_dialog", "playground.ui.inspector.request_view")
+                for m in (
+                    "playground.ui.window.settings_dialog",
+                    "playground.ui.inspector.request_view",
+                )
                 if m in sys.modules
             ),
             "route": window.current_panel().route,
@@ -225,7 +231,7 @@ def test_first_frame_comes_before_asyncio_history_docks_and_other_widgets(
     assert after["gc_pinned"] and not after["gc_enabled"]
     # The chat panel's output widgets are built in the first idle moment, before any Send.
     assert after["output_built"]
-    assert "playground.ui.widgets.answer_view" in after["widget_modules"]
+    assert "playground.ui.views.answer_view" in after["widget_modules"]
     assert after["docks"] and after["save_action"] == "&Save run as capture…"
     assert not after["models_pending"]  # the model list was asked for once the loop ran
     assert after["simulator"]

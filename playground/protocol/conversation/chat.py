@@ -3,7 +3,7 @@
 Reasoning is not sent back on chat by default: OpenAI's chat has no field for it and rejects
 unknown message fields, and DeepSeek answers 400 when ``reasoning_content`` comes back. With
 ``reasoning=True`` a Thinking part goes back as the assistant message's ``reasoning`` field,
-the gateway's own name for it (PROTOCOL.md §0; OpenRouter reads it to keep reasoning across
+the gateway's own name for it (docs/protocol.md §0; OpenRouter reads it to keep reasoning across
 turns). A gateway that streamed Anthropic's ``thinking_blocks`` on chat (LiteLLM) gets them
 back, signed, as ``thinking_blocks`` with ``reasoning_content``. Other signatures and Responses
 reasoning items have no place on chat.

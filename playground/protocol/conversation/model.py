@@ -3,7 +3,7 @@
 A Conversation is what the playground's thread shows and what each route's translator
 (``chat``, ``responses``, ``messages`` beside this module) writes to and reads from the wire.
 Parts hold exactly what a later request must send back: a tool call's arguments as the raw
-string the model produced (DESIGN.md: "arguments stay the raw string (the truth)"), a thinking
+string the model produced (docs/design.md: "arguments stay the raw string (the truth)"), a thinking
 block with its signature, a Responses reasoning item as the JSON object it came in.
 """
 

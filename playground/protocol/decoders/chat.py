@@ -1,4 +1,4 @@
-"""Chat Completions chunks (PROTOCOL.md §2, §7) to our events: text, reasoning, refusal, tools."""
+"""Chat Completions chunks (docs/protocol.md §2, §7) to our events: text, reasoning, tools."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from playground.protocol.sse import SSEEvent
 
 __all__ = ["INCOMPLETE_REASONS", "ChatDecoder"]
 
-# finish_reason values that mean "stopped short of the answer" (PROTOCOL.md §0).
+# finish_reason values that mean "stopped short of the answer" (docs/protocol.md §0).
 INCOMPLETE_REASONS: Final = frozenset({"length", "max_tokens", "model_context_window_exceeded"})
 
 
@@ -231,7 +231,7 @@ class ChatDecoder(RouteDecoder):
                     self._content_parts(value, index, out)
             elif key == "reasoning" or key == "reasoning_content":
                 # The same thinking may come in two fields (OpenRouter sends `reasoning` and
-                # `reasoning_details`); each delta contributes it once (PROTOCOL.md §0).
+                # `reasoning_details`); each delta contributes it once (docs/protocol.md §0).
                 if type(value) is str and value and not reasoning_seen:
                     out.append(ReasoningDelta(value, index))
                     reasoning_seen = True

@@ -1,4 +1,4 @@
-"""/v1/images streams (PROTOCOL.md §5, §7): image_generation.* and image_edit.* images."""
+"""/v1/images streams (docs/protocol.md §5, §7): image_generation.* and image_edit.* images."""
 
 from __future__ import annotations
 
@@ -50,7 +50,8 @@ class ImagesDecoder(RouteDecoder):
     def __init__(self, sink: FindingSink, asked: Asked = NOTHING_ASKED) -> None:
         super().__init__(sink, asked)
         # Images made by the Responses image_generation tool come as response.* events
-        # (image_generation_call.partial_image, PROTOCOL.md §3): the responses grammar reads those.
+        # (image_generation_call.partial_image, docs/protocol.md §3): the responses grammar
+        # reads those.
         self._responses: ResponsesDecoder | None = None
         self._partials = 0  # partial images received (checked against partial_images asked)
 
@@ -114,7 +115,7 @@ class ImagesDecoder(RouteDecoder):
         wanted = self.asked.partial_images
         if terminated and not failed and wanted is not None and self._partials < wanted:
             # Info, not a warning: OAI-PY image_generate_params says the final image may be
-            # sent before all the partial images asked for were generated (PROTOCOL.md §5).
+            # sent before all the partial images asked for were generated (docs/protocol.md §5).
             self.sink.report(
                 "fewer_partials",
                 f"{self._partials} partial image(s) came; the request asked for {wanted}",

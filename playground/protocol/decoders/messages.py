@@ -1,4 +1,4 @@
-"""Anthropic Messages events (PROTOCOL.md §4) to our events: text, thinking, signatures, tools."""
+"""Anthropic Messages events (docs/protocol.md §4) to our events: text, thinking, tools."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from playground.protocol.sse import SSEEvent
 
 __all__ = ["MessagesDecoder"]
 
-# stop_reason values that stop short of the answer (ANT-PY stop_reason.py; PROTOCOL.md §0).
+# stop_reason values that stop short of the answer (ANT-PY stop_reason.py; docs/protocol.md §0).
 _INCOMPLETE: Final = frozenset({"max_tokens", "model_context_window_exceeded"})
 
 
@@ -47,8 +47,8 @@ class MessagesDecoder(RouteDecoder):
         if kind is None:
             return
         if ev.event == "message":
-            # PROTOCOL.md §1: the Anthropic SDK routes on the SSE `event:` name and drops events
-            # without one, so a gateway serving /v1/messages must send `event:` lines.
+            # docs/protocol.md §1: the Anthropic SDK routes on the SSE `event:` name and drops
+            # events without one, so a gateway serving /v1/messages must send `event:` lines.
             self.no_event_line(
                 ev, kind, "event_line_required", "the Anthropic SDK drops such events"
             )
@@ -142,7 +142,7 @@ class MessagesDecoder(RouteDecoder):
             if signature:
                 out.append(Signature("signature", signature, index))
         elif kind == "redacted_thinking":
-            # Opaque: noted, never shown as text (PROTOCOL.md §4: `redacted_thinking{data}`).
+            # Opaque: noted, never shown as text (docs/protocol.md §4: `redacted_thinking{data}`).
             out.append(Signature("redacted", as_str(block.get("data")) or "", index))
         elif kind == "tool_use" or kind == "server_tool_use":
             given = block.get("input")

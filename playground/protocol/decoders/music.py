@@ -1,6 +1,6 @@
 """Music: the job's SSE progress (``POST /v1/music`` with ``stream: true``) and stray JSON events.
 
-The seed pages document no SSE for music (streaming-vultr-inference.md, "Other streams": a song is
+The seed pages document no SSE for music (docs/protocol.md §7, Vultr, "Music": a song is
 heard while it renders, from its job's ``stream_url``). That audio (WAV PCM) is read on the
 stream decoder's raw-audio path, which feeds ``StreamState.add_audio``. The job itself may report
 its progress as SSE (docs/simulator.md, "Music"): ``music.job.created`` (the job),

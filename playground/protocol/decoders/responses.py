@@ -1,4 +1,4 @@
-"""Responses API events (PROTOCOL.md §3, §7) to our events: text, reasoning, tool calls, images."""
+"""Responses API events (docs/protocol.md §3, §7) to our events: text, reasoning, tools, images."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ _TOOL_PREFIXES: Final = (
     "response.shell_call",
     "response.custom_tool_call_input.",
 )
-# All three reasoning spellings are accepted (PROTOCOL.md §0).
+# All three reasoning spellings are accepted (docs/protocol.md §0).
 _REASONING_DELTAS: Final = frozenset(
     {
         "response.reasoning_text.delta",

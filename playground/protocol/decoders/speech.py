@@ -1,4 +1,4 @@
-"""/v1/audio/speech with stream_format "sse" (PROTOCOL.md §6): audio deltas, then done."""
+"""/v1/audio/speech with stream_format "sse" (docs/protocol.md §6): audio deltas, then done."""
 
 from __future__ import annotations
 

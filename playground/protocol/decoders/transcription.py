@@ -1,4 +1,4 @@
-"""/v1/audio/transcriptions, stream=true (PROTOCOL.md §6): text deltas, segments, done."""
+"""/v1/audio/transcriptions, stream=true (docs/protocol.md §6): text deltas, segments, done."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A whole (non-streamed) body: read into the same events a stream would give, and judged
-against what was asked (PROTOCOL.md §0: "a stream asked for but one body answered")."""
+against what was asked (docs/protocol.md §0: "a stream asked for but one body answered")."""
 
 from __future__ import annotations
 

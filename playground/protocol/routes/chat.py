@@ -17,7 +17,7 @@ from playground.protocol.routes.route import Route, take
 
 __all__ = ["ROUTE"]
 
-# Chat keeps ``max_tokens``, the name the gateway's chat schema gives (PROTOCOL.md §7, Vultr);
+# Chat keeps ``max_tokens``, the name the gateway's chat schema gives (docs/protocol.md §7, Vultr);
 # OpenAI's newer ``max_completion_tokens`` typed into the body rides along as typed.
 _KEYS = (
     "temperature",

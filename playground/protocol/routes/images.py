@@ -18,7 +18,7 @@ def build(p: RequestParams) -> dict[str, Any]:
     put(body, "output_format", p.output_format)
     body["stream"] = p.stream
     if p.stream and p.partial_images is not None:
-        body["partial_images"] = p.partial_images  # 0-3, streaming only (PROTOCOL.md §5)
+        body["partial_images"] = p.partial_images  # 0-3, streaming only (docs/protocol.md §5)
     return body
 
 
@@ -27,7 +27,7 @@ def read(rest: dict[str, Any], p: RequestParams) -> None:
         take(rest, p, key)
 
 
-# PROTOCOL.md §5: partial images, then image_generation.completed; the images seed ends with
+# docs/protocol.md §5: partial images, then image_generation.completed; the images seed ends with
 # "then data: [DONE]", which is harmless after the final event.
 ROUTE = Route(
     name="images",

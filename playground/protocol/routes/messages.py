@@ -96,7 +96,7 @@ def read(rest: dict[str, Any], p: RequestParams) -> None:
         p.tool_choice = choice
 
 
-# Anthropic's streaming grammar (PROTOCOL.md §4): these six event types, ending with
+# Anthropic's streaming grammar (docs/protocol.md §4): these six event types, ending with
 # message_stop; a data: [DONE] is not part of it.
 ROUTE = Route(
     name="messages",

@@ -1,8 +1,8 @@
 """The ``Route`` descriptor: everything the program knows about one route, in one value.
 
 A route is its path and method, how its stream is recognised (the event names it owns, or chat's
-chunk shape), what ends it (PROTOCOL.md §0, see terminators.py), its request body both ways, and
-its decoder, named by module so that a chat session never imports the other routes' decoders.
+chunk shape), what ends it (docs/protocol.md §0, see terminators.py), its request body both ways,
+and its decoder, named by module so that a chat session never imports the other routes' decoders.
 """
 
 from __future__ import annotations

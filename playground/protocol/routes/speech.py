@@ -31,7 +31,7 @@ def read(rest: dict[str, Any], p: RequestParams) -> None:
     p.stream = p.stream_format == "sse"
 
 
-# PROTOCOL.md §6: stream_format "sse" gives speech.audio.delta events ending with
+# docs/protocol.md §6: stream_format "sse" gives speech.audio.delta events ending with
 # speech.audio.done; otherwise the answer is the audio file itself.
 ROUTE = Route(
     name="speech",

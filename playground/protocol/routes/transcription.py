@@ -26,7 +26,7 @@ def read(rest: dict[str, Any], p: RequestParams) -> None:
         take(rest, p, key)
 
 
-# PROTOCOL.md §6: stream=true gives transcript.text.delta events ending with
+# docs/protocol.md §6: stream=true gives transcript.text.delta events ending with
 # transcript.text.done.
 ROUTE = Route(
     name="transcription",

@@ -20,7 +20,8 @@ AUDIO_TOKENS_PER_SECOND = 10
 
 
 def _error_tail() -> list[Frame]:
-    # The seeds give no shape for speech/transcription; follow OpenAI's error data (PROTOCOL.md §6).
+    # The seeds give no shape for speech/transcription; follow OpenAI's error data
+    # (docs/protocol.md §6).
     err = {
         "type": "error",
         "error": {"type": "server_error", "code": "server_error", "message": MIDSTREAM_MESSAGE},

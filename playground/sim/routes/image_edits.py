@@ -1,5 +1,8 @@
-"""POST /v1/images/edits: a multipart image (and optional mask) edited by the prompt, streamed as
-``image_edit.partial_image`` events then ``image_edit.completed`` (PROTOCOL.md §5), then [DONE]."""
+"""POST /v1/images/edits: a multipart image (and optional mask) edited by the prompt, streamed.
+
+As ``image_edit.partial_image`` events, then ``image_edit.completed`` (docs/protocol.md §5), then
+``[DONE]``.
+"""
 
 from __future__ import annotations
 

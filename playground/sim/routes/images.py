@@ -32,8 +32,8 @@ class _Job:
         self.created = int(time.time())
 
     def fields(self, fmt: str) -> dict[str, Any]:
-        # OpenAI's fields (PROTOCOL.md §5) plus OpenRouter's media_type (§7), which clients ignore
-        # when they do not know it.
+        # OpenAI's fields (docs/protocol.md §5) plus OpenRouter's media_type (§7), which clients
+        # ignore when they do not know it.
         return {
             "media_type": f"image/{fmt}",
             "created_at": self.created,

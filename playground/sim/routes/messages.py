@@ -68,7 +68,7 @@ def signature(text: str) -> str:
 
 
 def _ev(kind: str, data: dict[str, Any], delay: float = 0.0) -> Frame:
-    # Anthropic's SDK routes on the SSE `event:` name, which equals data.type (PROTOCOL.md §4).
+    # Anthropic's SDK routes on the SSE `event:` name, which equals data.type (docs/protocol.md §4).
     return Frame(kind, data, event=data["type"], delay=delay)
 
 
@@ -114,7 +114,7 @@ async def frames(req: SimRequest, plan: Plan) -> AsyncIterator[Frame]:
             )
             if ping():
                 yield _ev(CONTENT, {"type": "ping"})
-        # The signature comes just before the block's stop (PROTOCOL.md §4).
+        # The signature comes just before the block's stop (docs/protocol.md §4).
         sig = {"type": "signature_delta", "signature": signature(plan.reasoning_text)}
         yield _ev(TAIL, {"type": "content_block_delta", "index": index, "delta": sig})
         yield _ev(TAIL, {"type": "content_block_stop", "index": index})
@@ -143,7 +143,7 @@ async def frames(req: SimRequest, plan: Plan) -> AsyncIterator[Frame]:
         yield _ev(TAIL, {"type": "content_block_stop", "index": index})
         index += 1
     stop = _STOP[plan.finish]
-    # Cumulative usage: overwrite, never add (PROTOCOL.md §4).
+    # Cumulative usage: overwrite, never add (docs/protocol.md §4).
     usage = {"input_tokens": plan.prompt_tokens, "output_tokens": plan.completion_tokens}
     yield _ev(
         TAIL,

@@ -1,7 +1,7 @@
 """GET /v1/models: a few presets in the OpenAI list shape, each saying what it serves.
 
 Beside OpenAI's ``{id, object, created, owned_by}`` each model says which routes serve it
-(``routes``) and, as OpenRouter's list does (PROTOCOL.md §7), its ``architecture`` modalities,
+(``routes``) and, as OpenRouter's list does (docs/protocol.md §7), its ``architecture`` modalities,
 so the window's model picker can list only the models of the panel's route.
 """
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -22,13 +22,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.ui.conversation.flow_layout import FlowLayout
 from playground.ui.conversation.image_sources import (
     carries_images,
     image_from_url,
     images_from_mime,
     read_image_file,
 )
+from playground.ui.kit.flow_layout import FlowLayout
 
 # The image classes (QImage, QImageReader, QBuffer, QPainter, QUrl...) are imported by the code
 # that uses them: the first frame shows an empty strip, and PySide makes each class it is asked
@@ -56,6 +56,17 @@ FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/webp": "WebP", "imag
 # when a run ends, and must not decode every picture again each time.
 _THUMBS: dict[bytes, tuple[QImage, int, int]] = {}
 _THUMBS_MAX = 64
+
+
+@runtime_checkable
+class FramedWindow(Protocol):
+    """A window that paints an empty frame first (the main window): drops wait for its first
+    frame with its contents (``firstFrame``), seen through this, not through its class."""
+
+    firstFrame: SignalInstance
+
+    @property
+    def painted(self) -> bool: ...
 
 
 def thumbnail(data: bytes, side: int = THUMB) -> tuple[QImage, int, int]:
@@ -325,12 +336,11 @@ class AttachmentStrip(QWidget):
         if widget not in self._catcher.viewports:
             return
         window = widget.window()
-        first_frame = getattr(window, "firstFrame", None)
-        if first_frame is not None and not getattr(window, "painted", True):
+        if isinstance(window, FramedWindow) and not window.painted:
             if not self._catcher.waiting:
                 self._catcher.waiting = True
                 # After the frame, not inside its paint event: the frame reaches the screen first.
-                first_frame.connect(lambda: QTimer.singleShot(0, self, self._catch_viewports))
+                window.firstFrame.connect(lambda: QTimer.singleShot(0, self, self._catch_viewports))
         else:
             self._catch_viewports()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from playground.ui import lazy
+from playground.ui.runtime import lazy
 
 if TYPE_CHECKING:
     import asyncio
@@ -26,7 +26,7 @@ _PENDING: set[asyncio.Task[None]] = set()
 def canned(thread: ConversationThread, *, auto: bool = False) -> dict[str, str]:
     """Tool name -> canned result: the Tools list's (with ``auto``, only while Auto-reply is
     on), and the headless ``--tool-result`` ones over them."""
-    tools = getattr(thread.panel.editor, "tools", None)
+    tools = thread.panel.editor.tools_list()
     listed = tools.canned_results() if tools is not None else {}
     if auto and (tools is None or not tools.auto_reply.isChecked()):
         listed = {}

@@ -50,6 +50,9 @@ class ConversationThread(QObject):
     """The thread of one chat, responses or messages panel, and its view above the answer."""
 
     changed = Signal()
+    # Send to: (target, conversation, prompt): a route's name or ``thread_edit.COMPARE``, the
+    # thread as the target takes it, and the prompt box's text.
+    carryRequested = Signal(str, object, str)
 
     def __init__(self, panel: RoutePanel) -> None:
         super().__init__(panel)
@@ -163,7 +166,7 @@ class ConversationThread(QObject):
         self.live = None
         self.awaiting = True  # the answer's block is shown from now (ThreadView.show_thread)
         self._sent_run = True
-        prompt = getattr(self.panel.editor, "prompt", None)
+        prompt = self.panel.editor.prompt_box()
         if prompt is not None and prompt.toPlainText():
             prompt.setPlainText("")  # the editor rebuilds its body with the thread
         self._show()
@@ -189,7 +192,7 @@ class ConversationThread(QObject):
         turn = self._answer(status)
         if turn is None:
             if awaited:  # no answer came: the block kept for it goes
-                from playground.ui.frames import after_paint_or_now
+                from playground.ui.runtime.frames import after_paint_or_now
 
                 after_paint_or_now(self._show)
             return
@@ -259,7 +262,7 @@ class ConversationThread(QObject):
 
     def refresh(self) -> None:
         """Show the thread again, and the JSON body with it (the turns changed)."""
-        from playground.ui.frames import after_paint_or_now
+        from playground.ui.runtime.frames import after_paint_or_now
 
         # Where a run ends in a frame, the new turn shows after the frame's paint, and the JSON
         # body after that, each in a turn of its own: with 100 turns in the thread the two cost
@@ -295,7 +298,7 @@ class ConversationThread(QObject):
         """The headless dump's ``thread`` and ``requests``."""
         from playground.protocol.conversation.dump import thread
 
-        system = getattr(self.panel.editor, "system", None)
+        system = self.panel.editor.system_box()
         text = system.toPlainText() if system is not None else ""
         return {"thread": thread(self.conversation(text or None)), "requests": self.requests}
 

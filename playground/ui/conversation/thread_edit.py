@@ -12,15 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSignalBlocker
 
+from playground.protocol.requests import route_spec
 from playground.protocol.routes import CONVERSATIONAL
-from playground.ui.window.panels import tab_title
 
 # The model is imported by the edits that make turns: the thread (and this) is built before the
 # first frame, which shows no turn (startup time).
 if TYPE_CHECKING:
     from playground.protocol.conversation.model import Conversation, Role
     from playground.ui.conversation.thread import ConversationThread
-    from playground.ui.panels.route_panel import RoutePanel
 
 __all__ = ["COMPARE", "ThreadEditing"]
 
@@ -37,7 +36,7 @@ class ThreadEditing:
         view.insertSaved.connect(self._weak(ThreadEditing.insert))
         view.regenerateRequested.connect(self._weak(ThreadEditing.regenerate))
         view.sendToRequested.connect(self._weak(ThreadEditing.send_to))
-        targets = [(tab_title(r), r) for r in CONVERSATIONAL if r != thread.route]
+        targets = [(route_spec(r).title, r) for r in CONVERSATIONAL if r != thread.route]
         view.set_targets([*targets, ("Compare", COMPARE)])
 
     def _weak(self, method: Any) -> Any:
@@ -102,7 +101,7 @@ class ThreadEditing:
             return
         if turns[index].role != "assistant":
             return
-        prompt = getattr(panel.editor, "prompt", None)
+        prompt = panel.editor.prompt_box()
         kept = prompt.toPlainText() if prompt is not None else ""
         if prompt is not None and kept:
             with QSignalBlocker(prompt):  # the body is rebuilt once, by refresh below
@@ -116,33 +115,21 @@ class ThreadEditing:
 
     # ---- carrying the thread ------------------------------------------------------------------
     def send_to(self, target: str) -> None:
-        """Send to: the thread (and the system and prompt boxes) into ``target``'s panel, or
-        into Compare as its columns' conversation; the target comes to the front."""
-        window: Any = self.thread.panel.window()
-        if target == COMPARE:
-            compare = getattr(window, "compare", None)
-            if compare is not None:
-                compare.open_thread(*self.carried())
-            return
-        show = getattr(window, "show_panel", None)
-        if target in CONVERSATIONAL and show is not None:
-            self.carry_to(show(target))
+        """Send to: asks for the thread (and the system and prompt boxes) to be carried into
+        ``target``'s panel, or into Compare as its columns' conversation. The thread knows no
+        window: whoever holds the panels and Compare hears ``carryRequested`` and carries it."""
+        if target == COMPARE or target in CONVERSATIONAL:
+            conversation, prompt = self.carried()
+            self.thread.carryRequested.emit(target, conversation, prompt)
 
     def carried(self) -> tuple[Conversation, str]:
         """The thread as another route takes it (the System box as its system) and the prompt."""
         panel = self.thread.panel
-        system = getattr(panel.editor, "system", None)
-        prompt = getattr(panel.editor, "prompt", None)
+        system = panel.editor.system_box()
+        prompt = panel.editor.prompt_box()
         text = system.toPlainText() if system is not None else ""
         conversation = self.thread.conversation(text or None).carried()
         return conversation, prompt.toPlainText() if prompt is not None else ""
-
-    def carry_to(self, other: RoutePanel) -> None:
-        """This thread into ``other``'s (another route's panel), through the route-neutral model."""
-        if other.conversation is None or other is self.thread.panel:
-            return
-        conversation, prompt = self.carried()
-        other.conversation.editing.receive(conversation, prompt)
 
     def receive(self, conversation: Conversation, prompt: str) -> None:
         """A thread carried here: it replaces this one; the system and prompt boxes take theirs."""
@@ -150,8 +137,8 @@ class ThreadEditing:
 
         thread = self.thread
         editor = thread.panel.editor
-        for name, text in (("system", conversation.system or ""), ("prompt", prompt)):
-            box = getattr(editor, name, None)
+        boxes = ((editor.system_box(), conversation.system or ""), (editor.prompt_box(), prompt))
+        for box, text in boxes:
             if box is not None:
                 with QSignalBlocker(box):
                     box.setPlainText(text)

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from playground.ui.conversation.parking import Parking
 from playground.ui.conversation.turn_block import ACCENTS, TurnBlock, cut, shows, text_label
-from playground.ui.elided_label import ElidedLabel
+from playground.ui.kit.elided_label import ElidedLabel
 
 if TYPE_CHECKING:
     from playground.protocol.conversation import ToolCall, Turn

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.ui.conversation.attachments import image_row
-from playground.ui.elided_label import ElidedLabel
+from playground.ui.kit.elided_label import ElidedLabel
 
 if TYPE_CHECKING:
     from playground.protocol.conversation import Role, Turn

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.ui.widgets.live_text import LiveText
+from playground.ui.views.live_text import LiveText
 
 __all__ = ["TurnEditor", "TurnText", "text_height"]
 

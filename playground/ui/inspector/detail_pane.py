@@ -30,9 +30,9 @@ if TYPE_CHECKING:
         QTreeWidgetItem,
     )
 
-    from ..widgets.audio_player import PcmPlayer
-    from ..widgets.image_decode import ImageCanvas, ImageDecoder
-    from ..widgets.waveform import WaveformWidget
+    from ..kit.image_decode import ImageCanvas, ImageDecoder
+    from ..views.audio_player import PcmPlayer
+    from ..views.waveform import WaveformWidget
     from .payload_media import Media
     from .timeline_model import TimelineModel
 
@@ -144,8 +144,8 @@ class DetailPane(QWidget):
         self._built = True
         from PySide6.QtWidgets import QListWidget, QPushButton, QStackedWidget, QTreeWidget
 
-        from ..widgets.image_decode import ImageCanvas, ImageDecoder
-        from ..widgets.waveform import WaveformWidget
+        from ..kit.image_decode import ImageCanvas, ImageDecoder
+        from ..views.waveform import WaveformWidget
 
         (json_page, json_layout), (preview, preview_layout), (findings_page, findings_layout) = (
             self._pages
@@ -395,7 +395,7 @@ class DetailPane(QWidget):
         return None
 
     def _image_decoded(self, key: object, result: object) -> None:
-        from ..widgets.image_decode import DecodedImage
+        from ..kit.image_decode import DecodedImage
 
         if key != self.row or not isinstance(result, DecodedImage) or self._media is None:
             return
@@ -424,7 +424,7 @@ class DetailPane(QWidget):
     def _play_chunk(self) -> None:
         if self._media is None or self._media.kind != "audio":
             return
-        from ..widgets.audio_player import NO_AUDIO_NOTE, NoAudioOutput, PcmPlayer
+        from ..views.audio_player import NO_AUDIO_NOTE, NoAudioOutput, PcmPlayer
 
         try:
             if self._player is None:

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.ui.steady_label import SteadyLabel
-from playground.ui.steady_tabs import SteadyTabs
+from playground.ui.kit.steady_label import SteadyLabel
+from playground.ui.kit.steady_tabs import SteadyTabs
 
 from .column_fit import ColumnFit
 from .detail_pane import DetailPane

@@ -9,7 +9,7 @@ from playground.protocol.media import b64decode_lenient, image_format
 
 __all__ = ["Media", "find_media"]
 
-# Where the bytes live, per PROTOCOL.md: images §5 (``b64_json``), responses' image tool §3
+# Where the bytes live, per docs/protocol.md: images §5 (``b64_json``), responses' image tool §3
 # (``partial_image_b64``, the output item's ``result``), speech §6 (``audio``), chat/responses audio
 # (``delta`` / ``data`` inside an audio object).
 _IMAGE_KEYS = ("b64_json", "partial_image_b64", "result")

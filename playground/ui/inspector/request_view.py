@@ -13,7 +13,7 @@ from playground.protocol import safe_json
 from playground.protocol.conversation.dump import redact_base64
 from playground.transport.redact import REDACTED, is_secret_field, is_secret_name, redact_pairs
 from playground.transport.redact import redact_url as _redact_url
-from playground.ui.widgets.json_stream import pretty
+from playground.ui.views.json_stream import pretty
 
 __all__ = ["ExchangeView", "format_body", "format_request", "format_response", "redact_url"]
 

@@ -312,7 +312,7 @@ class TimelineModel(QAbstractTableModel):
         if role == _FOREGROUND:
             kind = self._type_names[self._types[row]]
             if kind == "comment":
-                return _DIM  # comment lines are shown, dimmed (PROTOCOL.md §0)
+                return _DIM  # comment lines are shown, dimmed (docs/protocol.md §0)
             if kind in ("unterminated", "error"):
                 return _BAD
             return None

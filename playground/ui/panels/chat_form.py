@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from playground.protocol import safe_json
-from playground.ui.panels.editor_parts import DEFAULT_PROMPTS, EFFORTS, mono_font
+from playground.ui.kit.theme import mono_font
+from playground.ui.panels.editor_parts import EFFORTS
 from playground.ui.panels.param_fields import (
     StopEdit,
     UnsetDoubleSpinBox,
@@ -117,11 +118,9 @@ class ChatForm:
     def add_top(self, f: QFormLayout) -> None:
         """System, message, temperature, max tokens and reasoning: the fields always in view."""
         e, r = self.editor, self.route
-        e.system = e._text("System prompt (optional)", 50)
+        e.make_system("System prompt (optional)", 50)
         e.system.setMaximumHeight(80)
-        e.prompt = e._text("Type your message, then press Ctrl+Enter to send", 90)
-        e.prompt.setMaximumHeight(260)
-        e.prompt.setPlainText(DEFAULT_PROMPTS[r])
+        e.make_prompt("Type your message, then press Ctrl+Enter to send", 90).setMaximumHeight(260)
         f.addRow("System", e.system)
         f.addRow("Message", e.prompt)
         from playground.ui.conversation.attachments import AttachmentStrip

@@ -15,13 +15,13 @@ __all__ = ["dump_panel"]
 def dump_panel(panel: RoutePanel) -> dict[str, Any]:
     """What ``panel``'s widgets show: the headless contract's JSON (``--dump-state``); on a
     conversational panel also its ``thread`` and ``requests`` (ui/conversation/thread.py)."""
-    from playground.ui.window.layout_audit import audit_layout
+    from playground.ui.kit.layout_audit import audit_layout
 
     shown = {"status_line": panel.status_line.text(), "layout": audit_layout(panel.window())}
     talk = panel.conversation.dump() if panel.conversation is not None else {}
     if panel.requests is not None:  # the Images panel: its generations and edits
         talk = {"requests": panel.requests}
-    from playground.ui.panels.structured_view import structured_dump
+    from playground.ui.views.structured_view import structured_dump
 
     return _dump(panel) | shown | talk | structured_dump(panel)
 

@@ -14,13 +14,9 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QSpinBox,
-    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -30,24 +26,21 @@ from playground.assets import sample_wav
 from playground.protocol import safe_json
 from playground.protocol.requests import RequestParams, build_body, params_from_body
 from playground.protocol.routes import route_of
+from playground.ui.kit.theme import mono_font
 from playground.ui.panels.chat_form import ChatForm
 from playground.ui.panels.editor_fill import show_params
 from playground.ui.panels.editor_parts import (
     DEFAULT_PROMPTS,
-    IMAGE_FORMATS,
-    IMAGE_QUALITY,
-    IMAGE_SIZES,
-    SPEECH_FORMATS,
-    VOICES,
     DropLineEdit,
-    mono_font,
 )
+from playground.ui.panels.fields import FIELDS, Field
 from playground.ui.panels.tools_editor import ToolsEditor
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
     from playground.ui.conversation.attachments import AttachmentStrip
+    from playground.ui.panels.image_input import ImageInput
 
 __all__ = ["RequestEditor", "sample_audio_path"]
 
@@ -71,6 +64,9 @@ class RequestEditor(QWidget):
     thinking: QSpinBox
     effort: QComboBox
     attachments: AttachmentStrip  # images for the next user turn (ui/conversation/attachments.py)
+    # Fields of the other routes that other parts use, made from fields.FIELDS.
+    file: DropLineEdit  # Transcription's audio file
+    image_input: ImageInput  # Images: an image to edit (ui/panels/image_input.py)
 
     def __init__(self, route: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -84,6 +80,11 @@ class RequestEditor(QWidget):
         # turns into the body the form builds, ``absorb_thread`` takes them from a typed body.
         self.merge_thread: Callable[[dict[str, Any]], dict[str, Any]] | None = None
         self.absorb_thread: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        # The boxes other parts read or fill, where the route has them (``prompt_box`` ...).
+        self._prompt_box: QPlainTextEdit | None = None
+        self._system_box: QPlainTextEdit | None = None
+        self._tools_list: ToolsEditor | None = None
+        self._fields: list[tuple[Field, QWidget]] = []  # a non-chat route's (fields.py)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.tabs = QTabWidget()
@@ -123,6 +124,22 @@ class RequestEditor(QWidget):
         finally:
             self._syncing = False
         self._form_to_raw()
+
+    def form_fields(self) -> list[tuple[Field, QWidget]]:
+        """A non-chat route's fields and their widgets, in the form's order (fields.py)."""
+        return list(self._fields)
+
+    def prompt_box(self) -> QPlainTextEdit | None:
+        """The prompt box (the text to speak on Speech); None on a route without one."""
+        return self._prompt_box
+
+    def system_box(self) -> QPlainTextEdit | None:
+        """The System box of a conversational route; None elsewhere."""
+        return self._system_box
+
+    def tools_list(self) -> ToolsEditor | None:
+        """The Tools list of a conversational route; None elsewhere."""
+        return self._tools_list
 
     @property
     def tool_choice(self) -> QComboBox:
@@ -188,6 +205,19 @@ class RequestEditor(QWidget):
         edit.textChanged.connect(self._form_edited)
         return edit
 
+    def make_prompt(self, placeholder: str, height: int) -> QPlainTextEdit:
+        """The route's prompt box, filled with its default prompt (``prompt_box`` hands it out)."""
+        self.prompt = self._text(placeholder, height)
+        self.prompt.setPlainText(DEFAULT_PROMPTS[self.route])
+        self._prompt_box = self.prompt
+        return self.prompt
+
+    def make_system(self, placeholder: str, height: int) -> QPlainTextEdit:
+        """The System box (``system_box`` hands it out)."""
+        self.system = self._text(placeholder, height)
+        self._system_box = self.system
+        return self.system
+
     def _combo(self, items: tuple[str, ...], labels: dict[str, str] | None = None) -> QComboBox:
         combo = QComboBox()
         for item in items:
@@ -202,7 +232,7 @@ class RequestEditor(QWidget):
             self.chat_form = ChatForm(self)
             self.chat_form.add_top(f)
             # The tools as a list, each checked as JSON Schema (ui/panels/tools_editor.py).
-            self.tools = ToolsEditor()
+            self.tools = self._tools_list = ToolsEditor()
             self.tools.changed.connect(self._form_edited)
             self.use_tools = self.tools.use_tools
             f.addRow(self.tools)
@@ -212,75 +242,14 @@ class RequestEditor(QWidget):
                 self.include_usage.toggled.connect(self._form_edited)
                 f.addRow("Usage", self.include_usage)
             self.chat_form.add_bottom(f)
-        elif r == "images":
-            self.prompt = self._text("Describe the picture", 70)
-            self.prompt.setMaximumHeight(220)
-            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
-            f.addRow("Prompt", self.prompt)
-            self.image_size = self._combo(IMAGE_SIZES)
-            f.addRow("Size", self.image_size)
-            self.quality = self._combo(IMAGE_QUALITY)
-            f.addRow("Quality", self.quality)
-            self.partial_images = QSpinBox()
-            self.partial_images.setRange(0, 3)
-            self.partial_images.setValue(2)
-            self.partial_images.valueChanged.connect(self._form_edited)
-            f.addRow("Partial images", self.partial_images)
-            self.output_format = self._combo(IMAGE_FORMATS)
-            f.addRow("Format", self.output_format)
-            from playground.ui.panels.image_input import ImageInput
-
-            self.image_input = ImageInput()  # with an image, Send edits it (image_input.py)
-            f.addRow("Edit image", self.image_input)
-        elif r == "speech":
-            self.prompt = self._text("Text to speak", 90)
-            self.prompt.setMaximumHeight(220)
-            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
-            f.addRow("Text", self.prompt)
-            self.voice = self._combo(VOICES)
-            f.addRow("Voice", self.voice)
-            self.speech_format = self._combo(SPEECH_FORMATS)
-            self.speech_format.setToolTip("Only pcm is streamed as it is made (seed 'Streaming')")
-            f.addRow("Format", self.speech_format)
-            self.speed = QDoubleSpinBox()
-            self.speed.setRange(0.25, 4.0)
-            self.speed.setSingleStep(0.25)
-            self.speed.setValue(1.0)
-            self.speed.valueChanged.connect(self._form_edited)
-            f.addRow("Speed", self.speed)
-        elif r == "transcription":
-            self.file = DropLineEdit()
-            self.file.setPlaceholderText("Drop an audio file here, or Browse…")
-            self.file.setText(str(sample_audio_path()))
-            self.file.textChanged.connect(self._form_edited)
-            browse = QPushButton("Browse…")
-            browse.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DirOpenIcon))
-            browse.clicked.connect(self._browse)
-            row_widget = QWidget()
-            row = QHBoxLayout(row_widget)
-            row.setContentsMargins(0, 0, 0, 0)
-            row.addWidget(self.file, 1)
-            row.addWidget(browse)
-            f.addRow("Audio file", row_widget)
-            self.language = QLineEdit()
-            self.language.setPlaceholderText("auto (e.g. en)")
-            self.language.textChanged.connect(self._form_edited)
-            f.addRow("Language", self.language)
-            hint = QLabel("The sample file was spoken by the simulator; it transcribes it back.")
-            hint.setWordWrap(True)
-            hint.setStyleSheet("color: gray;")
-            f.addRow("", hint)
-        elif r == "music":
-            self.prompt = self._text("Describe the music", 70)
-            self.prompt.setMaximumHeight(220)
-            self.prompt.setPlainText(DEFAULT_PROMPTS[r])
-            f.addRow("Prompt", self.prompt)
-            self.duration = QDoubleSpinBox()
-            self.duration.setRange(1.0, 600.0)
-            self.duration.setValue(8.0)
-            self.duration.setSuffix(" s")
-            self.duration.valueChanged.connect(self._form_edited)
-            f.addRow("Length", self.duration)
+        else:
+            # Images, Speech, Transcription and Music: their fields' one declaration (fields.py).
+            for field in FIELDS[r]:
+                widget = field.make(self)
+                if field.name:
+                    setattr(self, field.name, widget)  # editor.voice, editor.image_size, ...
+                self._fields.append((field, widget))
+                f.addRow(field.label, field.row(self, widget) if field.row else widget)
 
     def _browse(self) -> None:
         from PySide6.QtWidgets import QFileDialog  # a dialog: its class loads when first used
@@ -306,8 +275,9 @@ class RequestEditor(QWidget):
 
     # ---- form <-> params --------------------------------------------------------------------
     def set_prompt(self, text: str) -> None:
-        if hasattr(self, "prompt"):
-            self.prompt.setPlainText(text)
+        prompt = self._prompt_box
+        if prompt is not None:
+            prompt.setPlainText(text)
         self._form_to_raw()
 
     def set_file(self, path: str) -> None:
@@ -336,25 +306,10 @@ class RequestEditor(QWidget):
                 self.tools.put_into(p)
             if r == "chat":
                 p.include_usage = self.include_usage.isChecked() or None
-        elif r == "images":
-            p.prompt = self.prompt.toPlainText()
-            p.size = self.image_size.currentData() or None
-            p.quality = self.quality.currentData() or None
-            p.partial_images = self.partial_images.value()
-            p.output_format = self.output_format.currentData() or None
-        elif r == "speech":
-            p.input = self.prompt.toPlainText()
-            p.voice = self.voice.currentData()
-            fmt = self.speech_format.currentData()
-            p.response_format = fmt
-            # Seed "Streaming": only pcm streams as SSE; other formats come in one piece.
-            p.stream_format = "sse" if fmt == "pcm" else "audio"
-            p.speed = self.speed.value() if self.speed.value() != 1.0 else None
-        elif r == "transcription":
-            p.language = self.language.text().strip() or None
-        elif r == "music":
-            p.prompt = self.prompt.toPlainText()
-            p.duration = self.duration.value()
+        else:
+            for field, widget in self._fields:
+                if field.read is not None:
+                    field.read(widget, p)
         p.extra = copy.deepcopy(self._extra)
         return p
 
@@ -412,7 +367,7 @@ class RequestEditor(QWidget):
 
     def _note(self) -> str:
         """What the body built from the form leaves out, and why (tools the list cannot send)."""
-        tools = getattr(self, "tools", None)
+        tools = self._tools_list
         return tools.left_out_note() if tools is not None and self.use_tools.isChecked() else ""
 
     def _on_raw_text(self) -> None:

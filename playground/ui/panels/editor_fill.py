@@ -37,23 +37,10 @@ def show_params(editor: RequestEditor, p: RequestParams) -> list[dict[str, Any]]
             editor.tools.set_sending(False)
         if r == "chat":
             editor.include_usage.setChecked(bool(p.include_usage))
-    elif r == "images":
-        editor.prompt.setPlainText(p.prompt or "")
-        select_value(editor.image_size, p.size or "")
-        select_value(editor.quality, p.quality or "")
-        editor.partial_images.setValue(p.partial_images or 0)
-        select_value(editor.output_format, p.output_format or "png")
-    elif r == "speech":
-        editor.prompt.setPlainText(p.input or "")
-        select_value(editor.voice, p.voice or "alloy")
-        select_value(editor.speech_format, p.response_format or "pcm")
-        editor.speed.setValue(p.speed or 1.0)
-    elif r == "transcription":
-        editor.language.setText(p.language or "")
-    elif r == "music":
-        editor.prompt.setPlainText(p.prompt or "")
-        if p.duration:
-            editor.duration.setValue(p.duration)
+    else:
+        for field, widget in editor.form_fields():
+            if field.fill is not None:
+                field.fill(widget, p)
     if p.model and p.model != editor.model:
         editor.model = p.model
         editor.modelChanged.emit(p.model)  # the Model box shows what the body sends

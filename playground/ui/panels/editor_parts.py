@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QLineEdit
 
 if TYPE_CHECKING:
@@ -19,7 +18,6 @@ __all__ = [
     "SPEECH_FORMATS",
     "VOICES",
     "DropLineEdit",
-    "mono_font",
 ]
 
 EFFORTS = ("", "none", "minimal", "low", "medium", "high")
@@ -36,10 +34,6 @@ DEFAULT_PROMPTS = {
     "speech": "Hello! This is the playground's built-in simulator speaking.",
     "music": "A calm piano loop with soft rain",
 }
-
-
-def mono_font() -> QFont:
-    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
 
 class DropLineEdit(QLineEdit):

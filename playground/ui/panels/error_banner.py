@@ -7,7 +7,7 @@ import math
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QStyle, QWidget
 
-from playground.ui.theme import is_dark
+from playground.ui.kit.theme import is_dark
 
 __all__ = ["MAX_CHARS", "ErrorBanner"]
 

@@ -29,6 +29,7 @@ from playground.ui.conversation.image_sources import (
     images_from_mime,
     read_image_file,
 )
+from playground.ui.views.routes import route_views
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent
@@ -212,9 +213,10 @@ class _PanelDrops(QObject):
 def panel_files(panel: RoutePanel) -> list[Any] | None:
     """What ``panel`` uploads as multipart: transcription's audio file, an edit's image and
     mask; None when it sends JSON. OSError when the audio file cannot be read."""
-    if panel.route == "images":
+    upload = route_views(panel.route).upload
+    if upload == "image edit":
         return list(panel.editor.image_input.files()) or None
-    if panel.route != "transcription":
+    if upload != "audio":
         return None
     path = panel.editor.file_path()
     if not path:

@@ -27,13 +27,13 @@ from playground.sim.fault_names import FAULTS, faults_for
 from playground.ui.panels.editor import RequestEditor
 from playground.ui.panels.error_banner import ErrorBanner
 from playground.ui.panels.status_line import StatusLine
-from playground.ui.routes import route_views
-from playground.ui.session import StreamSession
+from playground.ui.runtime.session import StreamSession
+from playground.ui.views.routes import route_views
 
 if TYPE_CHECKING:
     from playground.transport.spec import RequestSpec
     from playground.ui.conversation.thread import ConversationThread
-    from playground.ui.output_view import OutputView
+    from playground.ui.views.output_view import OutputView
 
 __all__ = ["SIM_FAULTS", "RoutePanel", "SpecFactory"]
 
@@ -209,7 +209,7 @@ class RoutePanel(QWidget):
 
             self.conversation = ConversationThread(self)
         self.requests: list[dict[str, Any]] | None = None  # the Images panel's (its dump)
-        if route == "images":
+        if self.layout_of.upload == "image edit":
             from playground.ui.panels.image_input import track_edits
 
             self.requests = track_edits(self)
@@ -246,7 +246,7 @@ class RoutePanel(QWidget):
         """Build the output widgets and their splitter behind the empty state (once)."""
         if self._widgets is not None:
             return self._widgets
-        from playground.ui.output_view import OutputView
+        from playground.ui.views.output_view import OutputView
 
         layout = self.layout_of
         widgets: dict[str, QWidget] = {}
@@ -350,7 +350,7 @@ class RoutePanel(QWidget):
                 f"{exc.strerror or exc}.",
             )
             return
-        if self.route == "transcription" and not files:
+        if self.layout_of.upload == "audio" and not files:
             self.banner.show_message(
                 "warning", "Pick an audio file to transcribe (or drop one on the panel)."
             )

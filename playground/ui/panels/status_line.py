@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QToolTip, QWidget
 
 from playground.protocol.figures import BY_KEY, RATE
 from playground.protocol.timing_format import format_seconds
-from playground.ui.theme import is_dark
+from playground.ui.kit.theme import is_dark
 
 __all__ = ["SILENCE_SHOWN_AFTER", "StatusLine", "format_usage", "status_color"]
 

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from playground.protocol import safe_json
 from playground.protocol.params import SAMPLE_TOOL, function_choice
-from playground.ui.panels.editor_parts import mono_font
+from playground.ui.kit.theme import mono_font
 
 # The tool definitions (protocol/tool_defs, its dataclasses) load with the first look at the
 # tools: the first frame shows the group with Send tools off and reads none of them.

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 if TYPE_CHECKING:
     from playground.protocol.conversation.model import Conversation
     from playground.transport.spec import RequestSpec
-    from playground.ui.compare_window import ColumnConfig, CompareWindow
+    from playground.ui.compare.window import ColumnConfig, CompareWindow
     from playground.ui.window.shell import MainWindow
 
 __all__ = ["CompareLauncher"]
@@ -24,7 +24,7 @@ class CompareLauncher:
         self.compare_window: CompareWindow | None = None
 
     def open(self) -> CompareWindow:
-        from playground.ui.compare_window import COMPARE_ROUTES, ColumnConfig, CompareWindow
+        from playground.ui.compare.window import COMPARE_ROUTES, ColumnConfig, CompareWindow
 
         if self.compare_window is not None:
             self.compare_window.show()

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSplitter, QToolBar, QWidget
 
-from playground.protocol.requests import ROUTE_NAMES
+from playground.protocol.requests import ROUTE_NAMES, route_spec
 from playground.ui.inspector.inspector import Inspector
-from playground.ui.provider_bar import ProviderBar
-from playground.ui.routes import route_views
-from playground.ui.steady_tabs import SteadyTabs
-from playground.ui.window.panels import Placeholder, tab_title
+from playground.ui.kit.steady_tabs import SteadyTabs
+from playground.ui.views.routes import route_views
+from playground.ui.window.panel_map import Placeholder
+from playground.ui.window.provider_bar import ProviderBar
 from playground.ui.window.remembered import restore_window
 from playground.ui.window.tab_fit import TabFit
 
@@ -37,8 +37,8 @@ def build_widgets(window: MainWindow) -> dict[str, QWidget]:
     pages: dict[str, QWidget] = {}
     for route in ROUTE_NAMES:  # every route has its tab from the start
         pages[route] = page = Placeholder(route)
-        tabs.addTab(page, window.style().standardIcon(route_views(route).icon), tab_title(route))
-    window.tab_fit = TabFit(tabs, [tab_title(route) for route in ROUTE_NAMES])
+        tabs.addTab(page, window.style().standardIcon(route_views(route).icon), _title(route))
+    window.tab_fit = TabFit(tabs, [_title(route) for route in ROUTE_NAMES])
 
     # Its timeline model (and the stream decoder) is built right after the first frame.
     window.inspector = Inspector(defer_model=True)
@@ -77,3 +77,8 @@ def share_splitter(window: MainWindow, *, now_shown: bool = False) -> None:
     share = 0.42 if total >= 1400 else 0.36 if total >= 1100 else 0.32
     inspector = int(total * share)
     splitter.setSizes([total - inspector, inspector])
+
+
+def _title(route: str) -> str:
+    """A route's tab title, without building its panel."""
+    return route_spec(route).title

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 
-from playground.ui import reader_pause
+from playground.ui.runtime import reader_pause
 
 if TYPE_CHECKING:
     from playground.protocol.sse import SSEItem
-    from playground.ui.current_run import CurrentRun
     from playground.ui.inspector.inspector import Inspector
-    from playground.ui.session import StreamSession
+    from playground.ui.runtime.current_run import CurrentRun
+    from playground.ui.runtime.session import StreamSession
     from playground.ui.window.shell import MainWindow
 
 __all__ = ["INSPECTOR_MS", "InspectorFeed"]
@@ -96,7 +96,8 @@ class InspectorFeed(QObject):
             self._pending.extend(items)
         # The timeline takes rows at most every INSPECTOR_MS (repainting the table per frame
         # cost more than decoding the events); the answer still follows every frame. Rows go in
-        # from here, inside the session's frame (its reader thread paused, see ui/frames.py);
+        # from here, inside the session's frame (its reader thread paused, see
+        # ui/runtime/frames.py);
         # the timer, restarted by every update, only catches the last rows once updates pause.
         if (time.perf_counter() - self._last) * 1000 >= INSPECTOR_MS:
             # Inside a frame: after the answer's paint, in a turn of its own (the table's
@@ -133,6 +134,6 @@ class InspectorFeed(QObject):
         """``flush`` after the frame's paint (once, however many updates ask), or now outside
         a frame."""
         if not self._flush_queued:
-            from playground.ui.frames import after_paint_or_now
+            from playground.ui.runtime.frames import after_paint_or_now
 
             self._flush_queued = after_paint_or_now(self.flush)

@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QStyle
 
 from playground.protocol.requests import ROUTE_NAMES, route_spec
-from playground.ui.sample_captures import add_sample_menu
+from playground.ui.window.sample_captures import add_sample_menu
 
 if TYPE_CHECKING:
     from playground.ui.window.shell import MainWindow
@@ -117,7 +117,7 @@ class Menus:
 
     def _proxy(self) -> None:
         """File ▸ Proxy…: ask for the upstream, port and save folder, then start it."""
-        from playground.ui.traffic.dialog import ProxyDialog
+        from playground.ui.docks.traffic.dialog import ProxyDialog
 
         window = self.window
         dialog = ProxyDialog(window.traffic.upstream if window.traffic else "", window)
@@ -206,13 +206,23 @@ class Menus:
         self.inspector_action = self._action("&Inspector", shortcut="Ctrl+I", checkable=True)
         self.inspector_action.setChecked(True)
         self.inspector_action.toggled.connect(lambda on: window.inspector.setVisible(on))
-        self.timing_action = self._action("&Timing", shortcut="Ctrl+T", checkable=True)
-        self.timing_action.toggled.connect(lambda on: window.docks.show_timing(on))
-        self.history_action = self._action("&History", shortcut="Ctrl+H", checkable=True)
-        self.history_action.toggled.connect(lambda on: window.docks.show_history(on))
         menu.addAction(self.inspector_action)
-        menu.addAction(self.timing_action)
-        menu.addAction(self.history_action)
+        from playground.ui.window.dock_host import DOCKS
+
+        # One checkable action per dock that has one, from the docks' one declaration.
+        self.dock_toggles: dict[str, QAction] = {}
+        for spec in DOCKS:
+            if spec.toggle is not None:
+                action = self._action(spec.toggle, shortcut=spec.shortcut, checkable=True)
+                action.toggled.connect(lambda on, n=spec.name: window.docks.show(n, on))
+                menu.addAction(action)
+                self.dock_toggles[spec.name] = action
+
+    def dock_shown(self, name: str, visible: bool) -> None:
+        """A dock was shown or hidden: its toggle follows (Docks.visibilityChanged)."""
+        action = self.dock_toggles.get(name)
+        if action is not None:
+            set_checked_quietly(action, visible)
 
 
 def set_checked_quietly(action: QAction, checked: bool) -> None:

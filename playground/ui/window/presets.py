@@ -96,7 +96,7 @@ class Presets:
         canned = dict(thread.auto_results) if thread is not None else {}
         canned |= editor.tools.canned_results()
         body = editor.body()
-        system = getattr(editor, "system", None)
+        system = editor.system_box()
         return Preset(
             name=name,
             route=panel.route,

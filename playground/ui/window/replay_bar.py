@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QLabel, QMenu, QSlider, QToolBar, QToolButton
 from playground.ui.window.menus import SPEED_LABELS, SPEEDS, set_checked_quietly
 
 if TYPE_CHECKING:
-    from playground.ui.replay import ReplayControl
-    from playground.ui.session import StreamSession
+    from playground.ui.runtime.replay import ReplayControl
+    from playground.ui.runtime.session import StreamSession
     from playground.ui.window.shell import MainWindow
 
 __all__ = ["SCRUB_STEPS", "ReplayBar"]
@@ -157,7 +157,7 @@ class ReplayBar(QObject):
             return
         if not control.finished and control.speed > 0:
             self.show_bar(True)
-        from playground.ui.timing_chart import format_seconds
+        from playground.ui.views.timing_chart import format_seconds
 
         position = control.position
         if not self._scrubbing:

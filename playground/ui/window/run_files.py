@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from playground.runs.record import RunRecord
-    from playground.ui.session import StreamSession
+    from playground.ui.runtime.session import StreamSession
     from playground.ui.window.shell import MainWindow
 
 __all__ = ["CAPTURE_FILTER", "RunFiles"]
@@ -107,7 +107,7 @@ class RunFiles:
     def export(self, fmt: str) -> str | None:
         """The current run's request as curl/python/typescript: copied, and shown in a dialog."""
         from playground.runs.export import export_request
-        from playground.ui.history_view import show_export
+        from playground.ui.kit.export_dialog import show_export
 
         if not self.has_run():
             return None
@@ -146,7 +146,7 @@ class RunFiles:
     ) -> Path | None:
         """The current run written to ``path``, or where the user says (``ask``: the dialog's
         title, suggested name and filter); one sentence either way (``said``)."""
-        from playground.ui.history_view import ask_save_path
+        from playground.ui.kit.save_prompt import ask_save_path
 
         if not self.has_run():
             return None

@@ -10,7 +10,7 @@ from PySide6.QtCore import QEvent, QSettings, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow
 
 from playground.protocol.requests import ROUTE_NAMES
-from playground.ui import gc_schedule, lazy, reader_pause
+from playground.ui.runtime import gc_schedule, lazy, reader_pause
 
 # Only what the window's empty first frame needs is imported here: the contents' modules (and
 # PySide's ``Qt`` namespace, 93 enum classes built on its first use, 23 ms) are imported by
@@ -20,22 +20,23 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QWidget
 
     from playground.protocol.capture import Capture
+    from playground.protocol.conversation.model import Conversation
     from playground.runs.history import RunHistory
     from playground.sim.server import SimServer
-    from playground.ui.current_run import CurrentRun
+    from playground.ui.docks.traffic.dock import TrafficDock
     from playground.ui.inspector.inspector import Inspector
     from playground.ui.panels.route_panel import RoutePanel
-    from playground.ui.provider_bar import ProviderBar
-    from playground.ui.selection import ItemView, SelectionHub
-    from playground.ui.traffic.dock import TrafficDock
+    from playground.ui.runtime.current_run import CurrentRun
     from playground.ui.window.compare import CompareLauncher
-    from playground.ui.window.docks import Docks
+    from playground.ui.window.dock_host import Docks
     from playground.ui.window.inspector_feed import InspectorFeed
     from playground.ui.window.menus import Menus
-    from playground.ui.window.panels import PanelMap
+    from playground.ui.window.panel_map import PanelMap
+    from playground.ui.window.provider_bar import ProviderBar
     from playground.ui.window.replay_bar import ReplayBar
     from playground.ui.window.requests import WindowRequests
     from playground.ui.window.run_files import RunFiles
+    from playground.ui.window.selection import ItemView, SelectionHub
     from playground.ui.window.tab_fit import TabFit
 
 __all__ = ["MainWindow"]
@@ -92,7 +93,6 @@ class MainWindow(QMainWindow):
         self._docks: Docks | None = None
         self._replay: ReplayBar | None = None
         self._compare: CompareLauncher | None = None
-        self.traffic: TrafficDock | None = None  # the proxy and its Traffic panel, once started
         self.setWindowTitle("Playground")
         self.setAcceptDrops(True)
         self.resize(1560, 920)
@@ -108,14 +108,14 @@ class MainWindow(QMainWindow):
         if self._built:
             return
         self._built = True
-        from playground.ui.current_run import CurrentRun
-        from playground.ui.selection import SelectionHub
+        from playground.ui.runtime.current_run import CurrentRun
         from playground.ui.window.contents import build_widgets, share_splitter
         from playground.ui.window.inspector_feed import InspectorFeed
         from playground.ui.window.menus import Menus
-        from playground.ui.window.panels import PanelMap
+        from playground.ui.window.panel_map import PanelMap
         from playground.ui.window.requests import WindowRequests
         from playground.ui.window.run_files import RunFiles
+        from playground.ui.window.selection import SelectionHub
 
         self._idle_started = False
         self._sized = False
@@ -183,7 +183,9 @@ class MainWindow(QMainWindow):
         """The run history (playground.runs.history), opened on first use; None if unavailable."""
         if not self._history_opened:
             self._history_opened = True
-            self._history = _open_history()
+            from playground.ui.window.dock_host import open_history
+
+            self._history = open_history()
             if self._history is not None and self._history.messages:
                 # A history set aside or recovered says so, over the "Ready" line.
                 self.statusBar().showMessage(" ".join(self._history.messages), 15000)
@@ -191,18 +193,14 @@ class MainWindow(QMainWindow):
                     print(f"playground: {' '.join(self._history.messages)}", file=sys.stderr)
         return self._history
 
-    @history.setter
-    def history(self, value: RunHistory | None) -> None:
-        self._history_opened = True
-        self._history = value
-
     @property
     def docks(self) -> Docks:
         """The timing and history docks, built on first use or right after the first frame."""
         if self._docks is None:
-            from playground.ui.window.docks import Docks
+            from playground.ui.window.dock_host import Docks
 
             self._docks = Docks(self)
+            self._docks.visibilityChanged.connect(self.menus.dock_shown)
         return self._docks
 
     @property
@@ -229,11 +227,12 @@ class MainWindow(QMainWindow):
 
     def start_proxy(self, upstream: str, port: int = 0, save: Path | None = None) -> str:
         """Run the recording proxy in front of ``upstream`` and show its Traffic panel."""
-        if self.traffic is None:
-            from playground.ui.traffic.dock import TrafficDock
+        return self.docks.start_traffic(upstream, port, save)
 
-            self.traffic = TrafficDock(self)
-        return self.traffic.start(upstream, port, save)
+    @property
+    def traffic(self) -> TrafficDock | None:
+        """The Traffic dock (the proxy and its panel), once started."""
+        return self._docks.traffic if self._docks is not None else None
 
     def event(self, event: QEvent) -> bool:
         if reader_pause.active() and event.type() == QEvent.Type.UpdateRequest:
@@ -259,7 +258,7 @@ class MainWindow(QMainWindow):
 
     # ---- structure ------------------------------------------------------------------------------
     def current_panel(self) -> RoutePanel:
-        from playground.ui.window.panels import Placeholder
+        from playground.ui.window.panel_map import Placeholder
 
         widget = self.tabs.currentWidget()
         if isinstance(widget, Placeholder):
@@ -269,8 +268,8 @@ class MainWindow(QMainWindow):
     def _build_panel(self, route: str) -> RoutePanel:
         """Build ``route``'s panel and put it in its tab in place of the placeholder."""
         from playground.ui.panels.route_panel import RoutePanel
-        from playground.ui.routes import route_views
-        from playground.ui.timeouts import first_byte_timeout, stall_seconds
+        from playground.ui.runtime.timeouts import first_byte_timeout, stall_seconds
+        from playground.ui.views.routes import route_views
 
         # The first frame's panel shows its empty state: its output widgets wait for idle time.
         panel = RoutePanel(route, self.requests.panel_spec, defer_output=not self._after_done)
@@ -309,7 +308,7 @@ class MainWindow(QMainWindow):
         """Build one panel not built yet, then come back for the next (idle time)."""
         if self._closing:
             return
-        from playground.ui.idle import when_idle
+        from playground.ui.runtime.idle import when_idle
 
         for panel in self.panels.built().values():
             if not panel.output_built:  # the first frame's panel: its output widgets first
@@ -357,7 +356,7 @@ class MainWindow(QMainWindow):
         self.provider_bar.load_models()
         if not self._idle_started:
             self._idle_started = True
-            from playground.ui.idle import when_idle
+            from playground.ui.runtime.idle import when_idle
 
             # A stream (or its last moments) is no idle time: building a panel blocks its frames.
             when_idle(self, self._build_idle, IDLE_BUILD_MS)
@@ -373,8 +372,8 @@ class MainWindow(QMainWindow):
             self.tabs.setTabEnabled(self.tabs.indexOf(page), route in provider.routes)
 
     def open_settings(self) -> None:
-        from playground.ui.settings_dialog import SettingsDialog
-        from playground.ui.timeouts import first_byte_timeout, stall_seconds
+        from playground.ui.runtime.timeouts import first_byte_timeout, stall_seconds
+        from playground.ui.window.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(self.settings, self)
         if dialog.exec():
@@ -392,6 +391,17 @@ class MainWindow(QMainWindow):
         panel.editor.modelChanged.connect(
             lambda m, r=panel.route: self.provider_bar.show_sent(r, m)
         )
+        if panel.conversation is not None:
+            panel.conversation.carryRequested.connect(self._carry)
+
+    def _carry(self, target: str, conversation: Conversation, prompt: str) -> None:
+        """A thread's Send to: into Compare's columns, or into ``target``'s panel, in front."""
+        from playground.ui.conversation.thread_edit import COMPARE
+
+        if target == COMPARE:
+            self.compare.open_thread(conversation, prompt)
+        elif (other := self.show_panel(target)).conversation is not None:
+            other.conversation.editing.receive(conversation, prompt)
 
     def _clear_ready(self) -> None:
         # "Ready … Type a prompt" under a run's output (a failure's, say) would read as idle.
@@ -490,13 +500,3 @@ class MainWindow(QMainWindow):
 
         await lazy.in_thread(flush_shared)  # every run's files complete before the process ends
 
-
-def _open_history() -> RunHistory | None:
-    """The run history; None when its folder cannot be used (the window opens anyway)."""
-    from playground.runs.history import RunHistory
-    from playground.runs.writer import shared_writer
-
-    try:  # its fsync and renames on the writer's thread: the UI thread never waits on the disk
-        return RunHistory(writer=shared_writer())
-    except Exception:  # an unwritable data folder must not keep the window from opening
-        return None

@@ -1,0 +1,1 @@
+"""The docks: widgets that follow the current run and emit signals."""

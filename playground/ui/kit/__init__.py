@@ -1,0 +1,1 @@
+"""Small widgets and helpers, safe for the first frame."""

@@ -1,0 +1,1 @@
+"""The run machinery of the window: no widgets."""
