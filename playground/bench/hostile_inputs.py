@@ -1,6 +1,6 @@
 """Streams built to hurt a reader, at any size: the hostile benchmark's inputs and the corpus's.
 
-Each is what a broken or hostile server can send (PROTOCOL.md §0: every departure is a finding,
+Each is what a broken or hostile server can send (docs/protocol.md §0: every departure is a finding,
 never a crash, never unbounded memory): an endless line, millions of unreadable events, tool-call
 arguments nested thousands deep. ``scripts/make_hostile_corpus.py`` writes small ones for the
 tests; ``playground bench --only hostile`` feeds big ones to ``inspect`` and to the window.

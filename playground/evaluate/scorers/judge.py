@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from playground.evaluate.model import Case, Variant
 from playground.evaluate.outcome import RunOutcome
 from playground.evaluate.scorers.registry import CheckResult, Values, scorer
-from playground.evaluate.suite import Case, Variant
 from playground.evaluate.variables import fill
 
 __all__ = ["DEFAULT_SCHEMA", "JudgeSend", "judge_request"]
