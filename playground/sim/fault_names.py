@@ -34,6 +34,7 @@ FAULTS: tuple[str, ...] = (
     "garbage",
     "out-of-order",
     "after-terminator",
+    "no-cache-usage",
 )
 
 # The faults `sim --replay` applies to a recorded body (replay_faults.py): those that damage bytes
