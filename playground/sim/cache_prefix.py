@@ -97,7 +97,16 @@ class Prefix:
     def messages(self, items: list[Any]) -> None:
         for item in items:
             if isinstance(item, dict):
-                meta = _json(_unmarked({k: v for k, v in item.items() if k != "content"}))
+                # "type": "message" is what a responses item says of itself: the same prompt
+                # as a plain string input.
+                meta = _json(
+                    {
+                        k: v
+                        for k, v in item.items()
+                        if k not in ("content", "cache_control")
+                        and not (k == "type" and v == "message")
+                    }
+                )
                 self.segment(meta, item.get("content"), _ttl(item))
 
     def digests(self) -> list[str]:
@@ -135,4 +144,7 @@ def prefix_of(route: str, body: dict[str, Any]) -> Prefix:
     else:
         raw = body.get("messages")
         p.messages(raw if isinstance(raw, list) else [])
+    ttl = _ttl(body)  # a top-level cache_control (automatic caching) marks the last block
+    if ttl is not None and p.pieces:
+        p.marks.append((len(p.pieces) - 1, ttl))
     return p

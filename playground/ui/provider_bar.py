@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.protocol.accounting.models_meta import ModelInfo, models_info
 from playground.transport.providers import PROVIDERS, Provider, auth_headers, provider_by_id
 from playground.ui import lazy
 
@@ -139,6 +140,8 @@ class ProviderBar(QWidget):
         self.route = "chat"  # the current panel's route: each route remembers its own model
         self._models_task: asyncio.Task[None] | None = None
         self.models: list[ModelEntry] = []  # the last /v1/models list, each with its routes
+        # What the same list says of each model's context, prices and prompt cache.
+        self.model_info: dict[str, ModelInfo] = {}
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(QLabel("Provider"))
@@ -338,20 +341,31 @@ class ProviderBar(QWidget):
             response = await client.get(
                 base.rstrip("/") + "/models", headers=auth_headers(provider, key), timeout=10.0
             )
-            entries = model_routes(response.json()) if response.status_code == 200 else []
+            payload = response.json() if response.status_code == 200 else None
+            entries = model_routes(payload) if payload is not None else []
+            info = models_info(payload)
         except Exception:  # (a cancellation is no Exception: it goes on up)
-            entries = []  # the picker stays editable; a failed list is not an error worth a banner
+            # The picker stays editable; a failed list is not an error worth a banner.
+            entries, info = [], {}
         finally:
             with contextlib.suppress(Exception):
                 await client.aclose()
         if entries and self.provider().id == provider.id:
             self.models = entries
+            self.model_info = info
             current = self.model()
             names = self.route_models()
             self._fill(current or (names[0] if names else ""))
             if not current and names:
                 self._model_changed(names[0])
         self.modelsLoaded.emit([name for name, _routes in entries])
+
+    async def models_settled(self, timeout: float = 5.0) -> None:
+        """Wait (up to ``timeout`` s) for a models list being fetched: the headless dump prices
+        and judges the cache with what it says."""
+        task = self._models_task
+        if task is not None and not task.done():
+            await lazy.settle(task, timeout, quiet=True)
 
     async def aclose(self) -> None:
         task = self._models_task

@@ -163,6 +163,10 @@ def classify(previous: SentRequest | None, current: SentRequest, rules: CacheRul
         )
     if cached:
         return verdict("partial_hit", f"{cached} tokens read of about {reusable} reusable.")
+    if current.route == "messages" and not old.breakpoints:
+        return verdict(
+            "below_minimum", "No cache_control breakpoint: nothing of the prompt is cacheable."
+        )
     if reusable < rules.minimum_tokens:
         return verdict(
             "below_minimum",

@@ -4,7 +4,8 @@ prompt cache reads them, each cut into pieces (the segment's own fields, then it
 The order is tools, system, messages on every route (Anthropic's documented cache order; OpenAI
 puts tools and system first as well). A segment's ``index`` is its position on the wire: the
 tool's in ``tools``, the message's in ``messages`` (chat, messages) or ``input`` (responses).
-``cache_control`` markers are not prompt text: they are kept apart as breakpoints.
+``cache_control`` markers are not prompt text: they are kept apart as breakpoints (a top-level
+one, Anthropic's automatic caching, is a breakpoint on the last block).
 
 The simulator (sim/cache_prefix.py) builds the same segments; a test holds the two together.
 """
@@ -70,6 +71,17 @@ def _without_marker(value: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in value.items() if k != "cache_control"}
 
 
+def _meta(item: dict[str, Any]) -> dict[str, Any]:
+    """A message's fields beside its content. ``"type": "message"`` is what a responses item
+    says of itself: ``input: "text"`` and ``[{"type": "message", "role": "user", "content":
+    "text"}]`` are the same prompt."""
+    return {
+        k: v
+        for k, v in item.items()
+        if k not in ("content", "cache_control") and not (k == "type" and v == "message")
+    }
+
+
 def _ttl(value: dict[str, Any]) -> str | None:
     marker = value.get("cache_control")
     if not isinstance(marker, dict):
@@ -122,9 +134,7 @@ class _Builder:
                 continue
             role = item.get("role")
             leading = leading and role in ("system", "developer")
-            meta = canonical_json(
-                _without_marker({k: v for k, v in item.items() if k != "content"})
-            )
+            meta = canonical_json(_meta(item))
             self.add("system" if leading else "message", i, meta, item.get("content"), _ttl(item))
 
 
@@ -152,6 +162,11 @@ def canonical_request(route: str, body: object) -> Canonical:
     else:
         raw = body.get("messages")
         b.messages(raw if isinstance(raw, list) else [])
+    # A top-level cache_control (Anthropic's automatic caching) marks the last block.
+    ttl = _ttl(body)
+    if ttl is not None and b.segments:
+        last = len(b.segments) - 1
+        b.breakpoints.append(Breakpoint(last, len(b.segments[last].pieces) - 1, ttl))
     return Canonical(
         model if isinstance(model, str) else "", tuple(b.segments), tuple(b.breakpoints)
     )

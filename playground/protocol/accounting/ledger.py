@@ -78,3 +78,58 @@ class Ledger:
         return Accounted(
             normalised, verdict, cost_of(normalised, self.prices_for(model), images=images)
         )
+
+
+def account_conversation(
+    route: str,
+    requests: list[dict[str, Any]],
+    facts: list[dict[str, Any]],
+    models: dict[str, ModelInfo] | None = None,
+    prices: PriceTable | None = None,
+) -> dict[str, Any]:
+    """The headless dump's accounts of a conversation: each of ``requests`` (``{"path",
+    "body"}``) with its ``cache`` and ``cost``, given ``facts`` beside them (``{"sent_at",
+    "usage"}``, the same order); the last request's ``cache`` and ``cost``; and
+    ``cost_total``, the conversation's running total (null when any request's price is
+    unknown)."""
+    ledger = Ledger(models=dict(models or {}), prices=dict(prices or {}))
+    out: list[dict[str, Any]] = []
+    last: dict[str, Any] = {"cache": None, "cost": None}
+    total = 0.0
+    currency: str | None = None
+    known = bool(requests)
+    for i, request in enumerate(requests):
+        fact = facts[i] if i < len(facts) else {}
+        sent_at = fact.get("sent_at")
+        done = ledger.account(
+            "conversation",
+            route,
+            request.get("body"),
+            float(sent_at) if isinstance(sent_at, int | float) else 0.0,
+            fact.get("usage"),
+        )
+        last = done.to_json()
+        out.append(request | last)
+        if done.cost is None:
+            known = False
+        else:
+            total += done.cost.total
+            currency = done.cost.currency
+    return {
+        "requests": out,
+        **last,
+        "cost_total": {"total": total, "currency": currency} if known else None,
+    }
+
+
+def account_run(
+    usage: object,
+    model: str,
+    models: dict[str, ModelInfo] | None = None,
+    prices: PriceTable | None = None,
+    *,
+    images: int = 0,
+) -> Cost | None:
+    """One run's cost (a panel without a conversation: images, speech, transcription)."""
+    ledger = Ledger(models=dict(models or {}), prices=dict(prices or {}))
+    return cost_of(usage_from_wire(usage), ledger.prices_for(model), images=images)
