@@ -24,6 +24,7 @@ __all__ = ["CACHED_ROUTES", "ExchangeAccounts"]
 
 CACHED_ROUTES: Final = frozenset({"chat", "responses", "messages"})
 MODELS_BODY_MAX: Final = 8 << 20  # a models list is read up to 8 MiB (OpenRouter's is ~1 MiB)
+LAST_KEPT: Final = 256  # clients x routes x models whose last request body is kept to compare
 REQUEST_BODY_MAX: Final = 32 << 20  # a bigger request body is not compared (none is a prompt)
 
 
@@ -38,7 +39,7 @@ class ExchangeAccounts(Listener):
     """Learns the models list passing through; ``account`` gives an ended exchange's objects."""
 
     def __init__(self, prices: PriceTable | None = None) -> None:
-        self.ledger = Ledger(prices=dict(prices or {}))
+        self.ledger = Ledger(prices=dict(prices or {}), max_keys=LAST_KEPT)
         self._models_bodies: dict[int, bytearray] = {}
         self._lock = threading.Lock()
 

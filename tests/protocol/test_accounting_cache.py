@@ -149,3 +149,16 @@ def test_rules_from_the_models_list_else_vendor_defaults() -> None:
 def test_anything_on_the_wire_gives_a_prefix(junk: object) -> None:
     canonical = canonical_request("chat", junk)
     assert canonical.segments == () or all(s.part for s in canonical.segments)
+
+
+def test_a_chained_responses_request_is_judged_by_its_usage_alone() -> None:
+    first = _sent(
+        "responses",
+        body("responses", TURNS[:1]),
+        0.0,
+        {"input_tokens": 150, "input_tokens_details": {"cached_tokens": 0}},
+    )
+    chained = {"model": "sim-chat", "previous_response_id": "resp_1", "input": "And then?"}
+    read = {"input_tokens": 170, "input_tokens_details": {"cached_tokens": 150}}
+    verdict = classify(first, _sent("responses", chained, 5.0, read), RULES)
+    assert verdict.status == "hit" and verdict.divergence is None

@@ -125,12 +125,23 @@ def _marker_moved(old: Canonical, new: Canonical) -> Divergence | None:
     return None
 
 
+def _chained(request: SentRequest) -> bool:
+    """A responses request that continues a stored response or conversation: the earlier turns
+    are the server's, not in the body, so the two bodies are not compared."""
+    body = request.body
+    return (
+        request.route == "responses"
+        and isinstance(body, dict)
+        and bool(body.get("previous_response_id") or body.get("conversation"))
+    )
+
+
 def classify(previous: SentRequest | None, current: SentRequest, rules: CacheRules) -> CacheVerdict:
     """``current``'s cache, given the previous request of its conversation (None: the first)."""
     usage = current.usage
     new = current.canonical
     old = previous.canonical if previous is not None else None
-    divergence = first_divergence(old, new) if old is not None else None
+    divergence = first_divergence(old, new) if old is not None and not _chained(current) else None
     total = usage.total_input if usage is not None else None
     if usage is None or not usage.cache_reported:
         return CacheVerdict(

@@ -42,6 +42,7 @@ class Accounted:
 class Ledger:
     models: dict[str, ModelInfo] = field(default_factory=dict)  # /v1/models, by id
     prices: PriceTable = field(default_factory=dict)  # the price file's table
+    max_keys: int = MAX_KEYS  # each key keeps its last request's body: a proxy keeps fewer
     _last: OrderedDict[str, SentRequest] = field(default_factory=OrderedDict)
 
     def prices_for(self, model: str) -> ModelPrices | None:
@@ -73,7 +74,7 @@ class Ledger:
         verdict = classify(self._last.get(key), current, rules)
         self._last[key] = current
         self._last.move_to_end(key)
-        while len(self._last) > MAX_KEYS:
+        while len(self._last) > self.max_keys:
             self._last.popitem(last=False)
         return Accounted(
             normalised, verdict, cost_of(normalised, self.prices_for(model), images=images)
