@@ -17,12 +17,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.protocol.accounting.models_meta import ModelInfo, models_info
 from playground.transport.providers import PROVIDERS, Provider, auth_headers, provider_by_id
 from playground.ui import lazy
 
 if TYPE_CHECKING:
     import asyncio
+
+    from playground.protocol.accounting.models_meta import ModelInfo
 
 __all__ = [
     "DEFAULT_MODELS",
@@ -329,6 +330,7 @@ class ProviderBar(QWidget):
         self._models_task = loop.create_task(self._fetch_models(self.provider(), base))
 
     async def _fetch_models(self, provider: Provider, base: str) -> None:
+        from playground.protocol.accounting.models_meta import models_info
         from playground.transport.client import make_client
 
         key = None
