@@ -87,6 +87,11 @@ def test_a_stable_prefix_hits_and_is_priced(
             assert set(line) == {"field", "tokens", "price", "amount"}
             assert abs(line["amount"] - line["tokens"] * line["price"]) < 1e-12
     assert dump["cache"] == requests[-1]["cache"] and dump["cost"] == requests[-1]["cost"]
+    for request in requests:  # the offline estimate, within 2 % of what the simulator counted
+        context = request["context"]
+        assert context["source"] == "estimate" and context["context_window"] > 0
+        assert abs(context["total"] - context["reported"]) <= 0.02 * context["reported"]
+        assert context["reported"] == request["cache"]["input_tokens"]
     total = sum(r["cost"]["total"] for r in requests)
     assert abs(dump["cost_total"]["total"] - total) < 1e-9
 

@@ -14,9 +14,11 @@ from typing import Any
 
 from playground.protocol.accounting.cache import CacheVerdict, SentRequest, classify
 from playground.protocol.accounting.cache_rules import cache_rules
+from playground.protocol.accounting.canonical import canonical_request
 from playground.protocol.accounting.cost import Cost, cost_of
 from playground.protocol.accounting.models_meta import ModelInfo
 from playground.protocol.accounting.prices import ModelPrices, PriceTable
+from playground.protocol.accounting.tokens import estimate_context
 from playground.protocol.accounting.usage import Usage, usage_from_wire
 
 __all__ = ["Accounted", "Ledger"]
@@ -89,7 +91,8 @@ def account_conversation(
     prices: PriceTable | None = None,
 ) -> dict[str, Any]:
     """The headless dump's accounts of a conversation: each of ``requests`` (``{"path",
-    "body"}``) with its ``cache`` and ``cost``, given ``facts`` beside them (``{"sent_at",
+    "body"}``) with its ``cache``, ``cost`` and ``context`` (the offline estimate of its input
+    beside the input the provider reported), given ``facts`` beside them (``{"sent_at",
     "usage"}``, the same order); the last request's ``cache`` and ``cost``; and
     ``cost_total``, the conversation's running total (null when any request's price is
     unknown)."""
@@ -110,7 +113,7 @@ def account_conversation(
             fact.get("usage"),
         )
         last = done.to_json()
-        out.append(request | last)
+        out.append(request | last | {"context": _context(route, request.get("body"), ledger, done)})
         if done.cost is None:
             known = False
         else:
@@ -121,6 +124,15 @@ def account_conversation(
         **last,
         "cost_total": {"total": total, "currency": currency} if known else None,
     }
+
+
+def _context(route: str, body: Any, ledger: Ledger, done: Accounted) -> dict[str, Any]:
+    model = body.get("model") if isinstance(body, dict) else None
+    info = ledger.models.get(model) if isinstance(model, str) else None
+    window = info.context_window if info is not None else None
+    estimate = estimate_context(canonical_request(route, body), window).to_json()
+    reported = done.usage.total_input if done.usage is not None else None
+    return estimate | {"reported": reported}
 
 
 def account_run(
