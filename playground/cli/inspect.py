@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 import orjson
 
 from playground.protocol import safe_json
+from playground.protocol.accounting.usage import usage_from_wire
 from playground.protocol.capture import named_route, read_capture
 from playground.protocol.projection import state_json as project
 from playground.protocol.routes import ROUTE_NAMES
@@ -107,8 +108,13 @@ def decode_file(data: bytes, route: str = "auto", chunk_size: int | None = None)
 
 
 def state_json(decoder: StreamDecoder) -> dict[str, Any]:
-    """The `--json` object: the one projection of the decoded state (protocol/projection.py)."""
-    return project(decoder.state) | {"route": decoder.route}
+    """The `--json` object: the one projection of the decoded state (protocol/projection.py),
+    and its usage normalised (protocol/accounting/usage.py; null when there is none)."""
+    usage = usage_from_wire(decoder.state.usage)
+    return project(decoder.state) | {
+        "route": decoder.route,
+        "usage_normalised": usage.to_json() if usage is not None else None,
+    }
 
 
 def _body_value(item: SSEEvent) -> Any:

@@ -71,7 +71,8 @@ def new_experiment(suite_name: str, root: Path | None = None) -> Experiment:
 
 
 def summarize(cells: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """cells, passed, failed (ran, a check failed), errors (the run did not complete)."""
+    """cells, passed, failed (ran, a check failed), errors (the run did not complete), and
+    the cost of them all (null when a price is unknown)."""
     rows = list(cells)
     errors = sum(1 for c in rows if c.get("status") not in ("complete", "incomplete"))
     passed = sum(1 for c in rows if c.get("pass"))
@@ -80,7 +81,20 @@ def summarize(cells: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "passed": passed,
         "failed": len(rows) - passed - errors,
         "errors": errors,
+        "cost": total_cost(rows),
     }
+
+
+def total_cost(cells: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The experiment's cost: its cells' totals added (None when any cell's is unknown)."""
+    costs = [c.get("cost") for c in cells]
+    if not costs or not all(isinstance(c, dict) for c in costs):
+        return None
+    currencies = {c.get("currency") for c in costs if isinstance(c, dict)}
+    if len(currencies) != 1:
+        return None
+    total = sum(float(c.get("total") or 0.0) for c in costs if isinstance(c, dict))
+    return {"total": total, "currency": currencies.pop()}
 
 
 def save_experiment(

@@ -46,6 +46,10 @@ class RunOutcome:
     max_gap_ms: float | None = None
     output_tokens: int | None = None
     duration_ms: float | None = None
+    wire_usage: Any = None  # the usage as the provider sent it (the cell's cache and cost)
+    images: int = 0  # final images (priced per image)
+    sent_at: float | None = None  # monotonic time the request went (set by the runner)
+    body: dict[str, Any] | None = None  # the JSON body sent (set by the runner)
 
     @property
     def completed(self) -> bool:
@@ -126,4 +130,6 @@ def outcome_of(
         max_gap_ms=_ms(max(timing.gaps)) if timing.gaps else None,
         output_tokens=tokens,
         duration_ms=_ms(timing.duration),
+        wire_usage=state.usage,
+        images=sum(1 for image in state.images if image.final),
     )

@@ -20,12 +20,14 @@ from typing import Any, Final
 
 import httpx
 
+from playground.evaluate.accounts import CellAccounts
 from playground.evaluate.cell_run import Attempt, send_once
 from playground.evaluate.outcome import RunOutcome
 from playground.evaluate.queues import ProviderQueue, backoff_seconds
 from playground.evaluate.requests import cell_body, cell_spec
 from playground.evaluate.scorers import SCORERS, CheckResult, completion_check
 from playground.evaluate.suite import Case, Suite, Variant
+from playground.protocol.accounting.prices import PriceTable
 
 __all__ = ["OUTPUT_KEEP", "RETRY_STATUSES", "Cell", "Progress", "Runner"]
 
@@ -52,6 +54,8 @@ class Cell:
     capture: str | None = None
     requests: int = 0
     error: str | None = None
+    cache: dict[str, Any] | None = None  # the prompt cache against the previous repeat
+    cost: dict[str, Any] | None = None  # what the cell's request cost (None: a price unknown)
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -73,6 +77,8 @@ class Cell:
             "ttft_ms": self.figures.get("ttft_ms"),
             "output_tokens": self.figures.get("output_tokens"),
             "capture": self.capture,
+            "cache": self.cache,
+            "cost": self.cost,
         }
 
     def as_json(self) -> dict[str, Any]:
@@ -91,6 +97,8 @@ class Cell:
             "duration_ms": self.figures.get("duration_ms"),
             "tokens_per_s": self.figures.get("tokens_per_s"),
             "capture": self.capture,
+            "cache": self.cache,
+            "cost": self.cost,
             "requests": self.requests,
             "error": self.error,
             "output": self.output,
@@ -124,9 +132,16 @@ class Runner:
         keys: Mapping[str, str | None] | None = None,
         backoff_base: float = 1.0,
         only: Iterable[tuple[str, str, int]] | None = None,
+        prices: PriceTable | None = None,
     ) -> None:
         """``only``: the (case, variant, repeat) cells to run (a row, a column, the failed
-        ones again); by default every cell."""
+        ones again); by default every cell. ``prices``: the price table (by default the data
+        folder's price file) for the models the providers' lists do not price."""
+        if prices is None:
+            from playground.runs.prices import load_prices
+
+            prices = load_prices().table
+        self.accounts = CellAccounts(prices)
         self.suite = suite
         self.variants: list[Variant] = (
             [suite.variant(n) for n in variants] if variants else list(suite.variants)
@@ -199,6 +214,9 @@ class Runner:
             capture = self._capture_path(cell, "")
             outcome, capture_text = await self._send(variant, case, capture, cell)
             checks = await self._score(cell, outcome, case)
+            accounted = self.accounts.account(
+                f"{cell.case}\x1f{cell.variant}", variant.route, outcome
+            )
         except asyncio.CancelledError:
             self._mark_cancelled(cell)
             self._report()
@@ -216,6 +234,7 @@ class Runner:
         cell.error = outcome.error
         cell.checks = checks
         cell.passed = all(c.passed for c in checks)
+        cell.cache, cell.cost = accounted["cache"], accounted["cost"]
         self._report()
 
     def _mark_cancelled(self, cell: Cell) -> None:
@@ -279,7 +298,11 @@ class Runner:
                     cell.capture = str(capture)
                 self.log.append(("send", provider_id, label, time.monotonic()))
                 self._report()
+                if own:  # the cell's cache and cost read what its provider's models list says
+                    await self.accounts.models_for(self._client_now(), spec)
+                sent_at = time.monotonic()
                 attempt: Attempt = await send_once(spec, body, capture, self._client_now())
+                attempt.outcome.sent_at, attempt.outcome.body = sent_at, body
                 self.log.append(("status", provider_id, label, attempt.http_status))
                 resend = attempt.http_status in RETRY_STATUSES and attempt_no <= self.suite.retries
                 if resend:  # paused before the slot is free: no request slips in between

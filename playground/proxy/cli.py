@@ -56,8 +56,16 @@ class Printer(Listener):
 def build_hub(save: Path | None, out: TextIO | None) -> tuple[ExchangeHub, Verdicts]:
     """The command's listeners, in the order they must hear each step: the decoder's verdict
     first (the capture's end line and the printed line read it), the captures, the printer."""
-    verdicts = Verdicts()
-    hub = ExchangeHub(verdicts)
+    from playground.proxy.accounts import ExchangeAccounts
+    from playground.runs.prices import load_prices
+
+    loaded = load_prices()
+    for message in loaded.messages:
+        print(f"proxy: {message}", file=sys.stderr, flush=True)
+    accounts = ExchangeAccounts(loaded.table)
+    verdicts = Verdicts(accounts)
+    # The accounts learn a models list passing through before the verdict prices with it.
+    hub = ExchangeHub(accounts, verdicts)
     if save is not None:
         from playground.proxy.recorder import Recorder
 
@@ -108,7 +116,9 @@ def main(argv: Sequence[str]) -> int:
             return 2
     from playground.proxy.server import ProxyServer
 
-    hub, _ = build_hub(args.save, sys.stdout)
+    hub, verdicts = build_hub(args.save, sys.stdout)
+    if verdicts.accounts is not None:  # the gateway's cache lifetime, minimum and prices
+        verdicts.accounts.load_models(upstream)
     try:
         server = ProxyServer(upstream, hub, args.host, args.port).start()
     except OSError as exc:

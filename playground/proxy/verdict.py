@@ -10,12 +10,15 @@ not decoded: its status comes from how it ended alone.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from playground.protocol.figures import first_token
 from playground.protocol.stream import StreamDecoder
 from playground.protocol.timing import compute_timing
 from playground.proxy.exchange import Exchange, Listener
+
+if TYPE_CHECKING:
+    from playground.proxy.accounts import ExchangeAccounts
 
 __all__ = ["ERROR_BODY_MAX", "Verdicts", "summary_keys"]
 
@@ -36,6 +39,8 @@ def summary_keys() -> tuple[str, ...]:
         "ttft_ms",
         "duration_ms",
         "capture",
+        "cache",
+        "cost",
     )
 
 
@@ -55,7 +60,8 @@ class _Decoding:
 class Verdicts(Listener):
     """A listener that decodes every exchange and keeps, for each one that ended, its summary."""
 
-    def __init__(self) -> None:
+    def __init__(self, accounts: ExchangeAccounts | None = None) -> None:
+        self.accounts = accounts  # each exchange's cache and cost (proxy/accounts.py)
         self._open: dict[int, _Decoding] = {}
         self.summaries: OrderedDict[int, dict[str, Any]] = OrderedDict()
 
@@ -127,9 +133,15 @@ class Verdicts(Listener):
             "ttft_ms": _ms(ttft),
             "duration_ms": _ms(t_end),
             "capture": ex.capture,
+            **self._accounted(ex, decoder),
         }
         while len(self.summaries) > KEPT:
             self.summaries.popitem(last=False)
+
+    def _accounted(self, ex: Exchange, decoder: StreamDecoder | None) -> dict[str, Any]:
+        if self.accounts is None:
+            return {"cache": None, "cost": None}
+        return self.accounts.account(ex, decoder)
 
     def status(self, ex: Exchange) -> str | None:
         found = self.summaries.get(ex.id)

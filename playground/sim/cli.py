@@ -49,7 +49,25 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--speed", type=float, default=1.0, help="--replay: timing divided by S (0: at once)"
     )
+    parser.add_argument(
+        "--cache-ttl",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the prompt cache's lifetime (default 300; /v1/models says it)",
+    )
+    parser.add_argument(
+        "--cache-min-tokens",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the shortest prefix the prompt cache keeps (default 64 tokens)",
+    )
     args = parser.parse_args(list(argv))
+    if args.cache_ttl is not None and not 0 <= args.cache_ttl <= 86400:
+        parser.error("--cache-ttl must be 0-86400 seconds")
+    if args.cache_min_tokens is not None and args.cache_min_tokens < 0:
+        parser.error("--cache-min-tokens must be 0 or more")
     if not 0 <= args.port <= 65535:
         parser.error("--port must be 0-65535")
     app = None
@@ -70,7 +88,15 @@ def main(argv: Sequence[str]) -> int:
     from playground.sim.server import SimServer
 
     try:
-        server = SimServer(args.host, args.port, pace=args.pace, fault=args.fault, app=app).start()
+        server = SimServer(
+            args.host,
+            args.port,
+            pace=args.pace,
+            fault=args.fault,
+            app=app,
+            cache_ttl=args.cache_ttl,
+            cache_min_tokens=args.cache_min_tokens,
+        ).start()
     except OSError as exc:
         print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2

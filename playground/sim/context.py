@@ -40,6 +40,7 @@ class SimRequest:
     tokens: int | None  # X-Sim-Tokens: the answer's natural length in tokens
     generation_id: str = field(default_factory=lambda: new_id("gen-"))
     form: dict[str, Any] = field(default_factory=dict)
+    cache: Any = None  # the prompt cache's CacheFigures for this request (prompt_cache.py)
 
     @classmethod
     async def read(cls, request: Request, *, multipart: bool = False) -> SimRequest:

@@ -34,6 +34,7 @@ FAULTS: tuple[str, ...] = (
     "garbage",
     "out-of-order",
     "after-terminator",
+    "no-cache-usage",
 )
 
 # The routes a fault acts on, for the faults that do not act on every route: the one place that

@@ -16,9 +16,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from playground.sim.faults import DropConnection
+from playground.sim.prompt_cache import DEFAULT_MIN_TOKENS, DEFAULT_TTL, PromptCache
 from playground.sim.routes import (
     audio,
     chat,
+    counting,
     image_edits,
     images,
     messages,
@@ -40,16 +42,25 @@ async def _not_found(request: Request, exc: Exception) -> Response:
     return JSONResponse(body, status_code=404)
 
 
-def create_app(*, pace: str | None = None, fault: str | None = None) -> Starlette:
+def create_app(
+    *,
+    pace: str | None = None,
+    fault: str | None = None,
+    cache_ttl: float | None = None,
+    cache_min_tokens: int | None = None,
+) -> Starlette:
     """The simulator as an ASGI app: every route under /v1 (and the same without the prefix).
 
-    `pace` and `fault` are server-wide defaults for requests that send no X-Sim-Pace/X-Sim-Fault.
+    `pace` and `fault` are server-wide defaults for requests that send no X-Sim-Pace/X-Sim-Fault;
+    `cache_ttl` and `cache_min_tokens` the prompt cache's lifetime and minimum (prompt_cache.py).
     """
     table = [
         ("/models", models.handle, ["GET"]),
         ("/chat/completions", chat.handle, ["POST"]),
         ("/responses", responses.handle, ["POST"]),
+        ("/responses/input_tokens", counting.handle_responses, ["POST"]),
         ("/messages", messages.handle, ["POST"]),
+        ("/messages/count_tokens", counting.handle_messages, ["POST"]),
         ("/images", images.handle, ["POST"]),
         ("/images/generations", images.handle, ["POST"]),
         ("/images/edits", image_edits.handle, ["POST"]),
@@ -66,6 +77,10 @@ def create_app(*, pace: str | None = None, fault: str | None = None) -> Starlett
     app.state.music_jobs = {}
     app.state.default_pace = pace
     app.state.default_fault = fault
+    app.state.prompt_cache = PromptCache(
+        DEFAULT_TTL if cache_ttl is None else cache_ttl,
+        DEFAULT_MIN_TOKENS if cache_min_tokens is None else cache_min_tokens,
+    )
     return app
 
 
@@ -101,12 +116,16 @@ class SimServer:
         pace: str | None = None,
         fault: str | None = None,
         app: Starlette | None = None,
+        cache_ttl: float | None = None,
+        cache_min_tokens: int | None = None,
     ) -> None:
         self.app = app  # another app to serve (`sim --replay`); the simulator's own by default
         self.host = host
         self.port = port
         self.pace = pace  # defaults for requests without X-Sim-Pace / X-Sim-Fault
         self.fault = fault
+        self.cache_ttl = cache_ttl  # the prompt cache's lifetime and minimum (prompt_cache.py)
+        self.cache_min_tokens = cache_min_tokens
         self.base_url = ""
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -124,7 +143,14 @@ class SimServer:
         host = f"[{self.host}]" if ":" in self.host else self.host
         self.base_url = f"http://{host}:{self.port}/v1"
         config = uvicorn.Config(
-            self.app if self.app is not None else create_app(pace=self.pace, fault=self.fault),
+            self.app
+            if self.app is not None
+            else create_app(
+                pace=self.pace,
+                fault=self.fault,
+                cache_ttl=self.cache_ttl,
+                cache_min_tokens=self.cache_min_tokens,
+            ),
             log_level="warning",
             access_log=False,
             lifespan="off",

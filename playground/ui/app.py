@@ -344,6 +344,7 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
         _screenshot(window, args.size).save(args.screenshot)
     if args.dump_state:
+        await window.provider_bar.models_settled()  # the dump's cache and cost read it
         _write_dump(panel, args.dump_state)
     return 0
 

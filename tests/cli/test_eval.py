@@ -52,7 +52,10 @@ def test_the_sample_suite_passes_with_json_and_junit(
         "errors": 0,
         "requests": 12,
         "retries": 0,
+        # The sample's "sim-small" is not in the simulator's priced list: unknown, never 0.
+        "cost": None,
     }
+    assert all(c["cost"] is None and c["cache"]["status"] for c in document["cells"])
     first = document["cells"][0]
     assert {
         "case",
@@ -64,6 +67,8 @@ def test_the_sample_suite_passes_with_json_and_junit(
         "ttft_ms",
         "output_tokens",
         "capture",
+        "cache",
+        "cost",
     } == set(first)
     assert all(set(c) == {"type", "pass", "value"} for c in first["checks"])
     assert Path(first["capture"]).is_file()

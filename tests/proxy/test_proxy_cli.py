@@ -75,8 +75,12 @@ def test_the_command_prints_its_address_then_a_line_per_exchange_and_keeps_no_ke
         "ttft_ms",
         "duration_ms",
         "capture",
+        "cache",
+        "cost",
     ]
     assert chat["route"] == "chat" and chat["status"] == "complete" and chat["http_status"] == 200
+    # The first of its client, route and model; priced from the simulator's /v1/models.
+    assert chat["cache"]["status"] in ("cold", "below_minimum") and chat["cost"]["total"] > 0
     ant = {"x-api-key": ANT_KEY, "anthropic-version": "2023-06-01", "anthropic-beta": "b1"}
     messages = CHAT | {"max_tokens": 64}
     httpx.post(base + "/messages", json=messages, headers=ant | INSTANT)

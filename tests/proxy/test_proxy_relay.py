@@ -300,6 +300,8 @@ def test_a_line_names_the_route_events_and_timing(fresh: Proxy) -> None:
         "ttft_ms",
         "duration_ms",
         "capture",
+        "cache",
+        "cost",
     ]
     assert line["method"] == "POST" and line["route"] == "chat"
     assert line["status"] == "complete" and line["events"] > 3 and line["findings"] == []

@@ -30,8 +30,11 @@ WEATHER = {
 
 
 def _openai(base_url: str) -> openai.OpenAI:
+    # A 0 s cache lifetime: the same request sent twice (direct, then proxied) gets the same
+    # usage, not a cache hit the second time.
+    headers = INSTANT | {"X-Sim-Cache-Ttl": "0"}
     return openai.OpenAI(
-        base_url=base_url, api_key="sk-sdk-test", max_retries=0, default_headers=INSTANT
+        base_url=base_url, api_key="sk-sdk-test", max_retries=0, default_headers=headers
     )
 
 

@@ -15,6 +15,7 @@ from playground.sim.context import SimRequest
 from playground.sim.faults import MIDSTREAM_MESSAGE, RouteFaults
 from playground.sim.framing import COMMENT, CONTENT, HEAD, TAIL, TERMINATOR, Frame
 from playground.sim.plan import Plan, Tool, dicts, int_or_none, make_plan, text_of
+from playground.sim.prompt_cache import CacheFigures, chat_usage_details, serve_cache
 
 KEEPALIVE = "keep-alive"
 
@@ -72,13 +73,14 @@ def plan_for(req: SimRequest, variant: int = 0) -> Plan:
     )
 
 
-def usage(plans: list[Plan]) -> dict[str, Any]:
+def usage(plans: list[Plan], cache: CacheFigures | None = None) -> dict[str, Any]:
     out = sum(p.completion_tokens for p in plans)
     prompt = plans[0].prompt_tokens
     return {
         "prompt_tokens": prompt,
         "completion_tokens": out,
         "total_tokens": prompt + out,
+        **chat_usage_details(cache),
         "completion_tokens_details": {"reasoning_tokens": sum(len(p.reasoning) for p in plans)},
     }
 
@@ -143,9 +145,9 @@ async def frames(req: SimRequest, plans: list[Plan]) -> AsyncIterator[Frame]:
     # otherwise one choice with an empty delta so `chunk.choices[0]` keeps working.
     opts = req.body.get("stream_options")
     if isinstance(opts, dict) and opts.get("include_usage"):
-        yield Frame(TAIL, c.base | {"choices": [], "usage": usage(plans)})
+        yield Frame(TAIL, c.base | {"choices": [], "usage": usage(plans, req.cache)})
     else:
-        yield Frame(TAIL, c.chunk({}, plans[0].finish, usage=usage(plans)))
+        yield Frame(TAIL, c.chunk({}, plans[0].finish, usage=usage(plans, req.cache)))
     yield Frame(TERMINATOR, "[DONE]")
 
 
@@ -198,7 +200,7 @@ def whole(req: SimRequest, plans: list[Plan]) -> dict[str, Any]:
         "created": int(time.time()),
         "model": req.model,
         "choices": choices,
-        "usage": usage(plans),
+        "usage": usage(plans, req.cache),
     }
 
 
@@ -208,6 +210,7 @@ async def handle(request: Request) -> Response:
         return early
     # `n` choices: the same question answered n ways, streamed interleaved by choice index.
     plans = [plan_for(req, variant) for variant in range(choice_count(req.body))]
+    serve_cache(request, req, "chat", plans)
     if not req.stream or req.wants_json_instead:
         return req.json(whole(req, plans))
     return req.sse(frames(req, plans), route_faults(req))

@@ -16,6 +16,7 @@ from playground.sim.context import SimRequest
 from playground.sim.faults import MIDSTREAM_MESSAGE, RouteFaults
 from playground.sim.framing import CONTENT, HEAD, TAIL, TERMINATOR, Frame
 from playground.sim.plan import Plan, Tool, dicts, int_or_none, make_plan, text_of
+from playground.sim.prompt_cache import messages_usage, serve_cache
 
 PING_EVERY = 25  # a ping "now and then" (seeds: ping events can appear anywhere)
 _STOP = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use"}
@@ -81,12 +82,7 @@ def _message(req: SimRequest, plan: Plan, msg_id: str) -> dict[str, Any]:
         "model": req.model,
         "stop_reason": None,
         "stop_sequence": None,
-        "usage": {
-            "input_tokens": plan.prompt_tokens,
-            "output_tokens": 1,
-            "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": 0,
-        },
+        "usage": {**messages_usage(req.cache, plan.prompt_tokens), "output_tokens": 1},
     }
 
 
@@ -144,7 +140,10 @@ async def frames(req: SimRequest, plan: Plan) -> AsyncIterator[Frame]:
         index += 1
     stop = _STOP[plan.finish]
     # Cumulative usage: overwrite, never add (docs/protocol.md §4).
-    usage = {"input_tokens": plan.prompt_tokens, "output_tokens": plan.completion_tokens}
+    usage = {
+        **messages_usage(req.cache, plan.prompt_tokens),
+        "output_tokens": plan.completion_tokens,
+    }
     yield _ev(
         TAIL,
         {
@@ -207,6 +206,7 @@ async def handle(request: Request) -> Response:
     if early is not None:
         return early
     plan = plan_for(req)
+    serve_cache(request, req, "messages", [plan])
     if not req.stream or req.wants_json_instead:
         return req.json(whole(req, plan))
     return req.sse(frames(req, plan), route_faults(req))

@@ -16,6 +16,7 @@ from playground.sim.context import SimRequest, new_id
 from playground.sim.faults import MIDSTREAM_MESSAGE, RouteFaults
 from playground.sim.framing import CONTENT, HEAD, TAIL, TERMINATOR, Frame
 from playground.sim.plan import Plan, Tool, dicts, int_or_none, make_plan, text_of
+from playground.sim.prompt_cache import responses_usage_details, serve_cache
 
 SUMMARY_MODES = ("auto", "concise", "detailed")
 # (part added, delta, text done, part done) for the two ways of streaming reasoning.
@@ -110,7 +111,7 @@ class _Builder:
         out = self.plan.completion_tokens
         return {
             "input_tokens": self.plan.prompt_tokens,
-            "input_tokens_details": {"cached_tokens": 0},
+            **responses_usage_details(self.req.cache),
             "output_tokens": out,
             "output_tokens_details": {"reasoning_tokens": len(self.plan.reasoning)},
             "total_tokens": self.plan.prompt_tokens + out,
@@ -285,6 +286,7 @@ async def handle(request: Request) -> Response:
     if (early := req.early() or check("responses", req.body, req.generation_id)) is not None:
         return early
     plan = plan_for(req)
+    serve_cache(request, req, "responses", [plan])
     if not req.stream or req.wants_json_instead:
         return req.json(_Builder(req, plan).whole())
     return req.sse(frames(req, plan), route_faults(req, plan))

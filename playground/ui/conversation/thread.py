@@ -11,6 +11,7 @@ thread elsewhere are thread_edit.py's.
 from __future__ import annotations
 
 import copy
+import time
 import weakref
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -65,6 +66,10 @@ class ConversationThread(QObject):
         self.live: int | None = None  # the index of the answer the live views show
         self.awaiting = False  # a run this thread sent streams its answer (it has a block)
         self.requests: list[dict[str, Any]] = []  # every request sent, as the dump shows it
+        # Beside each request: when it went and the usage its answer reported (the dump's cache
+        # and cost, protocol/accounting/ledger.py).
+        self.request_facts: list[dict[str, Any]] = []
+        self._open_facts: dict[str, Any] | None = None  # the facts of the request in flight
         self._sent_texts: dict[str, str] = {}  # the last request's long strings (``_shared``)
         self.auto_results: dict[str, str] = {}  # tool name -> canned result (--tool-result)
         self.attachments: list[Image] = []  # images for the next user turn (--attach)
@@ -186,8 +191,14 @@ class ConversationThread(QObject):
         body = _shared(redact_base64(body), self._sent_texts, known)
         self._sent_texts = known
         self.requests.append({"path": urlsplit(spec.url).path, "body": body})
+        self._open_facts = {"sent_at": time.monotonic(), "usage": None}
+        self.request_facts.append(self._open_facts)
 
     def _on_finished(self, status: str) -> None:
+        facts, self._open_facts = self._open_facts, None
+        state = self.panel.session.state
+        if facts is not None and state is not None and state.usage is not None:
+            facts["usage"] = copy.deepcopy(state.usage)
         awaited, self.awaiting = self.awaiting, False
         turn = self._answer(status)
         if turn is None:

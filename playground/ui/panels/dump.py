@@ -23,7 +23,32 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
         talk = {"requests": panel.requests}
     from playground.ui.views.structured_view import structured_dump
 
-    return _dump(panel) | shown | talk | structured_dump(panel)
+    return _dump(panel) | shown | talk | _accounts(panel, talk) | structured_dump(panel)
+
+
+def _accounts(panel: RoutePanel, talk: dict[str, Any]) -> dict[str, Any]:
+    """Each request's ``cache`` and ``cost``, the last one's at the top level, and the
+    conversation's ``cost_total`` (protocol/accounting/ledger.py); a panel without a
+    conversation gets its run's ``cost``."""
+    from playground.protocol.accounting.ledger import account_conversation, account_run
+    from playground.runs.prices import load_prices
+
+    bar = getattr(panel.window(), "provider_bar", None)
+    models = getattr(bar, "model_info", None) or {}
+    prices = load_prices().table
+    thread = panel.conversation
+    if thread is not None:
+        return account_conversation(
+            panel.route, talk.get("requests") or [], thread.request_facts, models, prices
+        )
+    state, spec = panel.session.state, panel._last_spec
+    body = spec.json_body if spec is not None else None
+    model = body.get("model") if isinstance(body, dict) else None
+    if state is None or not isinstance(model, str):
+        return {"cost": None}
+    images = sum(1 for image in state.images if image.final)
+    cost = account_run(state.usage, model, models, prices, images=images)
+    return {"cost": cost.to_json() if cost is not None else None}
 
 
 def _dump(panel: RoutePanel) -> dict[str, Any]:

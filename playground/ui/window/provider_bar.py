@@ -24,6 +24,8 @@ from playground.ui.runtime import lazy
 if TYPE_CHECKING:
     import asyncio
 
+    from playground.protocol.accounting.models_meta import ModelInfo
+
 __all__ = [
     "DEFAULT_MODELS",
     "ProviderBar",
@@ -154,6 +156,8 @@ class ProviderBar(QWidget):
         self._models_task: asyncio.Task[None] | None = None
         self.models: list[ModelEntry] = []  # the last /v1/models list, each with its routes
         self.models_note = ""  # why the last model list failed ("" when it came)
+        # What the same list says of each model's context, prices and prompt cache.
+        self.model_info: dict[str, ModelInfo] = {}
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(QLabel("Provider"))
@@ -343,6 +347,7 @@ class ProviderBar(QWidget):
         self._models_task = loop.create_task(self._fetch_models(self.provider(), base))
 
     async def _fetch_models(self, provider: Provider, base: str) -> None:
+        from playground.protocol.accounting.models_meta import models_info
         from playground.transport.client import make_client
 
         key = None
@@ -355,13 +360,15 @@ class ProviderBar(QWidget):
         entries: list[ModelEntry] = []
         try:
             response = await client.get(url, headers=auth_headers(provider, key), timeout=10.0)
-            if response.status_code == 200:
-                entries = model_routes(response.json())
+            payload = response.json() if response.status_code == 200 else None
+            entries = model_routes(payload) if payload is not None else []
+            info = models_info(payload)
             note = models_failure(url, response.status_code, bool(entries))
         except Exception as exc:  # (a cancellation is no Exception: it goes on up)
             # The picker stays editable; the reason goes to the status bar, not a banner. The
             # exception's class only: its text may quote the URL's query or a header.
             note = f"Could not read the model list ({type(exc).__name__}): type a model name"
+            entries, info = [], {}
         finally:
             with contextlib.suppress(Exception):
                 await client.aclose()
@@ -376,12 +383,20 @@ class ProviderBar(QWidget):
                 self.modelsFailed.emit(note)
         if entries and self.provider().id == provider.id:
             self.models = entries
+            self.model_info = info
             current = self.model()
             names = self.route_models()
             self._fill(current or (names[0] if names else ""))
             if not current and names:
                 self._model_changed(names[0])
         self.modelsLoaded.emit([name for name, _routes in entries])
+
+    async def models_settled(self, timeout: float = 5.0) -> None:
+        """Wait (up to ``timeout`` s) for a models list being fetched: the headless dump prices
+        and judges the cache with what it says."""
+        task = self._models_task
+        if task is not None and not task.done():
+            await lazy.settle(task, timeout, quiet=True)
 
     async def aclose(self) -> None:
         task = self._models_task

@@ -37,6 +37,7 @@ EXPECTED: dict[str, tuple[str, int | None, str | None]] = {
     "garbage": ("complete", None, "*"),  # any finding: the garbage line must not pass unseen
     "out-of-order": ("complete", None, None),  # chat has no blocks; messages is checked below
     "after-terminator": ("complete", None, "event_after_terminator"),
+    "no-cache-usage": ("complete", None, None),  # usage without its cache fields
 }
 
 

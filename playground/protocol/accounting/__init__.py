@@ -1,0 +1,1 @@
+"""Usage, cost, the prompt cache and the context window: pure models the window only shows."""
