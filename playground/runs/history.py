@@ -51,6 +51,7 @@ class RunSummary:
     provider_id: str = ""
     url: str = ""
     duration: float | None = None
+    ttft: float | None = None  # time to first token (protocol/figures.py), as the panel saw it
     bytes: int = 0
     preview: str = ""
     error: str = ""
@@ -107,6 +108,7 @@ _FIELD_CHECKS: dict[str, Callable[[object], bool]] = {
     "provider_id": _is_text,
     "url": _is_text,
     "duration": _is_seconds_or_none,
+    "ttft": _is_seconds_or_none,
     "bytes": _is_count,
     "preview": _is_text,
     "error": _is_text,
@@ -177,11 +179,18 @@ class RunRecorder(CaptureJournal):
         self.history._put(self.summary)
 
     def finish(
-        self, status: str | None = None, preview: str | None = None, error: str | None = None
+        self,
+        status: str | None = None,
+        preview: str | None = None,
+        error: str | None = None,
+        ttft: float | None = None,
     ) -> None:
-        """What the panel showed at the end (its decoder's status, text, error) for the list."""
+        """What the panel showed at the end (its decoder's status, text, error, time to first
+        token) for the list."""
         if status:
             self.summary.status = status
+        if ttft is not None:
+            self.summary.ttft = round(ttft, 4)
         if preview is not None:
             self.summary.preview = " ".join(preview.split())[:PREVIEW_CHARS]
         if error is not None:

@@ -75,7 +75,11 @@ class Recorder(RunSink, Protocol):
     """A journal that also hears the panel's verdict at the end (the history's list entry)."""
 
     def finish(
-        self, status: str | None = None, preview: str | None = None, error: str | None = None
+        self,
+        status: str | None = None,
+        preview: str | None = None,
+        error: str | None = None,
+        ttft: float | None = None,
     ) -> None: ...
 
 
@@ -207,7 +211,11 @@ class ScrubbingSink:
         self.sink.on_end(t)
 
     def finish(
-        self, status: str | None = None, preview: str | None = None, error: str | None = None
+        self,
+        status: str | None = None,
+        preview: str | None = None,
+        error: str | None = None,
+        ttft: float | None = None,
     ) -> None:
         """The panel's verdict, scrubbed, for a journal that takes one (a history entry)."""
         if isinstance(self.sink, Recorder):
@@ -215,6 +223,7 @@ class ScrubbingSink:
                 status,
                 preview=scrub(preview, *self.secrets) if preview else preview,
                 error=scrub(error, *self.secrets) if error else error,
+                ttft=ttft,
             )
 
 

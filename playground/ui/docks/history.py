@@ -29,8 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.protocol.figures import BY_KEY
+from playground.protocol.timing_format import format_seconds
 from playground.ui.kit.export_dialog import FORMAT_TITLES, show_export
 from playground.ui.kit.save_prompt import ask_save_path
+
+TTFT = BY_KEY["first_token"]
 
 __all__ = ["STATUS_COLORS", "HistoryView"]
 
@@ -80,7 +84,10 @@ class HistoryView(QWidget):
         self.all_routes = QCheckBox("All panels")
         self.all_routes.toggled.connect(self.refresh)
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["when", "status", "route", "model", "time", "answer"])
+        columns = ["when", "status", "route", "model", "time", TTFT.short, "answer"]
+        self.tree.setHeaderLabels(columns)
+        # One name and one meaning for the figure in every view (protocol/figures.py).
+        self.tree.headerItem().setToolTip(5, TTFT.tip)
         self.tree.setRootIsDecorated(False)
         self.tree.setAlternatingRowColors(True)
         self.tree.setUniformRowHeights(True)
@@ -173,6 +180,7 @@ class HistoryView(QWidget):
                     run.route,
                     run.model,
                     duration,
+                    format_seconds(run.ttft) if run.ttft is not None else "",
                     run.preview or run.error,
                 ]
             )
@@ -180,7 +188,7 @@ class HistoryView(QWidget):
             color = STATUS_COLORS.get(run.status or "")
             if color is not None:
                 item.setForeground(1, color)
-            item.setToolTip(5, run.error or run.preview)
+            item.setToolTip(6, run.error or run.preview)
             self.tree.addTopLevelItem(item)
             if run.id == selected:
                 item.setSelected(True)

@@ -460,6 +460,7 @@ class StreamSession(QObject):
                         status,
                         preview=state.text[:200],
                         error=state.error.message if state.error else None,
+                        ttft=self.run.t_first_token,
                     )
         self._recorders = []
         self._run_over()
