@@ -9,7 +9,7 @@ import pytest
 
 WIDE_FIGURES: dict[str, Any] = {
     "http_status": 200,
-    "ttfb": 1.046,  # "TTFB 1046 ms": a digit more than the label's usual room
+    "ttfb": 754.2,  # "TTFB 12 min 34 s": far more than the label's usual room
     "ttft": 9.9994,
     "tokens_per_s": 84544.4,  # "84544.4 tok/s"
     "elapsed": 123.456,
@@ -48,7 +48,7 @@ def test_every_visible_figure_is_whole(qtbot: Any, width: int) -> None:
 def test_a_wide_figure_shows_when_there_is_room_and_nothing_overlaps(qtbot: Any) -> None:
     line = _line(qtbot, 1400)
     shown = line.shown_figures()
-    assert shown["ttfb"][0] == "TTFB 1046 ms"
+    assert shown["ttfb"][0] == "TTFB 12 min 34 s"
     assert shown["rate"][0] == "84544.4 tok/s"
     placed = sorted(
         (label.geometry() for label in (line.status, line.http, line.ttfb, line.ttft, line.rate)),

@@ -92,7 +92,7 @@ def test_the_headless_dump_reads_tool_arguments_nested_20000_deep(tmp_path: Path
     """The window's --dump-state on a replay whose tool call nests 20,480 brackets deep."""
     from headless_helpers import run_headless_batch
 
-    deep = Path(__file__).resolve().parents[1] / "hostile" / "deep.sse"
+    deep = Path(__file__).resolve().parents[2] / "hostile" / "deep.sse"
     (run,) = run_headless_batch(
         tmp_path, [("--route", "chat", "--replay", str(deep), "--speed", "0")], parallel=1
     )

@@ -19,7 +19,7 @@ from playground.ui.compare.diff import figures_html
 from playground.ui.docks.timing import timing_of_session
 from playground.ui.docks.traffic.table import COLUMNS, cells
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CAPTURE = ROOT / "resources" / "captures" / "messages.capture.jsonl"
 
 

@@ -64,10 +64,11 @@ def test_an_echoed_key_split_across_reads_reaches_no_file_and_no_tab(
         win.provider_bar.base_url_edit.editingFinished.emit()
         panel = win.show_panel("chat")
         capture_path = data / "saved.capture.jsonl"
-        _journal_to(panel, str(capture_path))
+        series = _journal_to(panel, str(capture_path))
         qloop.do(panel.send)
         qloop.run(panel.session.wait(), 30)
         qloop.sleep(0.1)
+        series.finish()  # the conversation is over: its last exchange at the path asked for
         response_tab = win.inspector.response_view.toPlainText()
         assert "x-echo: [redacted]" in response_tab.lower() and SECRET not in response_tab
         assert SECRET not in win.inspector.request_view.toPlainText()

@@ -128,10 +128,11 @@ def test_the_key_never_leaves_a_trace(
 
         # 1. A stream, journaled to a capture file and to the history.
         capture_path = data / "saved.capture.jsonl"
-        _journal_to(panel, str(capture_path))
+        series = _journal_to(panel, str(capture_path))
         qloop.do(panel.send)
         assert qloop.run(panel.session.wait(), 30) == "complete"
         qloop.sleep(0.1)
+        series.finish()  # the conversation is over: its last exchange at the path asked for
         sent = panel.session.run.headers
         assert any(v == "Bearer [redacted]" for v in sent.values()), sent  # the key was used
 
