@@ -108,7 +108,6 @@ def transcript_view() -> TranscriptView:
     return TranscriptView()
 
 
-
 _CHAT_VIEWS: tuple[tuple[str, Callable[[], QWidget]], ...] = (
     ("thinking", thinking_view),
     ("answer", answer_view),

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from playground.ui.window.compare import CompareLauncher
     from playground.ui.window.dock_host import Docks
     from playground.ui.window.inspector_feed import InspectorFeed
+    from playground.ui.window.kept import ConversationKeeper
     from playground.ui.window.menus import Menus
     from playground.ui.window.panel_map import PanelMap
     from playground.ui.window.provider_bar import ProviderBar
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
         self._docks: Docks | None = None
         self._replay: ReplayBar | None = None
         self._compare: CompareLauncher | None = None
+        self._kept: ConversationKeeper | None = None
         self.setWindowTitle("Playground")
         self.setAcceptDrops(True)
         self.resize(1560, 920)
@@ -192,6 +194,15 @@ class MainWindow(QMainWindow):
                 if not self.interactive:  # headless: nobody reads the status bar
                     print(f"playground: {' '.join(self._history.messages)}", file=sys.stderr)
         return self._history
+
+    @property
+    def kept(self) -> ConversationKeeper:
+        """The conversational panels' conversations, kept as they change (window/kept.py)."""
+        if self._kept is None:
+            from playground.ui.window.kept import ConversationKeeper
+
+            self._kept = ConversationKeeper(self)
+        return self._kept
 
     @property
     def docks(self) -> Docks:
@@ -393,6 +404,7 @@ class MainWindow(QMainWindow):
         )
         if panel.conversation is not None:
             panel.conversation.carryRequested.connect(self._carry)
+            self.kept.attach(panel)
 
     def _carry(self, target: str, conversation: Conversation, prompt: str) -> None:
         """A thread's Send to: into Compare's columns, or into ``target``'s panel, in front."""
@@ -499,4 +511,3 @@ class MainWindow(QMainWindow):
         from playground.runs.writer import flush_shared
 
         await lazy.in_thread(flush_shared)  # every run's files complete before the process ends
-
