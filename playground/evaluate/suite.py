@@ -41,7 +41,6 @@ __all__ = [
     "parse_suite",
 ]
 
-
 def load_suite(path: Path) -> Suite:
     """Read and check a suite file; SuiteError says what is wrong and where."""
     try:

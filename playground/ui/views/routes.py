@@ -108,6 +108,7 @@ def transcript_view() -> TranscriptView:
     return TranscriptView()
 
 
+
 _CHAT_VIEWS: tuple[tuple[str, Callable[[], QWidget]], ...] = (
     ("thinking", thinking_view),
     ("answer", answer_view),

@@ -256,13 +256,8 @@ def open_history() -> RunHistory | None:
 # The docks, in the View menu's order. A new dock: its widget in ui/docks/, one entry here.
 DOCKS: tuple[DockSpec, ...] = (
     DockSpec(
-        "timing",
-        "Timing — where the time went",
-        _BOTTOM,
-        Docks._timing,
-        "&Timing",
-        "Ctrl+T",
-        when="idle",
+        "timing", "Timing — where the time went", _BOTTOM, Docks._timing,
+        "&Timing", "Ctrl+T", when="idle",
     ),
     DockSpec("history", "History", _LEFT, Docks._history, "&History", "Ctrl+H", when="now"),
     DockSpec("traffic", "Traffic", _BOTTOM, Docks._traffic),  # File > Record traffic…
