@@ -53,6 +53,14 @@ def _when(started_at: str) -> str:
     return moment.astimezone().strftime("%d %b %H:%M:%S")
 
 
+def _prompt_and_answer(run: Any) -> str:
+    """What the row says of the run: a conversational run's prompt first (the runs of one
+    thread looked alike), then its answer or its error."""
+    answer = run.preview or run.error
+    prompt = getattr(run, "prompt", "")
+    return f"“{prompt}” → {answer}" if prompt else answer
+
+
 class HistoryView(QWidget):
     """Runs of one panel (or all), newest first; double-click reopens a run into its panel.
 
@@ -80,7 +88,7 @@ class HistoryView(QWidget):
         self.all_routes = QCheckBox("All panels")
         self.all_routes.toggled.connect(self.refresh)
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["when", "status", "route", "model", "time", "answer"])
+        self.tree.setHeaderLabels(["when", "status", "route", "model", "time", "prompt → answer"])
         self.tree.setRootIsDecorated(False)
         self.tree.setAlternatingRowColors(True)
         self.tree.setUniformRowHeights(True)
@@ -173,14 +181,14 @@ class HistoryView(QWidget):
                     run.route,
                     run.model,
                     duration,
-                    run.preview or run.error,
+                    _prompt_and_answer(run),
                 ]
             )
             item.setData(0, Qt.ItemDataRole.UserRole, run.id)
             color = STATUS_COLORS.get(run.status or "")
             if color is not None:
                 item.setForeground(1, color)
-            item.setToolTip(5, run.error or run.preview)
+            item.setToolTip(5, _prompt_and_answer(run))
             self.tree.addTopLevelItem(item)
             if run.id == selected:
                 item.setSelected(True)
