@@ -280,7 +280,7 @@ class MainWindow(QMainWindow):
         """Build ``route``'s panel and put it in its tab in place of the placeholder."""
         from playground.ui.panels.route_panel import RoutePanel
         from playground.ui.runtime.timeouts import first_byte_timeout, stall_seconds
-        from playground.ui.views.routes import route_views
+        from playground.ui.views.routes import route_icon
 
         # The first frame's panel shows its empty state: its output widgets wait for idle time.
         panel = RoutePanel(route, self.requests.panel_spec, defer_output=not self._after_done)
@@ -303,9 +303,7 @@ class MainWindow(QMainWindow):
         blocked = self.tabs.blockSignals(True)
         try:
             self.tabs.removeTab(index)
-            self.tabs.insertTab(
-                index, panel, self.style().standardIcon(route_views(route).icon), panel.title
-            )
+            self.tabs.insertTab(index, panel, route_icon(route), panel.title)
             self.tabs.setTabEnabled(index, enabled)
             self.tabs.setCurrentIndex(current)
             self.tab_fit.apply()  # the new tab has its full title: icons only if narrow
