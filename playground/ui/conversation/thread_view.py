@@ -101,6 +101,8 @@ class ThreadView(QWidget):
         head = QHBoxLayout()
         self.summary = ElidedLabel()
         self.summary.setStyleSheet("color: gray;")
+        # Its few characters count in the head's minimum, so the pane's minimum holds the row.
+        self.summary.setMinimumWidth(self.summary.minimumSizeHint().width())
         head.addWidget(self.summary, 1)
         self.send_to_button = QToolButton()
         self.send_to_button.setText("Send to")

@@ -87,7 +87,6 @@ class Docks(QObject):
                 dock.setObjectName(f"{name}Dock")
                 dock.setWidget(widget)
             self.window.addDockWidget(spec.area, dock)
-            self._placed(name, dock)
             dock.hide()
             dock.visibilityChanged.connect(lambda on, n=name: self._visibility(n, on))
             self._docks[name], self._widgets[name] = dock, widget
@@ -101,6 +100,7 @@ class Docks(QObject):
         if dock.isVisible() != on:
             if on:
                 self._make_room(dock)
+                self._beside(name, dock)
             dock.setVisible(on)
             if on:
                 dock.raise_()
@@ -113,6 +113,14 @@ class Docks(QObject):
         if visible and name == "conversations":
             self.conversations_view.refresh()
         self.visibilityChanged.emit(name, visible)
+
+    def _beside(self, name: str, dock: QDockWidget) -> None:
+        """History and Conversations shown together share one place, as two tabs (tabbed only
+        when both show: a tab group of hidden docks left an empty tab bar in the window)."""
+        other = {"history": "conversations", "conversations": "history"}.get(name)
+        shown = self._docks.get(other) if other is not None else None
+        if shown is not None and shown.isVisible() and not shown.isFloating():
+            self.window.tabifyDockWidget(shown, dock)
 
     def _make_room(self, dock: QDockWidget) -> None:
         """A side dock that would push the window wider than it is goes below instead.
@@ -203,19 +211,13 @@ class Docks(QObject):
                 return
             if window.current_panel().route in CONVERSATION_ROUTES:
                 if history.isVisible() and not conversations.isVisible():
-                    conversations.show()
+                    self.show("conversations", True)
                 conversations.raise_()
             elif history.isVisible():
                 history.raise_()
 
         window.current_run.changed.connect(follow_panel)
         return view
-
-    def _placed(self, name: str, dock: QDockWidget) -> None:
-        """The Conversations dock shares History's place, as a tab beside it."""
-        history = self._docks.get("history")
-        if name == "conversations" and history is not None:
-            self.window.tabifyDockWidget(history, dock)
 
     def _refresh_conversations(self) -> None:
         if self.dock("conversations").isVisible():
