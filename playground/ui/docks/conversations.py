@@ -9,11 +9,13 @@ and asks its owner to open a conversation (``openRequested``) or to show one of 
 from __future__ import annotations
 
 import datetime
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QHeaderView,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -38,6 +40,16 @@ def _when(stamp: str) -> str:
     except ValueError:
         return stamp[:19]
     return moment.astimezone().strftime("%d %b %H:%M")
+
+
+def _started(run_id: str) -> str:
+    """When a run began, read from its history id (``<UTC stamp>-<route>-<random>``)."""
+    stamp = run_id.partition("-")[0]
+    try:
+        moment = datetime.datetime.strptime(stamp, "%Y%m%dT%H%M%S%f").replace(tzinfo=datetime.UTC)
+    except ValueError:
+        return run_id
+    return moment.astimezone().strftime("%d %b %H:%M:%S")
 
 
 class ConversationsView(QWidget):
@@ -69,10 +81,15 @@ class ConversationsView(QWidget):
         self.tree.setRootIsDecorated(False)
         self.tree.setAlternatingRowColors(True)
         self.tree.setUniformRowHeights(True)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the title takes the rest
+        for column in range(1, 5):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.itemDoubleClicked.connect(lambda _item, _col: self.open_selected())
         self.tree.itemSelectionChanged.connect(self._selection_changed)
         self.runs = QTreeWidget()
-        self.runs.setHeaderLabels(["run", "status", "capture"])
+        self.runs.setHeaderLabels(["started", "status", "capture"])
         self.runs.setRootIsDecorated(False)
         self.runs.itemDoubleClicked.connect(lambda _item, _col: self.show_run())
         self.runs.itemSelectionChanged.connect(self._selection_changed)
@@ -114,7 +131,6 @@ class ConversationsView(QWidget):
         split.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(QLabel("<b>Conversations</b>"))
         layout.addWidget(self.search)
         layout.addWidget(split, 1)
         layout.addWidget(self.empty)
@@ -122,6 +138,11 @@ class ConversationsView(QWidget):
         layout.addWidget(self.status)
         self.split = split
         self.refresh()
+
+    def sizeHint(self) -> QSize:
+        # Room for the five columns beside the panels on a wide screen; on a narrow one the
+        # dock goes below them instead (window/dock_host.py).
+        return QSize(440, super().sizeHint().height())
 
     # ---- listing -----------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -146,8 +167,6 @@ class ConversationsView(QWidget):
             self.tree.addTopLevelItem(item)
             if row.id == selected:
                 item.setSelected(True)
-        for column in range(1, 5):
-            self.tree.resizeColumnToContents(column)
         searching = bool(self.search.text().strip())
         self.empty.setText(
             "No conversation holds those words."
@@ -199,11 +218,13 @@ class ConversationsView(QWidget):
             self._say(str(exc))
             return
         for run in reversed(saved.runs):
-            item = QTreeWidgetItem([run.id, run.status or "", run.capture])
+            item = QTreeWidgetItem([_started(run.id), run.status or "", Path(run.capture).name])
             item.setData(0, _ID_ROLE, run.id)
+            item.setToolTip(0, run.id)
             item.setToolTip(2, run.capture)
             self.runs.addTopLevelItem(item)
-        self.runs.resizeColumnToContents(0)
+        for column in range(2):
+            self.runs.resizeColumnToContents(column)
 
     def _say(self, message: str) -> None:
         self.message = message
