@@ -187,3 +187,19 @@ def test_a_damaged_conversation_file_is_set_aside_and_said(
     assert [r[0] for r in _rows(view)] == [FIRST]
     assert "set aside" in view.message
     assert (folder / "20200101T000000000000-aaaaaa.conversation.json.corrupt").exists()
+
+
+def test_saved_after_each_edit_and_new_starts_another(data: Path, window: Any, qloop: Any) -> None:
+    panel = window.show_panel("chat")
+    assert say(qloop, panel, FIRST) == "complete"
+    store = window.kept.store
+    (row,) = store.list()
+    assert row.turns == 2
+    panel.conversation.delete(1)  # an edit: the answer deleted
+    qloop.sleep(0.05)
+    assert store.load(row.id).conversation.turns == tuple(panel.conversation.turns)
+    assert store.list()[0].turns == 1
+    panel.conversation.clear()  # New conversation: the next run keeps another one
+    assert say(qloop, panel, SECOND) == "complete"
+    rows = store.list()
+    assert [r.title for r in rows] == [SECOND, FIRST] and rows[1].turns == 1
