@@ -5,6 +5,8 @@ conversation's title (its first user prompt until renamed), route, model, system
 turn in the route-neutral model (protocol/conversation/stored.py), the runs it made with their
 captures, and its created and updated times. A file that cannot be read is set aside as
 ``*.corrupt`` with a message in ``ConversationStore.messages``: the others stay listed.
+Given a background ``FileWriter`` (runs/writer.py), each file is encoded and written on its
+thread; reading waits for what is queued first.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from playground.protocol.conversation.stored import (
 from playground.runs.atomic import write_json_atomically
 from playground.runs.paths import data_dir
 from playground.runs.set_aside import set_aside
+from playground.runs.writer import FileWriter
 
 __all__ = [
     "ConversationError",
@@ -182,9 +185,11 @@ class _Cached:
 class ConversationStore:
     """The conversations kept under ``root`` (default: ``<data dir>/conversations``)."""
 
-    def __init__(self, root: Path | None = None) -> None:
+    def __init__(self, root: Path | None = None, *, writer: FileWriter | None = None) -> None:
         self.root = Path(root) if root is not None else data_dir() / "conversations"
-        self.messages: list[str] = []  # what was set aside, for the status bar
+        # Where the files are written: inline unless one is given (the window's runs' writer).
+        self.writer = writer if writer is not None else FileWriter(threaded=False)
+        self.messages: list[str] = []  # what was set aside or not saved, for the status bar
         self._cache: dict[str, _Cached] = {}
         if self.root.exists() and not self.root.is_dir():  # a file where the folder belongs
             aside = set_aside(self.root)
@@ -208,12 +213,34 @@ class ConversationStore:
 
     def save(self, saved: SavedConversation) -> None:
         """Write ``saved`` atomically, its title from its first prompt unless it was renamed and
-        its ``updated`` now; OSError when the folder cannot be written."""
+        its ``updated`` now. Inline, OSError when the folder cannot be written; on a background
+        writer, that becomes a message (a newer save of it queued before it starts wins)."""
         if not saved.renamed:
             saved.title = title_of(saved.conversation)
         saved.updated = _now()
+        path = self.path_of(saved.id)
+        # The turns are immutable: only the list of runs is copied for the writer's thread.
+        snapshot = replace(saved, runs=list(saved.runs))
+        if not self.writer.threaded:
+            self._write(path, snapshot)
+            return
+
+        def write() -> None:
+            try:
+                self._write(path, snapshot)
+            except OSError as exc:
+                message = (
+                    f"The conversation “{snapshot.title}” could not be saved "
+                    f"({exc.strerror or type(exc).__name__})."
+                )
+                if message not in self.messages:
+                    self.messages.append(message)
+
+        self.writer.submit(write, key=("conversation", path))
+
+    def _write(self, path: Path, saved: SavedConversation) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        write_json_atomically(self.path_of(saved.id), _as_json(saved), prefix=".conversation-")
+        write_json_atomically(path, _as_json(saved), prefix=".conversation-")
 
     def rename(self, conversation_id: str, title: str) -> SavedConversation:
         saved = self.load(conversation_id)
@@ -226,12 +253,14 @@ class ConversationStore:
 
     def delete(self, conversation_id: str) -> None:
         """Forget the conversation (its runs stay in the history, where they were made)."""
+        self.writer.flush()  # a save still queued would write it again
         self._cache.pop(conversation_id, None)
         self.path_of(conversation_id).unlink(missing_ok=True)
 
     # ---- reading ---------------------------------------------------------------------------
     def load(self, conversation_id: str) -> SavedConversation:
         path = self.path_of(conversation_id)
+        self.writer.flush()  # what was saved just before is read whole
         if not path.is_file():
             raise ConversationError(f"There is no conversation {conversation_id}.")
         try:
@@ -245,6 +274,7 @@ class ConversationStore:
     def list(self, query: str = "") -> list[ConversationSummary]:
         """Every conversation, the most recently updated first; with ``query``, those whose
         title or turns hold every one of its words (case-insensitive)."""
+        self.writer.flush()
         words = query.casefold().split()
         found: list[ConversationSummary] = []
         seen: set[str] = set()

@@ -176,3 +176,25 @@ def test_title_is_the_first_user_prompt() -> None:
     title = title_of(Conversation((Turn.of("user", long),)))
     assert len(title) == 80 and title.endswith("…")
     assert title_of(Conversation((Turn("user", (Text("  "),)), Turn.of("user", "b")))) == "b"
+
+
+def test_on_a_background_writer_reads_wait_and_failures_are_messages(tmp_path: Path) -> None:
+    from playground.runs.writer import FileWriter
+
+    writer = FileWriter(name="test-conversations")
+    try:
+        store = ConversationStore(tmp_path / "kept", writer=writer)
+        saved = store.new("chat", Conversation((Turn.of("user", "queued"),)))
+        for n in range(5):  # saved as it changes: the newest queued write wins
+            saved.conversation = saved.conversation.add(Turn.of("assistant", f"answer {n}"))
+            store.save(saved)
+        assert store.load(saved.id).turns == 6  # the read waited for the writes
+        assert [r.turns for r in store.list()] == [6]
+        blocked = ConversationStore(tmp_path / "file", writer=writer)
+        (tmp_path / "file").write_text("a file where the folder would be made")
+        blocked.root = tmp_path / "file" / "inside"
+        blocked.save(blocked.new("chat", Conversation((Turn.of("user", "lost?"),))))
+        writer.flush()
+        assert len(blocked.messages) == 1 and "“lost?” could not be saved" in blocked.messages[0]
+    finally:
+        writer.close()

@@ -43,12 +43,14 @@ class ConversationKeeper(QObject):
         """The conversations' folder, opened on first use; what it set aside is said once."""
         if self._store is None:
             from playground.runs.conversations import ConversationStore
+            from playground.runs.writer import shared_writer
 
-            self._store = ConversationStore()
+            # Encoded, written and synced on the run files' thread: never on the UI thread.
+            self._store = ConversationStore(writer=shared_writer())
         return self._store
 
-    def say_set_aside(self) -> None:
-        """What the store set aside (a damaged file), on the status bar and, headless, stderr."""
+    def say_messages(self) -> None:
+        """What the store set aside or could not save, on the status bar (headless: stderr)."""
         store = self.store
         if not store.messages:
             return
@@ -114,11 +116,10 @@ class ConversationKeeper(QObject):
         try:
             self.store.save(saved)
         except OSError as exc:  # a full or read-only disk: the panel goes on, and says so
-            self.window.statusBar().showMessage(
-                f"The conversation could not be saved ({exc.strerror or type(exc).__name__}).",
-                15000,
+            self.store.messages.append(
+                f"The conversation could not be saved ({exc.strerror or type(exc).__name__})."
             )
-            return
+        self.say_messages()  # an earlier background write's failure too
         self.saved.emit(saved.id)
 
     @staticmethod
