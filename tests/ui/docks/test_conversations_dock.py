@@ -203,3 +203,21 @@ def test_saved_after_each_edit_and_new_starts_another(data: Path, window: Any, q
     assert say(qloop, panel, SECOND) == "complete"
     rows = store.list()
     assert [r.title for r in rows] == [SECOND, FIRST] and rows[1].turns == 1
+
+
+def test_beside_history_the_panel_decides_which_shows(data: Path, window: Any, qloop: Any) -> None:
+    docks = window.docks
+    window.resize(1920, 1080)
+    window.show_panel("images")
+    docks.show("history", True)
+    qloop.sleep(0.05)
+    conversations = docks.dock("conversations")
+    assert not conversations.isVisible()  # the Images panel keeps its runs' history
+    window.show_panel("messages")
+    qloop.sleep(0.05)
+    history = docks.dock("history")
+    assert conversations.isVisible() and history in window.tabifiedDockWidgets(conversations)
+    assert not conversations.visibleRegion().isEmpty() and history.visibleRegion().isEmpty()
+    window.show_panel("speech")
+    qloop.sleep(0.05)
+    assert not history.visibleRegion().isEmpty() and conversations.visibleRegion().isEmpty()
