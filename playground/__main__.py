@@ -1,5 +1,6 @@
-"""Entry point: the window by default; subcommands inspect, sim, proxy, bench, export and eval;
---version and the launcher entry's --install-desktop-entry / --uninstall-desktop-entry."""
+"""Entry point: the window by default; subcommands inspect, sim, proxy, bench, export, eval and
+conversations; --version and the launcher entry's --install-desktop-entry /
+--uninstall-desktop-entry."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ _SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("playground.bench.runner", "main"),
     "export": ("playground.cli.export", "main"),
     "eval": ("playground.cli.eval", "main"),
+    "conversations": ("playground.cli.conversations", "main"),
     "--install-desktop-entry": ("playground.desktop_entry", "main"),
     "--uninstall-desktop-entry": ("playground.desktop_entry", "main"),
 }

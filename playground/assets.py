@@ -19,6 +19,7 @@ __all__ = [
     "icon_png_sizes",
     "icon_svg",
     "resource",
+    "route_icon_svg",
     "sample_capture",
     "sample_evaluation",
     "sample_wav",
@@ -67,6 +68,12 @@ def icon_png_sizes() -> list[int]:
 
 def icon_png(size: int) -> Path:
     return resource("icons", f"{ICON_NAME}-{size}.png")
+
+
+def route_icon_svg(route: str, *, dark: bool) -> Path:
+    """The icon drawn for ``route``'s tab (scripts/make_route_icons.py), for a dark or a light
+    palette: ``icons/routes/<route>-dark.svg`` or ``-light.svg``."""
+    return resource("icons", "routes", f"{route}-{'dark' if dark else 'light'}.svg")
 
 
 def sample_wav() -> Path:

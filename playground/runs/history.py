@@ -55,6 +55,7 @@ class RunSummary:
     bytes: int = 0
     preview: str = ""
     error: str = ""
+    prompt: str = ""  # a conversational run's last user turn: rows of one thread differ by it
 
     @classmethod
     def from_json(cls, data: object) -> RunSummary:
@@ -112,6 +113,7 @@ _FIELD_CHECKS: dict[str, Callable[[object], bool]] = {
     "bytes": _is_count,
     "preview": _is_text,
     "error": _is_text,
+    "prompt": _is_text,
 }
 
 _SUMMARY_FIELDS = tuple(f.name for f in fields(RunSummary))
@@ -135,6 +137,22 @@ class LoadedRun:
             if name.lower() == "content-type":
                 return value
         return None
+
+
+def _last_prompt(route: str, body: dict[str, Any]) -> str:
+    """The text of the last user turn a conversational body sends, on one line, shortened."""
+    from playground.protocol.conversation.bodies import CONVERSATION_ROUTES, parse_body
+
+    if route not in CONVERSATION_ROUTES:
+        return ""
+    try:
+        turns = parse_body(body, route).conversation.turns
+    except Exception:  # a body that is no conversation: the row has no prompt
+        return ""
+    for turn in reversed(turns):
+        if turn.role == "user":
+            return " ".join(turn.text.split())[:PREVIEW_CHARS]
+    return ""
 
 
 def _new_id(route: str) -> str:
@@ -162,6 +180,8 @@ class RunRecorder(CaptureJournal):
         body_json = self.request.get("body") if self.request else None
         if isinstance(body_json, dict) and not self.summary.model:
             self.summary.model = str(body_json.get("model") or "")
+        if isinstance(body_json, dict):
+            self.summary.prompt = _last_prompt(self.summary.route, body_json)
         self.summary.started_at = self.started_at
         self.summary.status = "streaming"
         self.history._put(self.summary)
@@ -434,6 +454,7 @@ class RunHistory:
             status=end.get("status") or ("truncated" if journal.end is None else None),
             http_status=journal.response_status,
             model=str(body.get("model") or "") if isinstance(body, dict) else "",
+            prompt=_last_prompt(journal.route or "", body) if isinstance(body, dict) else "",
             url=str(request.get("url") or ""),
             duration=end.get("end"),
             bytes=sum(len(d) for _t, d in journal.chunks),

@@ -289,6 +289,8 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         panel.session.start_replay(capture, args.speed)
     else:
         panel = window.show_panel(args.route)
+        if args.open_conversation is not None:  # its turns, system and model; --prompt goes on
+            window.kept.open(args.open_conversation)
         if args.preset:  # its model, thread, tools and parameters; the options below go on top
             window.menus.presets.open(args.preset)
             # Headless, the preset's canned results answer its calls as --tool-result does.
@@ -311,8 +313,9 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
             panel.set_pace(args.pace)
         if args.save_capture:
             series = _journal_to(panel, args.save_capture)
-        panel.send()
-        if panel.session.state is None:
+        if args.open_conversation is None or args.prompts:  # opened alone: shown, not sent
+            panel.send()
+        if panel.session.state is None and (args.open_conversation is None or args.prompts):
             # The panel refused to send (an unreadable audio file, no provider): say why on
             # stderr too, not only in the dump's error (a run without --dump-state was silent).
             reason = panel.banner.text or "the panel did not send the request"

@@ -49,6 +49,7 @@ _DEFAULTS: dict[str, Any] = {
     "proxy": None,
     "proxy_port": 0,
     "preset": None,
+    "open_conversation": None,
 } | HEADLESS_DEFAULTS
 
 
@@ -57,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="playground",
         description="The playground window. With --route, a headless run (see --exit-when-done).",
         epilog="Also: playground --version | --install-desktop-entry | --uninstall-desktop-entry, "
-        "and the subcommands inspect, sim, export and bench.",
+        "and the subcommands inspect, sim, export, bench and conversations.",
         add_help=True,
     )
     p.add_argument("file", nargs="?", help="a capture (or raw `curl -N` output) to open")
@@ -103,9 +104,31 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--proxy-port", type=int, metavar="N", help="the proxy's port (default: free)")
     p.add_argument("--preset", metavar="NAME", help="open a saved preset first (its route)")
+    p.add_argument(
+        "--open-conversation",
+        metavar="ID",
+        help="open a saved conversation (`playground conversations list`) in its route's panel; "
+        "with --prompt, continue it",
+    )
     add_conversation_arguments(p)
     p.set_defaults(**_DEFAULTS)
     return p
+
+
+def _saved_conversation(conversation_id: str, route: str | None) -> Any:
+    """The kept conversation ``conversation_id`` (runs/conversations.py), on ``route`` if given."""
+    from playground.runs.conversations import ConversationError, ConversationStore
+
+    store = ConversationStore()
+    try:
+        saved = store.load(conversation_id)
+    except ConversationError as exc:
+        raise UsageError(f"--open-conversation: {exc}") from None
+    if route is not None and route != saved.route:
+        raise UsageError(
+            f"--open-conversation {conversation_id} is a {saved.route} conversation, not {route}"
+        )
+    return saved
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -133,6 +156,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
             args.route = headless_route(args.preset, args.route)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+    if args.open_conversation:
+        args.open_conversation = _saved_conversation(args.open_conversation, args.route)
+        args.route = args.open_conversation.route
     try:
         check_conversation_arguments(args)
     except ValueError as exc:

@@ -51,6 +51,9 @@ class ConversationThread(QObject):
     """The thread of one chat, responses or messages panel, and its view above the answer."""
 
     changed = Signal()
+    # Another conversation took the thread's place (new, a preset, a reopened run, a pasted
+    # body): what was kept of the one before goes on without it.
+    replaced = Signal()
     # Send to: (target, conversation, prompt): a route's name or ``thread_edit.COMPARE``, the
     # thread as the target takes it, and the prompt box's text.
     carryRequested = Signal(str, object, str)
@@ -151,6 +154,7 @@ class ConversationThread(QObject):
             last = turns.pop()  # plain text: the prompt box can hold it
         self.turns = turns
         self.live = None
+        self.replaced.emit()
         self._show()
         # The system and that turn as the form itself writes them, so the form reads them back.
         system = pasted.conversation.system
@@ -263,12 +267,14 @@ class ConversationThread(QObject):
         """New conversation: no turns (the system and the prompt boxes stay as they are)."""
         self.turns = []
         self.live = None
+        self.replaced.emit()
         self.refresh()
 
     def restore(self, turns: list[Turn], live: int | None = None) -> None:
         """Put back a thread kept elsewhere (a preset, a reopened run); the body is left as is."""
         self.turns = list(turns)
         self.live = live
+        self.replaced.emit()
         self._show()
 
     def refresh(self) -> None:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from playground.ui.conversation.parking import Parking
 from playground.ui.conversation.turn_block import ACCENTS, TurnBlock, cut, shows, text_label
 from playground.ui.kit.elided_label import ElidedLabel
+from playground.ui.views.routes import ROUTE_VIEWS, route_icon
 
 if TYPE_CHECKING:
     from playground.protocol.conversation import ToolCall, Turn
@@ -100,6 +101,8 @@ class ThreadView(QWidget):
         head = QHBoxLayout()
         self.summary = ElidedLabel()
         self.summary.setStyleSheet("color: gray;")
+        # Its few characters count in the head's minimum, so the pane's minimum holds the row.
+        self.summary.setMinimumWidth(self.summary.minimumSizeHint().width())
         head.addWidget(self.summary, 1)
         self.send_to_button = QToolButton()
         self.send_to_button.setText("Send to")
@@ -284,6 +287,8 @@ class ThreadView(QWidget):
         self.send_to_menu.clear()
         for label, target in targets:
             action = self.send_to_menu.addAction(label)
+            if target in ROUTE_VIEWS:  # a panel: its tab's icon (Compare has none)
+                action.setIcon(route_icon(target))
             action.setData(target)
             action.triggered.connect(lambda _=False, t=target: self.sendToRequested.emit(t))
 

@@ -57,6 +57,14 @@ def _when(started_at: str) -> str:
     return moment.astimezone().strftime("%d %b %H:%M:%S")
 
 
+def _prompt_and_answer(run: Any) -> str:
+    """What the row says of the run: a conversational run's prompt first (the runs of one
+    thread looked alike), then its answer or its error."""
+    answer = run.preview or run.error
+    prompt = getattr(run, "prompt", "")
+    return f"“{prompt}” → {answer}" if prompt else answer
+
+
 class HistoryView(QWidget):
     """Runs of one panel (or all), newest first; double-click reopens a run into its panel.
 
@@ -84,7 +92,7 @@ class HistoryView(QWidget):
         self.all_routes = QCheckBox("All panels")
         self.all_routes.toggled.connect(self.refresh)
         self.tree = QTreeWidget()
-        columns = ["when", "status", "route", "model", "time", TTFT.short, "answer"]
+        columns = ["when", "status", "route", "model", "time", TTFT.short, "prompt → answer"]
         self.tree.setHeaderLabels(columns)
         # One name and one meaning for the figure in every view (protocol/figures.py).
         self.tree.headerItem().setToolTip(5, TTFT.tip)
@@ -181,14 +189,14 @@ class HistoryView(QWidget):
                     run.model,
                     duration,
                     format_seconds(run.ttft) if run.ttft is not None else "",
-                    run.preview or run.error,
+                    _prompt_and_answer(run),
                 ]
             )
             item.setData(0, Qt.ItemDataRole.UserRole, run.id)
             color = STATUS_COLORS.get(run.status or "")
             if color is not None:
                 item.setForeground(1, color)
-            item.setToolTip(6, run.error or run.preview)
+            item.setToolTip(6, _prompt_and_answer(run))
             self.tree.addTopLevelItem(item)
             if run.id == selected:
                 item.setSelected(True)

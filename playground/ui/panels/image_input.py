@@ -58,6 +58,7 @@ class ImageSlot(QWidget):
         self.holder = QHBoxLayout()
         self.empty = QLabel(f"No {what}: drop one here, Browse… or Paste")
         self.empty.setStyleSheet("color: gray;")
+        self.empty.setWordWrap(True)  # on one line it set the form's minimum at 300 px
         self.holder.addWidget(self.empty, 1)
         self.chip: ImageChip | None = None
         layout.addLayout(self.holder)

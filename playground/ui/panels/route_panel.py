@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from playground.protocol.requests import route_spec
 from playground.protocol.routes import route_of
 from playground.sim.fault_names import FAULTS, faults_for
+from playground.ui.kit.scroll_fit import fit_content_width
 from playground.ui.panels.editor import RequestEditor
 from playground.ui.panels.error_banner import ErrorBanner
 from playground.ui.panels.status_line import StatusLine
@@ -106,8 +107,7 @@ class RoutePanel(QWidget):
         # The form is never cut at its side: the column keeps room for the editor's minimum
         # (a horizontal scroll bar hid half of every field at 1024 px).
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        bar = scroll.verticalScrollBar().sizeHint().width()
-        scroll.setMinimumWidth(self.editor.minimumSizeHint().width() + bar)
+        fit_content_width(scroll)  # also when the form grows later (the Images edit row)
         left_layout.addWidget(scroll, 1)
         row = QHBoxLayout()
         self.fault_label = QLabel("Fault")

@@ -62,6 +62,9 @@ class ImagesView(QWidget):
         layout.addWidget(self.canvas, 1)
         row = QHBoxLayout()
         self.caption = QLabel(self)
+        # Wrapped, so the caption's one line never sets the output's minimum width: the form
+        # beside it keeps the room it needs at 1024 px.
+        self.caption.setWordWrap(True)
         row.addWidget(self.caption, 1)
         self.save_button = QPushButton("Save…", self)
         self.save_button.setEnabled(False)

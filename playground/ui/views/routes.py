@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QStyle, QWidget
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ __all__ = [
     "audio_view",
     "images_view",
     "music_view",
+    "route_icon",
     "route_views",
     "structured_view",
     "thinking_view",
@@ -38,6 +40,26 @@ __all__ = [
 ]
 
 Pixmap = QStyle.StandardPixmap
+_ICONS: dict[str, QIcon] = {}
+
+
+def route_icon(route: str) -> QIcon:
+    """``route``'s icon, drawn for the project (resources/icons/routes/), in the variant of the
+    palette in use when it is painted; a route without drawn icons has its standard pixmap."""
+    icon = _ICONS.get(route)
+    if icon is None:
+        from playground.assets import route_icon_svg
+        from playground.ui.kit.themed_icon import themed_icon
+
+        light, dark = route_icon_svg(route, dark=False), route_icon_svg(route, dark=True)
+        if light.is_file() and dark.is_file():
+            icon = themed_icon(light, dark)
+        else:
+            from PySide6.QtWidgets import QApplication
+
+            icon = QApplication.style().standardIcon(route_views(route).icon)
+        _ICONS[route] = icon
+    return icon
 
 
 @dataclass(frozen=True)
@@ -106,7 +128,6 @@ def transcript_view() -> TranscriptView:
     from playground.ui.views.transcript_view import TranscriptView
 
     return TranscriptView()
-
 
 
 _CHAT_VIEWS: tuple[tuple[str, Callable[[], QWidget]], ...] = (

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QToolBar, QWidget
 from playground.protocol.requests import ROUTE_NAMES, route_spec
 from playground.ui.inspector.inspector import Inspector
 from playground.ui.kit.steady_tabs import SteadyTabs
-from playground.ui.views.routes import route_views
+from playground.ui.views.routes import route_icon
 from playground.ui.window.panel_map import Placeholder
 from playground.ui.window.provider_bar import ProviderBar
 from playground.ui.window.remembered import restore_window
@@ -37,7 +37,7 @@ def build_widgets(window: MainWindow) -> dict[str, QWidget]:
     pages: dict[str, QWidget] = {}
     for route in ROUTE_NAMES:  # every route has its tab from the start
         pages[route] = page = Placeholder(route)
-        tabs.addTab(page, window.style().standardIcon(route_views(route).icon), _title(route))
+        tabs.addTab(page, route_icon(route), _title(route))
     window.tab_fit = TabFit(tabs, [_title(route) for route in ROUTE_NAMES])
 
     # Its timeline model (and the stream decoder) is built right after the first frame.

@@ -21,10 +21,12 @@ from playground.ui.window.run_files import RunFiles
 if TYPE_CHECKING:
     from playground.protocol.capture import Capture
     from playground.runs.history import RunHistory
+    from playground.ui.docks.conversations import ConversationsView
     from playground.ui.docks.history import HistoryView
     from playground.ui.docks.timing import TimingView
     from playground.ui.docks.traffic.dock import TrafficDock
     from playground.ui.docks.traffic.feed import TrafficEntry
+    from playground.ui.panels.route_panel import RoutePanel
     from playground.ui.runtime.replay import ReplayControl
     from playground.ui.runtime.session import StreamSession
     from playground.ui.window.shell import MainWindow
@@ -98,6 +100,7 @@ class Docks(QObject):
         if dock.isVisible() != on:
             if on:
                 self._make_room(dock)
+                self._beside(name, dock)
             dock.setVisible(on)
             if on:
                 dock.raise_()
@@ -107,7 +110,17 @@ class Docks(QObject):
             self.timing_view.recompute()
         if visible and name == "history":
             self.history_view.refresh()
+        if visible and name == "conversations":
+            self.conversations_view.refresh()
         self.visibilityChanged.emit(name, visible)
+
+    def _beside(self, name: str, dock: QDockWidget) -> None:
+        """History and Conversations shown together share one place, as two tabs (tabbed only
+        when both show: a tab group of hidden docks left an empty tab bar in the window)."""
+        other = {"history": "conversations", "conversations": "history"}.get(name)
+        shown = self._docks.get(other) if other is not None else None
+        if shown is not None and shown.isVisible() and not shown.isFloating():
+            self.window.tabifyDockWidget(shown, dock)
 
     def _make_room(self, dock: QDockWidget) -> None:
         """A side dock that would push the window wider than it is goes below instead.
@@ -128,6 +141,11 @@ class Docks(QObject):
     def history_view(self) -> HistoryView:
         self.dock("history")
         return self._widgets["history"]  # type: ignore[return-value]  # built by _history
+
+    @property
+    def conversations_view(self) -> ConversationsView:
+        self.dock("conversations")
+        return self._widgets["conversations"]  # type: ignore[return-value]  # _conversations
 
     @property
     def timing_view(self) -> TimingView:
@@ -173,6 +191,91 @@ class Docks(QObject):
         if speed > 0:
             window.replay.show_bar(True)
         return control
+
+    # ---- conversations -----------------------------------------------------------------------
+    def _conversations(self) -> QWidget:
+        from playground.protocol.conversation.bodies import CONVERSATION_ROUTES
+        from playground.ui.docks.conversations import ConversationsView
+
+        window = self.window
+        view = ConversationsView(window.kept.store, interactive=window.interactive)
+        view.openRequested.connect(self.open_conversation)
+        view.runRequested.connect(self.show_run_in_history)
+        window.kept.saved.connect(lambda _id: self._refresh_conversations())
+
+        def follow_panel(_session: object) -> None:
+            # Beside History, in one tab group: the conversational panels show their
+            # conversations, the others their runs.
+            conversations, history = self._docks.get("conversations"), self._docks.get("history")
+            if conversations is None or history is None:
+                return
+            if window.current_panel().route in CONVERSATION_ROUTES:
+                if history.isVisible() and not conversations.isVisible():
+                    self.show("conversations", True)
+                conversations.raise_()
+            elif history.isVisible():
+                history.raise_()
+
+        window.current_run.changed.connect(follow_panel)
+        return view
+
+    def _refresh_conversations(self) -> None:
+        if self.dock("conversations").isVisible():
+            self.conversations_view.refresh()
+
+    def open_conversation(self, conversation_id: str) -> RoutePanel | None:
+        """Open a kept conversation in its route's panel. The window has one panel per route,
+        so it cannot open beside: a panel holding work no kept conversation has asks first, and
+        its default keeps that work as a conversation of its own (headless, it is kept)."""
+        from playground.runs.conversations import ConversationError
+
+        window = self.window
+        kept = window.kept
+        try:
+            saved = kept.store.load(conversation_id)
+        except ConversationError as exc:
+            window.statusBar().showMessage(str(exc), 10000)
+            return None
+        if saved.route not in window.panels:
+            window.statusBar().showMessage(f"There is no {saved.route} panel.", 10000)
+            return None
+        panel = window.panels[saved.route]
+        if kept.unsaved_work(panel):
+            keep = True
+            if window.interactive:
+                from PySide6.QtWidgets import QMessageBox
+
+                buttons = QMessageBox.StandardButton
+                answer = QMessageBox.question(
+                    window,
+                    "Open the conversation?",
+                    f"The {panel.title} panel holds a conversation that is not kept yet. "
+                    "Keep it in the Conversations list before opening the other?",
+                    buttons.Save | buttons.Discard | buttons.Cancel,
+                    buttons.Save,
+                )
+                if answer == buttons.Cancel:
+                    return None
+                keep = answer == buttons.Save
+            if keep:
+                kept.keep_now(panel)
+        panel = kept.open(saved)
+        window.statusBar().showMessage(
+            f"Opened “{saved.title}” ({saved.turns} turns): Send continues it.", 8000
+        )
+        return panel
+
+    def show_run_in_history(self, run_id: str) -> None:
+        """A conversation's run, selected in the History dock (reopen, export, bug report)."""
+        self.show("history", True)
+        view = self.history_view
+        view.all_routes.setChecked(True)
+        view.refresh()
+        if not view.select(run_id):
+            self.window.statusBar().showMessage(
+                "That run is no longer in the history (deleted, or pruned as older runs are).",
+                8000,
+            )
 
     # ---- timing ------------------------------------------------------------------------------
     def _timing(self) -> QWidget:
@@ -260,5 +363,9 @@ DOCKS: tuple[DockSpec, ...] = (
         "&Timing", "Ctrl+T", when="idle",
     ),
     DockSpec("history", "History", _LEFT, Docks._history, "&History", "Ctrl+H", when="now"),
+    DockSpec(
+        "conversations", "Conversations", _LEFT, Docks._conversations,
+        "&Conversations", "Ctrl+Shift+H", when="idle",
+    ),
     DockSpec("traffic", "Traffic", _BOTTOM, Docks._traffic),  # File > Record traffic…
 )

@@ -96,12 +96,15 @@ class WindowRequests:
                 return None
             session = panel.session
             model = spec.json_body.get("model", "") if isinstance(spec.json_body, dict) else ""
-            return history.start_run(
+            recorder = history.start_run(
                 panel.route,
                 provider_id=spec.provider_id,
                 model=str(model or ""),
                 secrets=tuple(spec.secrets()),
                 status_source=lambda: session.state.status if session.state is not None else None,
             )
+            # The conversation this run continues lists it, with its capture.
+            self.window.kept.note_run(panel, recorder.run_id, str(recorder.path))
+            return recorder
 
         return factory

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from playground.ui.window.compare import CompareLauncher
     from playground.ui.window.dock_host import Docks
     from playground.ui.window.inspector_feed import InspectorFeed
+    from playground.ui.window.kept import ConversationKeeper
     from playground.ui.window.menus import Menus
     from playground.ui.window.panel_map import PanelMap
     from playground.ui.window.provider_bar import ProviderBar
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
         self._docks: Docks | None = None
         self._replay: ReplayBar | None = None
         self._compare: CompareLauncher | None = None
+        self._kept: ConversationKeeper | None = None
         self.setWindowTitle("Playground")
         self.setAcceptDrops(True)
         self.resize(1560, 920)
@@ -194,6 +196,15 @@ class MainWindow(QMainWindow):
         return self._history
 
     @property
+    def kept(self) -> ConversationKeeper:
+        """The conversational panels' conversations, kept as they change (window/kept.py)."""
+        if self._kept is None:
+            from playground.ui.window.kept import ConversationKeeper
+
+            self._kept = ConversationKeeper(self)
+        return self._kept
+
+    @property
     def docks(self) -> Docks:
         """The timing and history docks, built on first use or right after the first frame."""
         if self._docks is None:
@@ -269,7 +280,7 @@ class MainWindow(QMainWindow):
         """Build ``route``'s panel and put it in its tab in place of the placeholder."""
         from playground.ui.panels.route_panel import RoutePanel
         from playground.ui.runtime.timeouts import first_byte_timeout, stall_seconds
-        from playground.ui.views.routes import route_views
+        from playground.ui.views.routes import route_icon
 
         # The first frame's panel shows its empty state: its output widgets wait for idle time.
         panel = RoutePanel(route, self.requests.panel_spec, defer_output=not self._after_done)
@@ -292,9 +303,7 @@ class MainWindow(QMainWindow):
         blocked = self.tabs.blockSignals(True)
         try:
             self.tabs.removeTab(index)
-            self.tabs.insertTab(
-                index, panel, self.style().standardIcon(route_views(route).icon), panel.title
-            )
+            self.tabs.insertTab(index, panel, route_icon(route), panel.title)
             self.tabs.setTabEnabled(index, enabled)
             self.tabs.setCurrentIndex(current)
             self.tab_fit.apply()  # the new tab has its full title: icons only if narrow
@@ -393,6 +402,7 @@ class MainWindow(QMainWindow):
         )
         if panel.conversation is not None:
             panel.conversation.carryRequested.connect(self._carry)
+            self.kept.attach(panel)
 
     def _carry(self, target: str, conversation: Conversation, prompt: str) -> None:
         """A thread's Send to: into Compare's columns, or into ``target``'s panel, in front."""
@@ -499,4 +509,3 @@ class MainWindow(QMainWindow):
         from playground.runs.writer import flush_shared
 
         await lazy.in_thread(flush_shared)  # every run's files complete before the process ends
-

@@ -109,3 +109,39 @@ def test_collapsed_thinking_takes_one_line(window: Any, qloop: Any, send_and_wai
     thinking.set_expanded(True)
     qloop.sleep(0.05)
     assert thinking.height() > line + 40
+
+
+def _cut_at_the_right(panel: Any) -> list[str]:
+    """The form's visible widgets whose right edge lies past its scroll area's viewport: the
+    area has no sideways bar, so what is past it is never seen."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QWidget
+
+    editor = panel.editor
+    viewport = editor.parentWidget()
+    found = []
+    for widget in [editor, *editor.findChildren(QWidget)]:
+        if not widget.isVisible() or widget.isWindow():
+            continue
+        right = widget.mapTo(viewport, QPoint(widget.width(), 0)).x()
+        if right > viewport.width() + 1:
+            said = getattr(widget, "text", None)
+            what = f" {said()[:30]!r}" if callable(said) else ""
+            found.append(f"{type(widget).__name__}{what} ends at {right} > {viewport.width()}")
+    return found
+
+
+@pytest.mark.parametrize("size", [None, *SIZES])
+def test_no_form_is_cut_at_its_right_edge(window: Any, qloop: Any, size: Any) -> None:
+    if size is not None:
+        window.resize(*size)  # None: the size a fresh start opens at
+    for route in ROUTE_NAMES:
+        panel = window.show_panel(route)
+        panel.ensure_output()
+        qloop.sleep(0.05)
+        assert _cut_at_the_right(panel) == [], (route, size)
+    images = window.show_panel("images")
+    qloop.sleep(0.05)
+    slot = images.editor.image_input
+    assert slot.isVisible()
+    assert _cut_at_the_right(images) == []
