@@ -17,7 +17,6 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
 from typing import overload
 
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem
@@ -55,7 +54,9 @@ def _copy_at(first: SSEItem, index: int, steps: int) -> SSEItem:
             index, first.event, None, first.id, first.retry, first.raw, start, start + size,
             first.t_first, first.t_last,
         )  # fmt: skip
-    return replace(first, index=index, start=start, end=start + size)
+    assert type(first) is SSEComment  # only events and comments fold (_repeats)
+    end = start + size
+    return SSEComment(index, first.text, first.raw, start, end, first.t_first, first.t_last)
 
 
 class TimelineItems(Sequence[SSEItem]):
