@@ -84,9 +84,7 @@ class StreamDecoder(BodyModes):
         self._done_seen = False  # a `data: [DONE]` arrived (named when the terminator never did)
         self.state = StreamState(route=route)
         self.state.audio_format_hint = audio_format
-        # Repeats of an unreadable item are folded (timeline_items.py): a flood of them costs
-        # a few bytes an item, not an object each.
-        self.items = TimelineItems()
+        self.items = TimelineItems()  # repeats of an unreadable item fold (a flood of them)
         self._repeats: list[int] = []  # items of the read being taken that may fold
         self._sink = FindingSink(self.state.findings, self.state.findings_omitted)
         self._parser = SSEParser()
