@@ -114,6 +114,13 @@ def test_the_inspector_says_how_many_findings_it_counted_and_marks_every_row(
     last = model.item(events - 1)
     assert (last.index, last.start, last.raw) == (events - 1, 8 * (events - 1), b"data:x\n\n")
     assert model.type_name(events - 1) == model.type_name(0)
+    # An inspector that follows the run afterwards takes the decoder's items as they are.
+    later = Inspector()
+    qtbot.addWidget(later)
+    later.attach(decoder)
+    later.append(decoder.items)
+    assert later.model.shares_decoder_items and later.model.rowCount() == events
+    assert later.model.worst_finding(events - 1) == RANK["error"]
 
 
 def test_the_headless_dump_reads_tool_arguments_nested_20000_deep(tmp_path: Path) -> None:
