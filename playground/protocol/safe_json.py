@@ -110,8 +110,9 @@ def loads(data: str | bytes | bytearray | memoryview, *, max_depth: int = MAX_DE
             raise ValueError(str(error)) from None
 
 
-def loads_or(data: str | bytes | bytearray | memoryview, default: Any = None,
-             *, max_depth: int = MAX_DEPTH) -> Any:
+def loads_or(
+    data: str | bytes | bytearray | memoryview, default: Any = None, *, max_depth: int = MAX_DEPTH
+) -> Any:
     """``loads(data)``, or ``default`` when ``data`` is not JSON or is too deep."""
     try:
         return loads(data, max_depth=max_depth)
