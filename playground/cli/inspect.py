@@ -12,7 +12,7 @@ import orjson
 
 from playground.protocol import safe_json
 from playground.protocol.accounting.usage import usage_from_wire
-from playground.protocol.capture import named_route, read_capture
+from playground.protocol.capture import Capture, named_route, read_capture
 from playground.protocol.projection import state_json as project
 from playground.protocol.routes import ROUTE_NAMES
 from playground.protocol.sse import SSEComment, SSEEvent, SSEItem, SSEUnterminated
@@ -76,7 +76,13 @@ def _parser() -> _Parser:
 
 def decode_file(data: bytes, route: str = "auto", chunk_size: int | None = None) -> StreamDecoder:
     """Decode raw SSE or capture bytes into a finished StreamDecoder (never raises on content)."""
-    capture = read_capture(data)
+    return decode_capture(read_capture(data), route, chunk_size)
+
+
+def decode_capture(
+    capture: Capture, route: str = "auto", chunk_size: int | None = None
+) -> StreamDecoder:
+    """``decode_file`` of a capture already read."""
     if route == "auto":  # raw SSE, and a capture naming no route, are recognised by events
         route = named_route(capture) or "auto"
     # A playground capture holds the request: the checks that know what was asked run on it.
@@ -212,14 +218,13 @@ def _human(decoder: StreamDecoder) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _figures(data: bytes, decoder: StreamDecoder) -> str:
+def _figures(capture: Capture, decoder: StreamDecoder) -> str:
     """The run's headline figures, named and computed as every view does (protocol/figures.py);
     empty for raw SSE, which has no arrival times."""
     from playground.protocol.figures import FIGURES, figure_values
     from playground.protocol.timing import compute_timing
     from playground.protocol.timing_format import format_seconds
 
-    capture = read_capture(data)
     if capture.raw or not capture.chunks:
         return ""
     first_byte = next((t for t, chunk in capture.chunks if chunk), None)
@@ -246,12 +251,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if path.is_dir():
             return _fail(f"{args.file}: is a directory")
-        data = path.read_bytes()
+        # Only the capture is kept (its chunks are the timeline's raw bytes), not the file too.
+        capture = read_capture(path.read_bytes())
     except FileNotFoundError:
         return _fail(f"{args.file}: no such file")
     except OSError as exc:
         return _fail(f"{args.file}: cannot read ({exc.strerror or exc.__class__.__name__})")
-    decoder = decode_file(data, args.route, args.chunk_size)
+    decoder = decode_capture(capture, args.route, args.chunk_size)
     out = sys.stdout.buffer
     try:
         if args.events:
@@ -262,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.events and not args.json:
             text = _human(decoder)
             if args.chunk_size is None:  # re-cut bytes have no arrival times of their own
-                text += _figures(data, decoder)
+                text += _figures(capture, decoder)
             out.write(text.encode("utf-8", "replace"))
         out.flush()
     except BrokenPipeError:

@@ -30,6 +30,7 @@ from playground.protocol.redaction import REDACTED, is_secret_name
 
 __all__ = [
     "FORMAT",
+    "PIECE",
     "Capture",
     "CaptureError",
     "capture_route",
@@ -45,6 +46,7 @@ __all__ = [
 ]
 
 FORMAT: Final = "playground-capture/1"
+PIECE: Final = 65536  # bytes of a chunk read back at most (a socket's read under load)
 
 
 class CaptureError(ValueError):
@@ -147,6 +149,28 @@ def is_capture(data: bytes) -> bool:
     return isinstance(first, dict) and first.get("format") == FORMAT
 
 
+def _pieces(t: float, data: bytes) -> list[tuple[float, bytes]]:
+    """``data`` arrived at ``t``, in pieces of at most ``PIECE`` bytes, as a socket reads it.
+
+    A reader is handed one read at a time, and the decoder returns the items each read completed:
+    a file's 8 MB of ``data:x`` events as one chunk made a million items at once (230 MB, which
+    the timeline folds only per read, protocol/timeline_items.py). Each piece ends after a
+    blank line where one falls in it, so its events share the piece (sse.SSEEvent) instead of
+    each being copied out of the bytes of two pieces."""
+    if len(data) <= PIECE:
+        return [(t, data)] if data else []
+    out: list[tuple[float, bytes]] = []
+    at = 0
+    while at < len(data):
+        stop = at + PIECE
+        if stop < len(data):
+            blank = data.rfind(b"\n\n", at, stop)
+            stop = blank + 2 if blank >= 0 else stop
+        out.append((t, data[at:stop]))
+        at = stop
+    return out
+
+
 def _set_headers(capture: Capture, pairs: list[tuple[str, str]]) -> None:
     capture.header_pairs = pairs
     capture.response_headers = dict(pairs)
@@ -169,7 +193,7 @@ def _read_lenient(capture: Capture, number: int, obj: dict[str, Any]) -> None:
             capture.problems.append(f"line {number}: bad base64")
             return
         t = obj.get("t")
-        capture.chunks.append((float(t) if isinstance(t, int | float) else 0.0, chunk))
+        capture.chunks.extend(_pieces(float(t) if isinstance(t, int | float) else 0.0, chunk))
     elif "format" in obj:
         route = obj.get("route")
         capture.route = route if isinstance(route, str) else None
@@ -212,7 +236,7 @@ def _read_strict(capture: Capture, obj: dict[str, Any]) -> None:
         _set_headers(capture, [(str(n), str(v)) for n, v in headers])
         capture.response_at = float(response.get("t", 0.0))
     elif "b64" in obj:
-        capture.chunks.append((float(obj["t"]), base64.b64decode(obj["b64"])))
+        capture.chunks.extend(_pieces(float(obj["t"]), base64.b64decode(obj["b64"])))
     elif "end" in obj:
         _set_end(capture, obj)
     # anything else (a newer record kind) is skipped: the strict reader only refuses damage
@@ -240,7 +264,7 @@ def _parse_strict(data: bytes, name: str) -> list[dict[str, Any]]:
 
 
 def read_capture(source: str | os.PathLike[str] | bytes, *, strict: bool = False) -> Capture:
-    """Read a capture file (path or bytes); raw SSE (``curl -N`` output) becomes one chunk at t=0.
+    """Read a capture file (path or bytes); raw SSE (``curl -N`` output) becomes chunks at t=0.
 
     Lenient by default: never raises on content, unreadable lines are listed in ``problems``.
     ``strict=True`` (the history and bug reports) raises ``CaptureError`` on anything but a cut
@@ -260,7 +284,7 @@ def read_capture(source: str | os.PathLike[str] | bytes, *, strict: bool = False
             raise CaptureError(f"{name}: a record is malformed ({type(exc).__name__})") from None
         return capture
     if not is_capture(data):
-        return Capture(None, None, None, {}, [(0.0, data)] if data else [], raw=True)
+        return Capture(None, None, None, {}, _pieces(0.0, data), raw=True)
     capture = Capture(None, None, None, {}, [])
     for number, line in enumerate(data.splitlines(), 1):
         if not line.strip():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any, Final
 
 import orjson
@@ -26,6 +27,10 @@ MAX_DEPTH: Final = 256
 _STRING: Final = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKETS: Final = bytes(b for b in range(256) if b not in b"[]{}")
 _OPENERS: Final = frozenset(b"[{")
+# The same, as tokens found one at a time (a string, an opener, a closer), for long texts.
+_TOKENS: Final = re.compile(rb'("(?:[^"\\]|\\.)*")|([\[{])|([\]}])', re.DOTALL)
+_TOKENS_STR: Final = re.compile(r'("(?:[^"\\]|\\.)*")|([\[{])|([\]}])', re.DOTALL)
+_COPIED_MAX: Final = 1 << 20  # bytes of text checked through copies (C speed) at most
 
 
 class JsonTooDeep(ValueError):
@@ -41,10 +46,22 @@ def exceeds_depth(data: str | bytes | bytearray | memoryview, limit: int = MAX_D
 
     Counting the openers is one pass in C; only a text with more openers than the limit is
     looked at closer: its strings cut out and every other byte but a bracket dropped (both in
-    C), then the brackets walked, stopping as soon as the limit is passed."""
-    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
-    if raw.count(b"[") + raw.count(b"{") <= limit:
-        return False
+    C), then the brackets walked, stopping as soon as the limit is passed. A text over
+    ``_COPIED_MAX`` is walked token by token instead, without those copies: three of an 8 MB
+    tool call's arguments were most of what reading it cost (``playground bench --only
+    hostile``)."""
+    if isinstance(data, str):
+        if data.count("[") + data.count("{") <= limit:
+            return False
+        if len(data) > _COPIED_MAX:
+            return _walk_exceeds(_TOKENS_STR.finditer(data), limit)
+        raw = data.encode("utf-8", "surrogatepass")
+    else:
+        raw = data if isinstance(data, bytes) else bytes(data)
+        if raw.count(b"[") + raw.count(b"{") <= limit:
+            return False
+        if len(raw) > _COPIED_MAX:
+            return _walk_exceeds(_TOKENS.finditer(raw), limit)
     brackets = _STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
     depth = 0
     for byte in brackets:
@@ -53,6 +70,20 @@ def exceeds_depth(data: str | bytes | bytearray | memoryview, limit: int = MAX_D
             if depth > limit:
                 return True
         else:
+            depth -= 1
+    return False
+
+
+def _walk_exceeds(tokens: Iterator[re.Match[str]] | Iterator[re.Match[bytes]], limit: int) -> bool:
+    """``exceeds_depth`` over the tokens of ``_TOKENS``: group 1 a string, 2 an opener."""
+    depth = 0
+    for token in tokens:
+        kind = token.lastindex
+        if kind == 2:
+            depth += 1
+            if depth > limit:
+                return True
+        elif kind == 3:
             depth -= 1
     return False
 
@@ -79,8 +110,9 @@ def loads(data: str | bytes | bytearray | memoryview, *, max_depth: int = MAX_DE
             raise ValueError(str(error)) from None
 
 
-def loads_or(data: str | bytes | bytearray | memoryview, default: Any = None,
-             *, max_depth: int = MAX_DEPTH) -> Any:
+def loads_or(
+    data: str | bytes | bytearray | memoryview, default: Any = None, *, max_depth: int = MAX_DEPTH
+) -> Any:
     """``loads(data)``, or ``default`` when ``data`` is not JSON or is too deep."""
     try:
         return loads(data, max_depth=max_depth)

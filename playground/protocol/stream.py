@@ -35,6 +35,7 @@ from playground.protocol.terminators import (
     report_no_terminator,
     terminator,
 )
+from playground.protocol.timeline_items import TimelineItems
 from playground.protocol.utf8check import Utf8Watch
 
 __all__ = ["StreamDecoder"]
@@ -83,7 +84,8 @@ class StreamDecoder(BodyModes):
         self._done_seen = False  # a `data: [DONE]` arrived (named when the terminator never did)
         self.state = StreamState(route=route)
         self.state.audio_format_hint = audio_format
-        self.items: list[SSEItem] = []
+        self.items = TimelineItems()  # repeats of an unreadable item fold (a flood of them)
+        self._repeats: list[int] = []  # items of the read being taken that may fold
         self._sink = FindingSink(self.state.findings, self.state.findings_omitted)
         self._parser = SSEParser()
         self._decoder: RouteDecoder | None = None
@@ -358,6 +360,7 @@ class StreamDecoder(BodyModes):
                     continue
                 except _JSONError as exc:
                     self._sink.report("invalid_json", f"data is not JSON: {exc}", item.index)
+                    self._repeats.append(item.index)
                     continue
                 # Payloads are not kept: payload() re-parses on demand (memory per raw byte).
                 if fast is not None and not state.terminated:
@@ -411,6 +414,9 @@ class StreamDecoder(BodyModes):
                 self._flush(texts, origins)
             state.events += events
             self._tpl = tpl
+            if self._repeats:
+                self.items.fold_repeats(self._repeats)
+                self._repeats.clear()
         return sum(map(_SIZE, items)) if matched == len(items) else -1
 
     def _report_bad(self) -> None:
@@ -449,6 +455,7 @@ class StreamDecoder(BodyModes):
     def _other(self, item: SSEItem) -> None:
         if type(item) is SSEComment:
             self.state.comments += 1
+            self._repeats.append(item.index)
         elif type(item) is SSEUnterminated:
             raw = item.raw
             more = f" (+{len(raw) - 200} bytes)" if len(raw) > 200 else ""

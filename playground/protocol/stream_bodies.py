@@ -18,6 +18,7 @@ from playground.protocol.media import guess_audio_format
 from playground.protocol.routes import find_route
 from playground.protocol.sse import SSEEvent, SSEItem
 from playground.protocol.state import StreamState
+from playground.protocol.timeline_items import TimelineItems
 
 __all__ = ["BodyModes"]
 
@@ -56,7 +57,7 @@ class BodyModes:
 
     route: str
     state: StreamState
-    items: list[SSEItem]
+    items: TimelineItems
     bodies: set[int]
     _sink: FindingSink
     _mode: str

@@ -352,10 +352,19 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
     return 0
 
 
+_DUMP_SLICE = 1 << 20  # characters of the dump encoded and written at a time
+
+
 def _write_dump(panel: Any, path: str) -> None:
     state = panel.dump_state()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps(state, indent=2, ensure_ascii=False, default=str))
+    # Written as it is encoded, a slice at a time: the whole text and its bytes at once were
+    # three copies of an 8 MB tool call's arguments (playground bench --only hostile).
+    encoder = json.JSONEncoder(indent=2, ensure_ascii=False, default=str)
+    with open(path, "w", encoding="utf-8") as out:
+        for part in encoder.iterencode(state):
+            for at in range(0, len(part), _DUMP_SLICE):
+                out.write(part[at : at + _DUMP_SLICE])
 
 
 async def _dump_during(panel: Any, ms: int, path: str) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
 from capture_helpers import RecordedCapture
 
-from playground.protocol.capture import FORMAT, read_capture, redact_headers
+from playground.protocol.capture import FORMAT, PIECE, read_capture, redact_headers
 
 
 def test_redact_headers_hides_every_secret_header() -> None:
@@ -75,6 +76,25 @@ def test_reader_accepts_raw_curl_output(tmp_path: Path) -> None:
     path.write_bytes(raw)
     assert read_capture(path).chunks == [(0.0, raw)]
     assert read_capture(b"").chunks == []
+
+
+def test_a_big_chunk_is_read_back_in_pieces_each_ending_after_a_blank_line() -> None:
+    event = b'data: {"a": "' + b"x" * 1000 + b'"}\n\n'
+    raw = event * 300  # 300 KB: more than a socket's read
+    capture = read_capture(raw)
+    assert b"".join(chunk for _, chunk in capture.chunks) == raw == capture.body
+    assert {t for t, _ in capture.chunks} == {0.0}
+    assert len(capture.chunks) > 1 and all(len(c) <= PIECE for _, c in capture.chunks)
+    assert all(chunk.endswith(b"\n\n") for _, chunk in capture.chunks)
+    # A record of a capture file is cut the same way, at its own time.
+    record = {"t": 0.25, "b64": base64.b64encode(raw).decode()}
+    head = {"format": FORMAT, "route": "chat"}
+    journal = (json.dumps(head) + "\n" + json.dumps(record) + "\n").encode()
+    for strict in (False, True):
+        chunks = read_capture(journal, strict=strict).chunks
+        assert chunks == [(0.25, chunk) for _, chunk in capture.chunks]
+    line = b"data: " + b"x" * (3 * PIECE)  # no blank line to cut after: cut at the size
+    assert [len(c) for _, c in read_capture(line).chunks] == [PIECE] * 3 + [6]
 
 
 def test_reader_survives_damaged_lines() -> None:

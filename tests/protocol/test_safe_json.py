@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 
 import pytest
 from hypothesis import given, settings
@@ -41,6 +42,31 @@ def test_brackets_inside_strings_do_not_nest() -> None:
     assert loads(text) == json.loads(text)
 
 
+@pytest.mark.parametrize("pad", [10, 300_000])  # the second is over 1 MiB: walked, not copied
+def test_long_texts_get_the_same_answer_as_short_ones(pad: int) -> None:
+    filler = json.dumps(["[{" * 3, '\\"[', "x"]) + ","
+    # The filler is an array itself: one level more.
+    for depth, deep in ((MAX_DEPTH - 1, False), (MAX_DEPTH, True), (5_000, True)):
+        text = "[" * depth + filler * pad + "0" + "]" * depth
+        assert exceeds_depth(text) is deep
+        assert exceeds_depth(text.encode()) is deep
+        assert exceeds_depth(memoryview(text.encode())) is deep
+    # An unclosed string hides no bracket from the count after it.
+    assert exceeds_depth('"' + "[" * (MAX_DEPTH + 1) + "x" * (1 << 20)) is True
+
+
+def test_a_long_text_is_checked_without_copies_of_it() -> None:
+    text = "[" * 4_000_000 + "]" * 4_000_000  # an 8 MB tool call's arguments
+    raw = text.encode()
+    tracemalloc.start()
+    try:
+        assert exceeds_depth(text) and exceeds_depth(raw)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < len(text) // 8
+
+
 def test_an_escaped_backslash_before_a_quote_ends_the_string() -> None:
     # "\\" closes the string, so the brackets after it are real and nest.
     assert exceeds_depth('["\\\\"' + "[" * 1_000 + "]" * 1_001)
@@ -68,9 +94,15 @@ def test_nothing_raises_but_value_error(data: bytes | str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.text(),
-                    lambda inner: st.lists(inner, max_size=4)
-                    | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=30))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.text(),
+        lambda inner: (
+            st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+        ),
+        max_leaves=30,
+    )
+)
 def test_depth_agrees_with_the_value(value: object) -> None:
     def depth(node: object) -> int:
         if isinstance(node, list):

@@ -27,7 +27,7 @@ from .detail_pane import DetailPane
 from .timeline_view import TimelineView
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from playground.protocol.sse import SSEItem
     from playground.protocol.stream import StreamDecoder
@@ -344,7 +344,7 @@ class Inspector(QWidget):
             self.filter.set_filter(None, self.search.text(), self.findings_only.isChecked())
         self._update_count()
 
-    def append(self, items: list[SSEItem]) -> None:
+    def append(self, items: Sequence[SSEItem]) -> None:
         """A batch of new timeline items (call once per frame); [] still picks up new findings."""
         self.model.append_items(items, self._decoder)
         if items:

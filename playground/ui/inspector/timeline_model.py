@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from array import array
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any, Final
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
@@ -15,6 +16,7 @@ from playground.protocol.state import Finding
 from playground.protocol.stream import StreamDecoder
 from playground.protocol.summary import summarize
 from playground.protocol.timeline import ItemTypes, item_payload, rebuild_item
+from playground.protocol.timeline_items import TimelineItems
 
 __all__ = ["COLUMNS", "ITEM_ROLE", "SEVERITY_RANK", "TimelineModel"]
 
@@ -73,7 +75,7 @@ class TimelineModel(QAbstractTableModel):
         # Either the decoder's own item list (shared, never copied) or, with no decoder, only each
         # item's raw bytes (referenced, not copied): items are rebuilt from them on demand, so the
         # parsed ``data`` strings are not kept alive twice over (the per-event memory budget).
-        self._shared: list[SSEItem] | None = None
+        self._shared: Sequence[SSEItem] | None = None
         self._raws: list[bytes | SSEItem] | None = None
         self._rebuilt: OrderedDict[int, SSEItem] = OrderedDict()
         # With only raw bytes kept (no shared decoder items), what else a row shows: the stream
@@ -95,7 +97,7 @@ class TimelineModel(QAbstractTableModel):
         self._summaries: OrderedDict[int, str] = OrderedDict()
         self.endResetModel()
 
-    def append_items(self, items: list[SSEItem], decoder: StreamDecoder | None) -> None:
+    def append_items(self, items: Sequence[SSEItem], decoder: StreamDecoder | None) -> None:
         """Add a batch of rows with one beginInsertRows; then pick up any new findings."""
         first = len(self._types)
         if items and items[0].index != first:
@@ -114,7 +116,7 @@ class TimelineModel(QAbstractTableModel):
             self.endInsertRows()
         self.update_findings()
 
-    def _add_columns(self, items: list[SSEItem]) -> None:
+    def _add_columns(self, items: Sequence[SSEItem]) -> None:
         self._starts.extend([item.start for item in items])
         self._times.extend([item.t_last for item in items])
         self._sizes.extend([item.end - item.start for item in items])
@@ -342,7 +344,7 @@ class TimelineModel(QAbstractTableModel):
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _bind(self, items: list[SSEItem], decoder: StreamDecoder | None, first: int) -> None:
+    def _bind(self, items: Sequence[SSEItem], decoder: StreamDecoder | None, first: int) -> None:
         """Share the decoder's item list when the batch is its tail; else keep raw bytes only."""
         if decoder is not None and decoder is not self._decoder and first == 0:
             self._decoder = decoder
@@ -350,7 +352,7 @@ class TimelineModel(QAbstractTableModel):
             self._shared = self._decoder.items
         shared = self._shared
         if shared is not None:
-            if len(shared) >= first + len(items) and shared[first] is items[0]:
+            if len(shared) >= first + len(items) and self._is_decoders(shared, items[0]):
                 return
             # The batch is not the decoder's: keep raw bytes (and the columns) from here on.
             self._raws = [it.raw or it for it in shared[:first]]
@@ -361,13 +363,20 @@ class TimelineModel(QAbstractTableModel):
         # An item with no raw bytes (a raw audio chunk) is kept as it is.
         self._raws.extend([it.raw or it for it in items])
 
+    @staticmethod
+    def _is_decoders(shared: Sequence[SSEItem], item: SSEItem) -> bool:
+        """Whether ``item`` is the decoder's own (one it folded into a run is a copy)."""
+        if isinstance(shared, TimelineItems):
+            return shared.holds(item)
+        return shared[item.index] is item
+
     def _rebuild(self, row: int, raw: bytes) -> SSEItem:
         start = self._starts[row]
         return rebuild_item(row, raw, start, start + self._sizes[row], self._times[row])
 
     def _align(
-        self, items: list[SSEItem], decoder: StreamDecoder | None, first: int
-    ) -> list[SSEItem]:
+        self, items: Sequence[SSEItem], decoder: StreamDecoder | None, first: int
+    ) -> Sequence[SSEItem]:
         """Keep row == item index: drop rows already shown, fill a gap from the decoder."""
         items = [item for item in items if item.index >= first]
         if items and items[0].index > first:

@@ -30,6 +30,11 @@ _BADGE = "border-radius: 3px; padding: 1px 5px; font-size: 11px;"
 
 
 ARGS_MAX_LINES = 12  # a card's arguments box grows with them up to this many lines
+# Formatted characters a card shows at most. Past 16 levels of nesting the pretty-printer keeps
+# to one line, and a text view lays a line out whole: 8 MB of nested brackets cost the window
+# 217 MB in one card (playground bench --only hostile). The arguments stay whole in the state.
+ARGS_SHOWN_MAX = 65_536
+_MORE = "\n… (the arguments go on; the card shows their first {:,} characters)"
 
 
 class _ArgsText(QPlainTextEdit):
@@ -80,6 +85,7 @@ class ToolCallCard(QFrame):
         layout.addWidget(self.args)
         self._pretty = JsonPrettyStream()
         self._consumed = 0  # raw characters formatted so far
+        self._seen = 0  # raw characters the buffer held at the last sync
         self._pieces = 0  # TextBuffer origins formatted so far
         self._tail = ""  # last raw characters formatted, to notice a replaced buffer
         self._out_len = 0  # formatted characters (code points)
@@ -122,6 +128,12 @@ class ToolCallCard(QFrame):
             self.title.setText(f"<b>{_escape(name)}</b>{ident}")
             self.server_badge.setVisible(call.server)
         buf = call.arguments
+        if self._out_len >= ARGS_SHOWN_MAX:
+            if len(buf) >= self._seen:
+                self._seen = len(buf)
+                return  # past what the card shows: the text is not even joined for it
+            self._restart()  # replaced by a shorter ``.done``: format it again
+        self._seen = len(buf)
         value = buf.value
         if len(buf) < self._consumed or (
             self._tail and value[self._consumed - len(self._tail) : self._consumed] != self._tail
@@ -140,10 +152,15 @@ class ToolCallCard(QFrame):
                 continue
             formatted = self._pretty.feed(value[start:end])
             if formatted:
+                room = ARGS_SHOWN_MAX - self._out_len
+                if len(formatted) > room:
+                    formatted = formatted[:room] + _MORE.format(ARGS_SHOWN_MAX)
                 self._out_origins.append((self._out_len, item))
                 self._out_len += len(formatted)
                 out.append(formatted)
             self._consumed = end
+            if self._out_len >= ARGS_SHOWN_MAX:
+                break
         self._pieces = max(self._pieces, len(origins) - 1)
         self._tail = value[max(0, self._consumed - 16) : self._consumed]
         if out:
@@ -162,7 +179,7 @@ class ToolCallCard(QFrame):
 
     def _restart(self) -> None:
         self._pretty = JsonPrettyStream()
-        self._consumed = self._pieces = self._out_len = 0
+        self._consumed = self._pieces = self._out_len = self._seen = 0
         self._tail = ""
         self._out_origins = []
         self._out_text = []

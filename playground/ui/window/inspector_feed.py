@@ -58,7 +58,9 @@ class InspectorFeed(QObject):
             self.inspector.attach(decoder)
             self.show_run(session)
             if decoder.items:
-                self.inspector.append(list(decoder.items))
+                # The decoder's own sequence, not a list of it: a folded run's items are made
+                # one at a time as the model reads them (protocol/timeline_items.py).
+                self.inspector.append(decoder.items)
             self._rows = len(decoder.items)
 
     def show_run(self, session: StreamSession) -> None:

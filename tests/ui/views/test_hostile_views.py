@@ -15,7 +15,7 @@ from playground.protocol.stream import StreamDecoder
 from playground.ui.inspector.inspector import Inspector
 from playground.ui.inspector.request_view import format_body
 from playground.ui.views.json_stream import JsonPrettyStream
-from playground.ui.views.tool_calls_view import ToolCallsView
+from playground.ui.views.tool_calls_view import ARGS_SHOWN_MAX, ToolCallsView
 
 LEVELS = 3_000
 # Each bracket makes at most one line of at most 16 levels of indent (32 spaces) and itself.
@@ -44,6 +44,28 @@ def test_a_deep_tool_call_lays_out_linear_in_its_size(qtbot: QtBot) -> None:
     text = view.cards[0].text
     assert text.count('"a"') == LEVELS
     assert len(text) <= LINEAR * len(arguments)
+
+
+def test_a_card_shows_a_bounded_part_of_huge_arguments(qtbot: QtBot) -> None:
+    view = ToolCallsView()
+    qtbot.addWidget(view)
+    state = StreamState()
+    call = ToolCallState(key=0, id="call_0", name="f")
+    piece = "[" * 4096
+    for n in range(512):  # 2 MB of brackets, streamed: one line past 16 levels
+        call.arguments.append(piece, n)
+        state.tool_calls = [call]
+        view.refresh(state)
+    card = view.cards[0]
+    assert card.args.document().characterCount() <= ARGS_SHOWN_MAX + 200
+    assert card.text.startswith("[\n  [") and "the arguments go on" in card.text
+    assert len(call.arguments) == 512 * 4096  # the state keeps them whole
+    # A card's own parts of the arguments are what a short call shows in full.
+    short = ToolCallState(key=1, id="call_1", name="g")
+    short.arguments.append('{"a": [1, 2]}', 0)
+    state.tool_calls = [call, short]
+    view.refresh(state)
+    assert json.loads(view.cards[1].text) == {"a": [1, 2]}
 
 
 def test_the_pretty_printer_stops_indenting_past_its_levels() -> None:
@@ -86,6 +108,19 @@ def test_the_inspector_says_how_many_findings_it_counted_and_marks_every_row(
     assert model.worst_finding(0) == RANK["error"]  # a stored finding
     assert model.worst_finding(events - 2) == RANK["error"]  # one only counted
     assert [f.code for f in model.findings_of(events - 2)] == []
+    # The rows are the decoder's own items, most of them folded into one run: each row is there.
+    assert model.shares_decoder_items and decoder.items.folded > 0
+    assert model.rowCount() == len(decoder.items) == events
+    last = model.item(events - 1)
+    assert (last.index, last.start, last.raw) == (events - 1, 8 * (events - 1), b"data:x\n\n")
+    assert model.type_name(events - 1) == model.type_name(0)
+    # An inspector that follows the run afterwards takes the decoder's items as they are.
+    later = Inspector()
+    qtbot.addWidget(later)
+    later.attach(decoder)
+    later.append(decoder.items)
+    assert later.model.shares_decoder_items and later.model.rowCount() == events
+    assert later.model.worst_finding(events - 1) == RANK["error"]
 
 
 def test_the_headless_dump_reads_tool_arguments_nested_20000_deep(tmp_path: Path) -> None:
