@@ -29,8 +29,20 @@ def test_ruff_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_strict_on_the_whole_package() -> None:
-    result = _run(sys.executable, "-m", "mypy", "--strict", "playground")
+# Test folders not yet clean under mypy --strict (the SDKs' typed unions in tests/sim, the
+# widgets' attributes in tests/ui); every other test file is checked with the package.
+NOT_YET_STRICT = {"sim", "ui"}
+
+
+def test_mypy_strict_on_the_package_and_the_tests() -> None:
+    tests = ROOT / "tests"
+    folders = sorted(
+        f"tests/{d.name}"
+        for d in tests.iterdir()
+        if d.is_dir() and d.name not in NOT_YET_STRICT and any(d.rglob("*.py"))
+    )
+    files = sorted(f"tests/{f.name}" for f in tests.glob("*.py"))
+    result = _run(sys.executable, "-m", "mypy", "--strict", "playground", *folders, *files)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
