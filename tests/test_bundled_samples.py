@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,7 @@ def test_each_sample_reads_back_complete_without_warnings(route: str) -> None:
     assert state["error"] is None
 
 
-def _sample(route: str) -> dict:
+def _sample(route: str) -> dict[str, Any]:
     return state_json(decode_file(sample_capture(route).read_bytes()))
 
 

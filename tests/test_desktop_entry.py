@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from playground import desktop_entry
-from playground.assets import icon_png_sizes
+from playground.assets import icon_png_sizes, resource
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -79,7 +79,7 @@ def test_install_writes_the_entry_icons_and_mime_types(home: Path) -> None:
 def test_the_installed_entry_validates(home: Path) -> None:
     desktop_entry.install()
     installed = home / "applications" / "playground.desktop"
-    for path in (installed, desktop_entry.resource("playground.desktop")):
+    for path in (installed, resource("playground.desktop")):
         result = subprocess.run(
             ["desktop-file-validate", str(path)], capture_output=True, text=True, check=False
         )

@@ -11,13 +11,12 @@ import orjson
 from playground.protocol.asked import NOTHING_ASKED, Asked, asked_from
 from playground.protocol.decoders.base import RouteDecoder
 from playground.protocol.decoders.whole import report_audio_body
-from playground.protocol.errors import payload_error
 from playground.protocol.event_json import LONG_EVENT, is_done, loads_long, too_deep
-from playground.protocol.events import Finished, StreamEvent
+from playground.protocol.events import StreamEvent
 from playground.protocol.fastpath import Template, build_template, string_body
 from playground.protocol.findings import FindingSink
 from playground.protocol.media import LetterRuns
-from playground.protocol.routes import ROUTE_NAMES, detect_route, make_decoder
+from playground.protocol.routes import ROUTE_NAMES, make_decoder
 from playground.protocol.safe_json import MAX_DEPTH, JsonTooDeep, exceeds_depth
 from playground.protocol.sse import (
     SSEComment,
@@ -28,12 +27,10 @@ from playground.protocol.sse import (
 )
 from playground.protocol.state import Finding, StreamState
 from playground.protocol.stream_bodies import BodyModes
+from playground.protocol.stream_route import RouteChoice
 from playground.protocol.template_match import fold_run
 from playground.protocol.terminators import (
-    done_ends,
-    report_done,
     report_no_terminator,
-    terminator,
 )
 from playground.protocol.timeline_items import TimelineItems
 from playground.protocol.utf8check import Utf8Watch
@@ -52,7 +49,7 @@ _UNCHECKED_MAX: Final = 64  # reads held for a UTF-8 check before it is done any
 _TEMPLATE_TRIES: Final = 32
 
 
-class StreamDecoder(BodyModes):
+class StreamDecoder(RouteChoice, BodyModes):
     """Feed bytes with arrival times; read ``items`` (the timeline) and ``state`` (what they mean).
 
     Nothing the bytes contain raises: invalid JSON, unknown shapes and decoder bugs all become
@@ -466,22 +463,6 @@ class StreamDecoder(BodyModes):
                 item.index,
             )
 
-    def _done(self, ev: SSEEvent) -> None:
-        """``data: [DONE]``: the terminator on chat (and music's job stream), never on the others
-        (terminators.py: each route's own terminator decides)."""
-        self._done_seen = True
-        report_done(self.route, self.state, self._sink, ev.index)
-        if done_ends(self.route):
-            self._apply(Finished(None, terminal=True), ev)
-
-    def _check_after_terminal(self, decoder: RouteDecoder, ev: SSEEvent, payload: Any) -> None:
-        try:
-            ok = decoder.after_terminal_ok(ev, payload)
-        except Exception:
-            ok = False
-        if not ok:
-            self._after_terminal(ev)
-
     def _apply(self, event: StreamEvent, ev: SSEEvent) -> None:
         try:
             self.state.apply(event, ev.index, ev.t_last)
@@ -489,41 +470,3 @@ class StreamDecoder(BodyModes):
             self._sink.report("decoder_error", f"could not fold {event!r}: {exc!r}", ev.index)
         if len(self.state.bad_data) != self._bad_seen:
             self._report_bad()
-
-    def _after_terminal(self, ev: SSEEvent) -> None:
-        why = f"an event after the stream's terminator ({terminator(self.route)})"
-        self._sink.report("event_after_terminator", why, ev.index)
-
-    def _detect(self, ev: SSEEvent, payload: Any) -> RouteDecoder | None:
-        route = detect_route(ev.event, payload)
-        if route is None:
-            return None
-        self.route = route
-        self.state.route = route
-        if self._request is not None:
-            self.asked = asked_from(route, self._request)
-        return self._use(make_decoder(route, self._sink, self.asked))
-
-    def _use(self, decoder: RouteDecoder) -> RouteDecoder:
-        self._decoder = decoder
-        # Chat's plain-text chunks skip the event allocation (see ChatDecoder.plain_text).
-        self._fast = getattr(decoder, "plain_text", None)
-        return decoder
-
-    def _undecided(self, ev: SSEEvent, payload: Any) -> None:
-        # Before the first decisive event: an error is still an error; anything else is relayed.
-        err = payload_error(payload)
-        if err is not None:
-            self._sink.report("error_mid_stream", f"error in the stream: {err.message}", ev.index)
-            self._apply(err, ev)
-            return
-        name = ev.event if ev.event != "message" else None
-        if name is None and isinstance(payload, dict):
-            kind = payload.get("type")
-            name = kind if isinstance(kind, str) else None
-        self._sink.once(
-            f"unknown:{name}",
-            "unknown_event",
-            f"event {name or 'message'!r} does not tell which route this is (relayed, ignored)",
-            ev.index,
-        )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import secrets as _random
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -111,8 +111,17 @@ def title_of(conversation: Conversation) -> str:
     return "Untitled"
 
 
+_last_stamp: list[datetime] = []  # the last time _now gave, so two saves never tie
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """Now, to the microsecond, and always after the last time given: the list is ordered by
+    it, and two saves in one clock tick (a coarse clock, a fast machine) would otherwise tie."""
+    now = datetime.now(UTC)
+    if _last_stamp and now <= _last_stamp[0]:
+        now = _last_stamp[0] + timedelta(microseconds=1)
+    _last_stamp[:] = [now]
+    return now.isoformat(timespec="microseconds")
 
 
 def _new_id() -> str:

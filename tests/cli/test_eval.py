@@ -23,7 +23,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _sample(**changes: Any) -> dict[str, Any]:
-    data = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(SAMPLE.read_text(encoding="utf-8"))
     data["pace"] = "instant"
     data.update(changes)
     return data

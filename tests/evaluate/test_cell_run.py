@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -25,7 +26,7 @@ async def _echo(request: Request) -> Response:
     if "fail" in json.dumps(body):
         return JSONResponse({"error": {"message": f"bad key {said}", "type": "auth"}}, 401)
 
-    async def events():  # type: ignore[no-untyped-def]
+    async def events() -> AsyncIterator[bytes]:
         chunk = {
             "id": "x",
             "object": "chat.completion.chunk",

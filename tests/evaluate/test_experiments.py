@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from playground.evaluate.suite import Suite
 from playground.sim.server import SimServer
 from tests.evaluate.conftest import suite_of
 
-CASES = [
+CASES: list[dict[str, Any]] = [
     {"id": "a", "vars": {"topic": "rivers"}},
     {"id": "b", "vars": {"topic": "owls"}},
     {"id": "c", "vars": {"topic": "tides"}, "fault": "http-500"},

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from playground.protocol.capture import read_capture
 from playground.sim.server import SimServer
 from tests.evaluate.conftest import cell, results, run_suite, suite_of
 
-EVERY_CHECK = [
+EVERY_CHECK: list[dict[str, Any]] = [
     {"type": "contains", "value": "{{topic}}", "ignore_case": True},
     {"type": "not_contains", "value": "zzz-never"},
     {"type": "regex", "pattern": "^## ", "normalize_whitespace": True},
@@ -28,7 +29,7 @@ EVERY_CHECK = [
     {"type": "partial_images", "min": 0},
     {"type": "tool_args_valid"},
 ]
-VARIANTS = [
+VARIANTS: list[dict[str, Any]] = [
     {
         "name": "chat",
         "route": "chat",
@@ -161,7 +162,7 @@ def test_stop_mid_run_leaves_no_half_scored_cell(sim: SimServer, tmp_path: Path)
         checks=[{"type": "contains", "value": "{{topic}}"}, {"type": "usage_reported"}],
         concurrency=2,
     )
-    seen = []
+    seen: list[Progress] = []
 
     async def go() -> Runner:
         runner = Runner(
@@ -315,12 +316,12 @@ def test_structured_output_and_tools_pass_their_checks_on_every_route(sim: SimSe
         + [base | {"name": f"tools-{r}", "route": r, "tools": [WEATHER]} for r in routes],
         cases=[{"id": "oslo", "vars": {"city": "Oslo"}}],
     )
-    json_checks = [
+    json_checks: list[dict[str, Any]] = [
         {"type": "json_valid"},
         {"type": "json_schema", "schema": SCHEMA},
         {"type": "json_path", "path": "$.verdict", "equals": "yes"},
     ]
-    tool_checks = [
+    tool_checks: list[dict[str, Any]] = [
         {"type": "tool_called", "name": "get_weather", "arguments": {"city": "{{city}}"}},
         {"type": "tool_args_valid"},
     ]

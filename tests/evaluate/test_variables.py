@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from playground.evaluate.variables import fill, fill_tools, names_in, names_in_value
 
 
@@ -14,7 +16,7 @@ def test_names_and_filling() -> None:
 
 
 def test_tools_descriptions_are_filled_not_their_names() -> None:
-    tool = {
+    tool: dict[str, Any] = {
         "type": "function",
         "function": {
             "name": "{{n}}",

@@ -72,7 +72,7 @@ def test_capture_matches_sidecar(path: Path) -> None:
         results = [k for k in expected["content_block_types"] if k.endswith("_tool_result")]
         assert [d["type"] for d in state.block_data.values()] == results
     if "blocks_without_content_block_stop" in expected:
-        assert sorted(state.open_blocks) == expected["blocks_without_content_block_stop"]  # type: ignore[type-var]
+        assert sorted(state.open_blocks) == expected["blocks_without_content_block_stop"]
         assert "block_not_stopped" in {f.code for f in state.findings}
     if "thinking_signature_lengths" in expected:
         lengths = [len(v) for kind, v in state.signatures if kind == "signature"]

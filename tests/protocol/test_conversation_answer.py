@@ -48,7 +48,7 @@ def test_redacted_thinking_blocks_come_back_as_they_came() -> None:
     decoder, payloads = _decoded("messages", "anthropic-sonnet45-redacted-thinking.sse")
     turn = assistant_turn(decoder.state, payloads)
     starts = [
-        p["content_block"]["data"]  # type: ignore[index]
+        p["content_block"]["data"]
         for p in payloads
         if isinstance(p, dict)
         and p.get("type") == "content_block_start"
@@ -68,7 +68,7 @@ def test_responses_reasoning_item_and_call_come_back_unchanged() -> None:
     final = next(
         p for p in payloads if isinstance(p, dict) and p.get("type") == "response.completed"
     )
-    output = final["response"]["output"]  # type: ignore[index]
+    output = final["response"]["output"]
     assert turn.parts[0] == ReasoningItem(output[0])
     call = turn.parts[2]
     assert call == ToolCall(

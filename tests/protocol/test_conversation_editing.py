@@ -3,6 +3,8 @@ the thread cut for Regenerate, and a thread carried to another route."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from playground.protocol.conversation import (
@@ -52,11 +54,12 @@ def test_insert_replace_delete_and_truncate() -> None:
     assert conv.delete(0) == Conversation((b,), "s")
     assert conv.truncate(1) == Conversation((a,), "s")
     assert conv.truncate(0) == Conversation((), "s")
-    for bad in (
+    bad_edits: tuple[Callable[[], Conversation], ...] = (
         lambda: conv.insert(3, c),
         lambda: conv.replace_turn(2, c),
         lambda: conv.delete(-1),
-    ):
+    )
+    for bad in bad_edits:
         with pytest.raises(IndexError):
             bad()
 

@@ -28,6 +28,7 @@ from playground.protocol.conversation import (
     to_messages,
     to_responses,
 )
+from playground.protocol.conversation.model import ROLES, Role
 
 texts = st.text(max_size=12)
 ids = st.text("abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1, max_size=10)
@@ -73,7 +74,7 @@ def chat_conversations(draw: st.DrawFn, reasoning: bool = False) -> Conversation
     system = draw(st.none() | texts)
     turns: list[Turn] = []
     for _ in range(draw(st.integers(0, 6))):
-        role = draw(st.sampled_from(["system", "developer", "user", "assistant", "tool"]))
+        role: Role = draw(st.sampled_from(ROLES))
         if role in ("system", "developer"):
             if system is None and not turns and role == "system":
                 role = "developer"  # a leading system message is the system text itself
@@ -100,7 +101,7 @@ def responses_conversations(draw: st.DrawFn) -> Conversation:
     system = draw(st.none() | texts)
     turns: list[Turn] = []
     for _ in range(draw(st.integers(0, 6))):
-        role = draw(st.sampled_from(["system", "developer", "user", "assistant", "tool"]))
+        role: Role = draw(st.sampled_from(ROLES))
         if role in ("system", "developer", "user"):
             turns.append(Turn(role, draw(user_parts([None, "low", "high"]))))
         elif role == "assistant":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 import pytest
 
@@ -282,7 +283,7 @@ OPENAI_CHAT = {
     "temperature": 0.2,
 }
 # OpenAI Responses function calling: reasoning item and call passed back with the output.
-OPENAI_RESPONSES = {
+OPENAI_RESPONSES: dict[str, Any] = {
     "model": "o4-mini",
     "instructions": "Answer briefly.",
     "input": [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from protocol_helpers import decode, sse
 
@@ -16,7 +17,7 @@ def _codes(findings: list[Finding]) -> dict[str, list[int | None]]:
     return out
 
 
-def _chunk(delta: dict[str, object], finish: str | None = None, **extra: object) -> str:
+def _chunk(delta: dict[str, Any], finish: str | None = None, **extra: object) -> str:
     return json.dumps({"choices": [{"index": 0, "delta": delta, "finish_reason": finish}], **extra})
 
 

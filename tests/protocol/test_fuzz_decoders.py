@@ -153,11 +153,11 @@ def mutated_capture(draw: st.DrawFn) -> tuple[str, bytes]:
             j = draw(st.integers(i, len(blocks)))
             blocks[j:j] = blocks[i:j]
         elif op == "flip":
-            raw = bytearray(blocks[i])
-            if raw:
-                at = draw(st.integers(0, len(raw) - 1))
-                raw[at] = draw(st.integers(0, 255))
-            blocks[i] = bytes(raw)
+            flipped = bytearray(blocks[i])
+            if flipped:
+                at = draw(st.integers(0, len(flipped) - 1))
+                flipped[at] = draw(st.integers(0, 255))
+            blocks[i] = bytes(flipped)
         elif op == "insert":
             blocks.insert(i, draw(st.binary(max_size=64)))
         elif op == "cut":

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from capture_helpers import RecordedCapture
@@ -41,7 +42,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[bytes]:
     )
 
 
-def _json(*args: str) -> dict[str, object]:
+def _json(*args: str) -> dict[str, Any]:
     result = _run(*args, "--json")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)  # type: ignore[no-any-return]
@@ -55,14 +56,14 @@ def test_midstream_error_capture(captures_dir: Path) -> None:
     assert out["reasoning"] == "We need to respond to a greeting. The user"
     assert out["comments"] == 17
     assert out["route"] == "chat" and out["finish"] == "length"
-    for finding in out["findings"]:  # type: ignore[attr-defined]
+    for finding in out["findings"]:
         assert set(finding) == {"severity", "code", "message", "event"}
 
 
 def test_route_flag_and_tool_calls(captures_dir: Path) -> None:
     path = str(captures_dir / "responses" / "openai-gpt4omini-function-call.sse")
     out = _json(path, "--route", "responses")
-    assert out["tool_calls"][0]["id"] == "call_0UFGPwrziw5rbinYp7rthrTb"  # type: ignore[index]
+    assert out["tool_calls"][0]["id"] == "call_0UFGPwrziw5rbinYp7rthrTb"
     assert out["finish"] == "response.completed"
 
 
@@ -164,7 +165,7 @@ def test_raw_error_envelope_is_a_body_line_and_the_error(tmp_path: Path, tail: b
     assert [json.loads(line) for line in result.stdout.splitlines()] == [{"body": envelope}]
     out = _json(str(path))
     assert (out["status"], out["error"]) == ("failed", "model not found")
-    assert [(f["severity"], f["code"]) for f in out["findings"]] == [("error", "error_body")]  # type: ignore[index]
+    assert [(f["severity"], f["code"]) for f in out["findings"]] == [("error", "error_body")]
 
 
 def test_capture_of_an_http_error_is_a_body_line_and_http_error_only(tmp_path: Path) -> None:
@@ -178,7 +179,7 @@ def test_capture_of_an_http_error_is_a_body_line_and_http_error_only(tmp_path: P
     ]
     out = _json(str(tmp_path / "e.jsonl"))
     assert out["status"] == "failed"
-    assert [f["code"] for f in out["findings"]] == ["http_error"]  # type: ignore[index]
+    assert [f["code"] for f in out["findings"]] == ["http_error"]
 
 
 def test_a_capture_carries_its_request_into_the_checks(tmp_path: Path) -> None:
@@ -196,7 +197,7 @@ def test_a_capture_carries_its_request_into_the_checks(tmp_path: Path) -> None:
     writer.finalize(0.2, "complete")
     out = _json(str(tmp_path / "c.jsonl"))
     assert out["status"] == "complete"
-    assert [(f["severity"], f["code"]) for f in out["findings"]] == [("warning", "no_usage")]  # type: ignore[index]
+    assert [(f["severity"], f["code"]) for f in out["findings"]] == [("warning", "no_usage")]
     # The same bytes as raw SSE carry no request: no request-aware check runs.
     (tmp_path / "raw.sse").write_bytes(stream)
     assert _json(str(tmp_path / "raw.sse"))["findings"] == []

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from protocol_helpers import sse_like_streams as streams
 
-from playground.protocol.sse import SSEEvent, SSEParser, data_of_raw
+from playground.protocol.sse import SSEEvent, SSEItem, SSEParser, data_of_raw
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 
@@ -36,7 +36,7 @@ def reference_data(stream: bytes) -> list[str]:
 
 def parse(stream: bytes, cuts: list[int]) -> list[SSEEvent]:
     parser = SSEParser()
-    items = []
+    items: list[SSEItem] = []
     last = 0
     for cut in [*sorted(c % (len(stream) + 1) for c in cuts), len(stream)]:
         items += parser.feed(stream[last:cut], 0.0)

@@ -76,12 +76,12 @@ def reference_parse(stream: bytes) -> list[RefItem]:
             data, event_type, retry, event_start = [], "", None, None
             continue
         if line.startswith(b":"):
-            text = line[1:]
-            if text.startswith(b" "):
-                text = text[1:]
+            comment = line[1:]
+            if comment.startswith(b" "):
+                comment = comment[1:]
             items.append(
                 RefComment(
-                    text.decode("utf-8", "replace"), stream[line_start:after], line_start, after
+                    comment.decode("utf-8", "replace"), stream[line_start:after], line_start, after
                 )
             )
             continue

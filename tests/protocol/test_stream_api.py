@@ -10,6 +10,7 @@ import wave
 import pytest
 from protocol_helpers import sse
 
+from playground.protocol.sse import SSEItem
 from playground.protocol.stream import StreamDecoder
 
 
@@ -93,7 +94,7 @@ def test_cancel_after_the_terminator_but_before_the_end_keeps_complete() -> None
 def test_items_are_the_timeline_and_payload_is_cached() -> None:
     decoder = StreamDecoder()
     body = sse(": hi", json.dumps({"choices": [{"index": 0, "delta": {"content": "x"}}]}), "[DONE]")
-    returned = []
+    returned: list[SSEItem] = []
     for i in range(len(body)):
         returned += decoder.feed(body[i : i + 1], i / 1000)
     returned += decoder.finish(1.0)

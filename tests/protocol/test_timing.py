@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from playground.protocol.sse import SSEItem, SSEParser
 from playground.protocol.state import ImageState, StreamState, ToolCallState
 from playground.protocol.timing import (
+    Timing,
     compute_timing,
     gap_histogram,
     normalize_usage,
@@ -89,13 +91,13 @@ def hand_state() -> StreamState:
 
 
 @pytest.fixture
-def timing():
+def timing() -> Timing:
     items = parse(CHUNKS)
     assert [it.t_last for it in items] == TIMES
     return compute_timing((items, hand_state()), t_headers=0.05, t_first_byte=0.1, t_end=3.05)
 
 
-def test_milestones(timing) -> None:
+def test_milestones(timing: Timing) -> None:
     assert timing.t_headers == 0.05
     assert timing.t_first_byte == 0.1
     assert timing.t_first_event == 0.1
@@ -118,7 +120,7 @@ def test_milestones(timing) -> None:
     ]
 
 
-def test_item_channels(timing) -> None:
+def test_item_channels(timing: Timing) -> None:
     assert timing.times == TIMES
     assert timing.kinds == [
         "meta",
@@ -136,7 +138,7 @@ def test_item_channels(timing) -> None:
     assert timing.sizes[10] == len(b"data: [DONE]\n\n")
 
 
-def test_gaps_and_dead_air(timing) -> None:
+def test_gaps_and_dead_air(timing: Timing) -> None:
     expected = [b - a for a, b in itertools.pairwise(TIMES)]
     assert timing.gaps == expected
     assert timing.median_gap == pytest.approx(0.1)
@@ -149,15 +151,16 @@ def test_gaps_and_dead_air(timing) -> None:
     assert longest is not None and (longest.after, longest.before) == (5, 6)
 
 
-def test_histogram_is_log_spaced(timing) -> None:
+def test_histogram_is_log_spaced(timing: Timing) -> None:
     bins = [(b.lo, b.hi, b.count) for b in timing.histogram]
-    assert bins[0] == (0.0, pytest.approx(0.1), 1)  # the two events sharing a chunk
+    lo, hi, count = bins[0]
+    assert (lo, count) == (0.0, 1) and hi == pytest.approx(0.1)  # the two events sharing a chunk
     assert [c for _, _, c in bins[1:]] == [8, 0, 1]
     assert [lo for lo, _, _ in bins[1:]] == pytest.approx([0.1, 10**-0.5, 1.0])
     assert sum(b.count for b in timing.histogram) == len(timing.gaps)
 
 
-def test_channels_rates_and_usage(timing) -> None:
+def test_channels_rates_and_usage(timing: Timing) -> None:
     text = timing.channels["text"]
     assert (text.deltas, text.chars, text.t_first, text.t_last) == (3, 6, 0.5, 2.6)
     # Usage reports 7 non-reasoning tokens shared by text and tool args: no split, so count.
@@ -308,7 +311,7 @@ def test_with_the_real_decoder() -> None:
     assert timing.counted["events"] == 10 and timing.counted["comments"] == 1
 
 
-def test_every_shared_capture_gives_consistent_figures(captures_dir) -> None:
+def test_every_shared_capture_gives_consistent_figures(captures_dir: Path) -> None:
     """Real streams fed in 512-byte pieces 10 ms apart: nothing raises, the figures add up."""
     from playground.protocol.capture import read_capture
     from playground.protocol.stream import StreamDecoder

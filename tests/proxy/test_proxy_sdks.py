@@ -15,7 +15,7 @@ from playground.sim.server import SimServer
 
 from .conftest import INSTANT, Proxy
 
-WEATHER = {
+WEATHER: Any = {
     "type": "function",
     "function": {
         "name": "get_weather",
@@ -43,7 +43,7 @@ def _chat(client: openai.OpenAI) -> Any:
         client.chat.completions.create(
             model="sim-chat",
             messages=[{"role": "user", "content": "What's the weather in Lima?"}],
-            tools=[WEATHER],  # type: ignore[list-item]
+            tools=[WEATHER],
             stream=True,
             stream_options={"include_usage": True},
         )
@@ -57,14 +57,18 @@ def _chat(client: openai.OpenAI) -> Any:
                 entry[0] += (call.function and call.function.name) or ""
                 entry[1] += (call.function and call.function.arguments) or ""
     assert calls, "the simulator was asked for a tool call"
-    return text, calls, chunks[-1].usage.model_dump()
+    usage = chunks[-1].usage
+    assert usage is not None
+    return text, calls, usage.model_dump()
 
 
 def _responses(client: openai.OpenAI) -> Any:
     events = list(client.responses.create(model="sim-chat", input="Explain SSE", stream=True))
-    final = events[-1].response
+    last = events[-1]
+    assert last.type == "response.completed"
+    final = last.response
     text = "".join(e.delta for e in events if e.type == "response.output_text.delta")
-    assert text and final.output_text == text
+    assert text and final.output_text == text and final.usage is not None
     return text, [e.type for e in events], final.usage.model_dump()
 
 
@@ -74,7 +78,9 @@ def _images(client: openai.OpenAI) -> Any:
             model="sim-image", prompt="a hill", stream=True, partial_images=2, size="64x64"
         )
     )
-    return [(e.type, e.b64_json) for e in events], events[-1].usage.model_dump()
+    last = events[-1]
+    assert last.type == "image_generation.completed"
+    return [(e.type, e.b64_json) for e in events], last.usage.model_dump()
 
 
 def _speech(client: openai.OpenAI) -> Any:
@@ -96,9 +102,11 @@ def _transcription(client: openai.OpenAI) -> Any:
             model="sim-transcribe", file=("said.wav", wav, "audio/wav"), stream=True
         )
     )
-    assert events[-1].text == "Heard through the proxy."
+    last = events[-1]
+    assert last.type == "transcript.text.done" and last.text == "Heard through the proxy."
+    assert last.usage is not None
     text = "".join(e.delta for e in events if e.type == "transcript.text.delta")
-    return text, events[-1].text, events[-1].usage.model_dump()
+    return text, last.text, last.usage.model_dump()
 
 
 CALLS: dict[str, Callable[[openai.OpenAI], Any]] = {
@@ -137,7 +145,7 @@ def _messages_through(client: anthropic.Anthropic) -> Any:
     tool = {
         "name": "get_weather",
         "description": "Current weather for a city",
-        "input_schema": WEATHER["function"]["parameters"],  # type: ignore[index]
+        "input_schema": WEATHER["function"]["parameters"],
     }
     with client.messages.stream(
         model="sim-chat",

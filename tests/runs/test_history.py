@@ -238,7 +238,7 @@ def test_live_run_through_tee_sink_never_writes_the_key(tmp_path: Path) -> None:
                 {"Authorization": f"Bearer {KEY}", "x-api-key": KEY},
                 {"model": "m", "stream": True, "note": f"pasted {KEY} by mistake"},
             )
-            await stream_request(spec, TeeSink(ui, rec))  # type: ignore[arg-type]
+            await stream_request(spec, TeeSink(ui, rec))
             return ui
 
     ui = asyncio.run(main())

@@ -66,11 +66,12 @@ def test_with_a_writer_every_line_is_encoded_and_written_on_its_thread_in_order(
     import threading
 
     import playground.runs.journal as journal_module
+    from playground.protocol.capture import encode_line
     from playground.runs.writer import FileWriter
 
     writer = FileWriter(name="test-run-files")
     threads: list[str] = []
-    real_encode = journal_module.encode_line
+    real_encode = encode_line  # the journal's own (it imports it from the capture module)
 
     def encode(record: dict[str, object]) -> bytes:
         threads.append(threading.current_thread().name)
@@ -108,7 +109,7 @@ def test_a_line_that_cannot_be_written_is_said_and_the_run_goes_on(tmp_path: Pat
     def full(_data: bytes) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    file.write = full  # type: ignore[method-assign]  # the disk fills up mid-run
+    file.write = full  # type: ignore[method-assign,assignment]  # the disk fills up mid-run
     journal.on_chunk(0.1, b"data: 1\n\n")
     journal.on_chunk(0.2, b"data: 2\n\n")  # queued before the first failed: skipped, not raised
     journal.on_end(0.3)

@@ -26,7 +26,10 @@ def test_jobs_run_in_order_off_the_caller_and_a_keyed_job_replaces_a_queued_one(
         threads.add(threading.current_thread().name)
         done.append(name)
 
-    writer.submit(gate.wait)  # holds the thread so the next ones stay queued
+    def hold() -> None:
+        gate.wait()
+
+    writer.submit(hold)  # holds the thread so the next ones stay queued
     writer.submit(lambda: job("a"))
     writer.submit(lambda: job("index 1"), key="index")
     writer.submit(lambda: job("b"))
@@ -60,9 +63,12 @@ def test_history_with_a_writer_fsyncs_on_its_thread_and_reads_back_whole(
     history = RunHistory(tmp_path, writer=writer)
     callers: list[str] = []
     real = os.fsync
-    monkeypatch.setattr(
-        os, "fsync", lambda fd: (callers.append(threading.current_thread().name), real(fd))[1]
-    )
+
+    def fsync(fd: int) -> None:
+        callers.append(threading.current_thread().name)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
     rec = history.start_run("chat")
     rec.on_request("POST", "http://127.0.0.1:1/v1", {}, b'{"model": "m"}')
     rec.on_response(200, [("content-type", "text/event-stream")], 0.01)

@@ -31,7 +31,7 @@ SPEECH = {
     "voice": "alloy",
     "stream_format": "sse",
 }
-BODIES = {
+BODIES: dict[str, dict[str, Any]] = {
     "/chat/completions": CHAT,
     "/responses": RESPONSES,
     "/messages": MESSAGES,
@@ -41,7 +41,7 @@ BODIES = {
 
 
 def stream(
-    base_url: str, path: str, body: dict[str, Any] | None = None, **headers: str
+    base_url: str, path: str, body: dict[str, Any] | None = None, /, **headers: str
 ) -> tuple[httpx.Response, list[tuple[float, bytes]]]:
     """POST and collect (seconds since the request, chunk) for each raw body chunk."""
     start = time.monotonic()

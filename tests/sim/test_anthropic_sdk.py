@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import anthropic
 import pytest
+from anthropic.types import MessageParam
 
 from .conftest import INSTANT
 from .sdk_clients import closing_client
@@ -47,12 +48,13 @@ def test_messages_thinking_signature_text_and_tool_use(base_url: str) -> None:
         final = stream.get_final_message()
     types = [b.type for b in final.content]
     assert types == ["thinking", "text", "tool_use"]
-    thinking = final.content[0]
-    assert thinking.thinking and thinking.signature
-    assert "get_weather" in final.content[1].text
-    tool = final.content[2]
+    thinking, said, tool = final.content
+    assert thinking.type == "thinking" and thinking.thinking and thinking.signature
+    assert said.type == "text" and "get_weather" in said.text
+    assert tool.type == "tool_use"
     assert tool.name == "get_weather" and set(tool.input) == {"city", "days"}
-    assert 1 <= tool.input["days"] <= 5
+    days = tool.input["days"]
+    assert isinstance(days, int) and 1 <= days <= 5
     assert final.stop_reason == "tool_use"
     assert final.usage.output_tokens > 1
     assert any(e.type == "thinking" for e in events)
@@ -60,12 +62,13 @@ def test_messages_thinking_signature_text_and_tool_use(base_url: str) -> None:
 
 def test_messages_text_only_and_not_streamed_agree(base_url: str) -> None:
     client = _client(base_url)
-    messages = [{"role": "user", "content": "Tell me about rivers"}]
+    messages: list[MessageParam] = [{"role": "user", "content": "Tell me about rivers"}]
     with client.messages.stream(model="m", max_tokens=1024, messages=messages) as stream:
         text = stream.get_final_text()
         final = stream.get_final_message()
     whole = client.messages.create(model="m", max_tokens=1024, messages=messages)
-    assert whole.content[0].text == text and "rivers" in text
+    first = whole.content[0]
+    assert first.type == "text" and first.text == text and "rivers" in text
     assert final.stop_reason == "end_turn"
 
 

@@ -176,6 +176,8 @@ def test_image_edit_through_the_sdk(base_url: str) -> None:
         "image_edit.partial_image",
         "image_edit.completed",
     ]
-    final = PILImage.open(io.BytesIO(base64.b64decode(events[-1].b64_json)))
+    last = events[-1]
+    assert last.type == "image_edit.completed"
+    final = PILImage.open(io.BytesIO(base64.b64decode(last.b64_json)))
     assert final.size == (40, 30)
-    assert events[-1].usage.input_tokens_details.image_tokens > 0
+    assert last.usage.input_tokens_details.image_tokens > 0

@@ -56,7 +56,8 @@ def _decode(
 
 
 def _body(path: str, variant: str) -> dict[str, Any]:
-    return BODIES[path] | (EXTRAS[path] if variant == "extras" else {})
+    body: dict[str, Any] = BODIES[path] | (EXTRAS[path] if variant == "extras" else {})
+    return body
 
 
 @pytest.mark.parametrize(("path", "variant"), CASES)

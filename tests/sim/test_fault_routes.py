@@ -60,6 +60,7 @@ def _outcome(base: str, route: str, fault: str) -> tuple[str, tuple[str, ...]]:
         base_url=base,
         sim_headers=headers,
     )
+    assert spec is not None
     sink = _Decode(route)
     asyncio.run(stream_request(spec, sink))
     state = sink.decoder.state

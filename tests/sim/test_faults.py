@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import itertools
 import json
+from typing import Any
 
 import httpx
 import pytest
 
-from playground.sim.faults import FAULTS
+from playground.sim.fault_names import FAULTS
 
 from .conftest import INSTANT
 from .helpers import BODIES, CHAT, payloads, stream
@@ -29,7 +30,9 @@ ANTHROPIC_TYPES = {
 }
 
 
-def _post(base_url: str, path: str, fault: str, body: dict | None = None) -> httpx.Response:
+def _post(
+    base_url: str, path: str, fault: str, body: dict[str, Any] | None = None
+) -> httpx.Response:
     return httpx.post(
         base_url + path,
         json=body or BODIES[path],
@@ -67,7 +70,7 @@ def test_json_instead_of_stream(base_url: str) -> None:
 
 
 def test_midstream_error_per_route_matches_the_seeds(base_url: str) -> None:
-    def tail(path: str) -> list:
+    def tail(path: str) -> list[Any]:
         _, chunks = stream(base_url, path, **{"X-Sim-Fault": "midstream-error"})
         return payloads(b"".join(c for _, c in chunks))
 
@@ -89,7 +92,7 @@ def test_midstream_error_per_route_matches_the_seeds(base_url: str) -> None:
 
 
 def test_incomplete_per_route(base_url: str) -> None:
-    def last(path: str) -> list:
+    def last(path: str) -> list[Any]:
         _, chunks = stream(base_url, path, **{"X-Sim-Fault": "incomplete"})
         return payloads(b"".join(c for _, c in chunks))
 

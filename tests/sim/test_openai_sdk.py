@@ -6,6 +6,7 @@ import base64
 import io
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import openai
@@ -18,7 +19,7 @@ from playground.sim import voice
 from .conftest import INSTANT
 from .sdk_clients import closing_client
 
-WEATHER = {
+WEATHER: dict[str, Any] = {
     "type": "function",
     "function": {
         "name": "get_weather",
@@ -46,9 +47,12 @@ def client(base_url: str) -> Iterator[openai.OpenAI]:
         yield sdk
 
 
-def _chat(client: openai.OpenAI, **kw: object) -> list:
-    params = {"model": "sim-chat", "messages": [{"role": "user", "content": "Explain SSE"}]}
-    return list(client.chat.completions.create(stream=True, **(params | kw)))  # type: ignore[call-overload]
+def _chat(client: openai.OpenAI, **kw: Any) -> list[Any]:
+    params: dict[str, Any] = {
+        "model": "sim-chat",
+        "messages": [{"role": "user", "content": "Explain SSE"}],
+    }
+    return list(client.chat.completions.create(stream=True, **(params | kw)))
 
 
 def test_chat_text_and_usage_without_include_usage(client: openai.OpenAI) -> None:
@@ -134,7 +138,7 @@ def test_chat_not_streamed(client: openai.OpenAI) -> None:
     )
     streamed = "".join(c.choices[0].delta.content or "" for c in _chat(client) if c.choices)
     assert done.choices[0].message.content == streamed
-    assert done.usage.completion_tokens > 0
+    assert done.usage is not None and done.usage.completion_tokens > 0
 
 
 def test_chat_max_tokens_cuts_with_length(client: openai.OpenAI) -> None:
@@ -155,13 +159,15 @@ def test_responses_text_reasoning_and_usage(client: openai.OpenAI) -> None:
     assert types[-1] == "response.completed"
     assert types.index("response.reasoning_text.delta") < types.index("response.output_text.delta")
     text = "".join(e.delta for e in events if e.type == "response.output_text.delta")
-    final = events[-1].response
-    assert final.output_text == text
+    last = events[-1]
+    assert last.type == "response.completed"
+    final = last.response
+    assert final.output_text == text and final.usage is not None
     assert final.usage.output_tokens > 0 and final.usage.output_tokens_details.reasoning_tokens > 0
 
 
 def test_responses_helper_function_call(client: openai.OpenAI) -> None:
-    tool = {
+    tool: Any = {
         "type": "function",
         "name": "get_weather",
         "description": "Weather for a city",
@@ -184,8 +190,10 @@ def test_responses_incomplete_when_max_output_tokens_cuts(client: openai.OpenAI)
             model="sim-chat", input="Explain SSE", stream=True, max_output_tokens=16
         )
     )
-    assert events[-1].type == "response.incomplete"
-    assert events[-1].response.incomplete_details.reason == "max_output_tokens"
+    last = events[-1]
+    assert last.type == "response.incomplete"
+    details = last.response.incomplete_details
+    assert details is not None and details.reason == "max_output_tokens"
 
 
 def test_images_stream_partials_then_completed(client: openai.OpenAI) -> None:
@@ -201,10 +209,12 @@ def test_images_stream_partials_then_completed(client: openai.OpenAI) -> None:
     assert [e.type for e in events] == ["image_generation.partial_image"] * 2 + [
         "image_generation.completed"
     ]
-    assert [e.partial_image_index for e in events[:2]] == [0, 1]
+    partials = [e for e in events if e.type == "image_generation.partial_image"]
+    assert [e.partial_image_index for e in partials] == [0, 1]
     images = [Image.open(io.BytesIO(base64.b64decode(e.b64_json))) for e in events]
     assert all(img.format == "PNG" and img.size == (256, 192) for img in images)
-    assert events[-1].usage.total_tokens > 0
+    last = events[-1]
+    assert last.type == "image_generation.completed" and last.usage.total_tokens > 0
 
 
 def test_speech_sse_with_streaming_response(client: openai.OpenAI) -> None:
@@ -233,8 +243,9 @@ def test_transcription_stream_round_trip(client: openai.OpenAI) -> None:
         )
     )
     assert "".join(e.delta for e in events if e.type == "transcript.text.delta") == said
-    assert events[-1].type == "transcript.text.done" and events[-1].text == said
-    assert events[-1].usage.input_tokens > 0
+    last = events[-1]
+    assert last.type == "transcript.text.done" and last.text == said
+    assert last.usage is not None and last.usage.input_tokens > 0
     whole = client.audio.transcriptions.create(
         model="sim-transcribe", file=("said.wav", wav, "audio/wav")
     )
@@ -254,7 +265,7 @@ def test_midstream_error_raises_after_content(base_url: str, call: str, content_
             default_headers=INSTANT | {"X-Sim-Fault": "midstream-error"},
         )
     )
-    got = []
+    got: list[object] = []
     with pytest.raises(openai.APIError, match="simulated mid-stream error"):
         if call == "chat":
             for c in client.chat.completions.create(
@@ -263,9 +274,9 @@ def test_midstream_error_raises_after_content(base_url: str, call: str, content_
                 if c.choices and c.choices[0].delta.content:
                     got.append(c)
         elif call == "responses":
-            for e in client.responses.create(model="m", input="hi", stream=True):
-                if e.type == "response.output_text.delta":
-                    got.append(e)
+            for event in client.responses.create(model="m", input="hi", stream=True):
+                if event.type == "response.output_text.delta":
+                    got.append(event)
         else:
             for e in client.images.generate(
                 model="m", prompt="x", stream=True, partial_images=2, size="64x64"
@@ -295,8 +306,9 @@ def test_http_429_raises_rate_limit_error_with_retry_after(base_url: str) -> Non
 def test_models_list(client: openai.OpenAI) -> None:
     models = {m.id: m for m in client.models.list()}
     assert {"sim-chat", "sim-reasoner", "sim-image", "sim-tts", "sim-transcribe"} <= set(models)
-    assert models["sim-image"].model_extra["images"] is True
-    assert "chat" in models["sim-chat"].model_extra["routes"]
+    image, chat = models["sim-image"].model_extra, models["sim-chat"].model_extra
+    assert image is not None and image["images"] is True
+    assert chat is not None and "chat" in chat["routes"]
 
 
 def test_no_key_is_accepted(base_url: str) -> None:

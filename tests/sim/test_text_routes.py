@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 
 from .conftest import INSTANT
@@ -20,10 +22,11 @@ TOOLS = [
 OTHER = {"type": "function", "function": {"name": "other", "parameters": {"type": "object"}}}
 
 
-def _chat(base_url: str, body: dict) -> dict:
+def _chat(base_url: str, body: dict[str, Any]) -> dict[str, Any]:
     r = httpx.post(base_url + "/chat/completions", json=body, headers=INSTANT)
     assert r.status_code == 200
-    return r.json()
+    answer: dict[str, Any] = r.json()
+    return answer
 
 
 def test_after_a_tool_result_the_answer_is_text(base_url: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import httpx
 import pytest
@@ -38,7 +39,7 @@ WEATHER = {
 }
 
 
-def _arguments(base_url: str, prompt: str, tool: dict) -> dict:
+def _arguments(base_url: str, prompt: str, tool: dict[str, Any]) -> dict[str, Any]:
     body = {
         "model": "sim-chat",
         "messages": [{"role": "user", "content": prompt}],
@@ -48,7 +49,8 @@ def _arguments(base_url: str, prompt: str, tool: dict) -> dict:
     response = httpx.post(base_url + "/chat/completions", json=body, headers=INSTANT, timeout=30)
     assert response.status_code == 200, response.text
     call = response.json()["choices"][0]["message"]["tool_calls"][0]
-    return json.loads(call["function"]["arguments"])
+    arguments: dict[str, Any] = json.loads(call["function"]["arguments"])
+    return arguments
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -106,10 +107,10 @@ def test_schema_values_survive_odd_schemas() -> None:
     rng = random.Random(0)
     assert value_for({}, rng) is not None
     assert value_for({"type": "object"}, rng) == {}
-    deep: dict = {"type": "object", "properties": {}}
+    deep: dict[str, Any] = {"type": "object", "properties": {}}
     node = deep
     for _ in range(30):
-        child: dict = {"type": "object", "properties": {}}
+        child: dict[str, Any] = {"type": "object", "properties": {}}
         node["properties"]["x"] = child
         node = child
     json.dumps(value_for(deep, rng))

@@ -62,21 +62,23 @@ cut_points = st.lists(st.integers(min_value=0, max_value=10_000), max_size=40)
 
 @settings(max_examples=300, deadline=None)
 @given(payloads, cut_points, st.sampled_from([b"", b"x-checksum: abc\r\n"]))
-def test_any_reads_give_h11_the_same_body_and_trailers(pieces, cuts, trailers):
+def test_any_reads_give_h11_the_same_body_and_trailers(
+    pieces: list[bytes], cuts: list[int], trailers: bytes
+) -> None:
     stream = HEAD + chunked(pieces, trailers)
     reads = split(stream, cuts)
     assert h11_reads(merged(reads)) == h11_reads(reads)
     assert h11_reads(reads)[2] is None
 
 
-def test_one_read_of_many_chunks_becomes_one_chunk():
+def test_one_read_of_many_chunks_becomes_one_chunk() -> None:
     events = [b'data: {"n": %d}\n\n' % i for i in range(300)]
     out = ChunkMerger().feed(HEAD + b"".join(b"%x\r\n%b\r\n" % (len(e), e) for e in events))
     payload = b"".join(events)
     assert out == HEAD + b"%x\r\n%b" % (len(payload), payload)
 
 
-def test_chunk_extensions_and_whitespace_are_accepted_as_h11_does():
+def test_chunk_extensions_and_whitespace_are_accepted_as_h11_does() -> None:
     stream = HEAD + b"5;name=value\r\nhello\r\n6 \t\r\n world\r\n0\r\n\r\n"
     reads = split(stream, [20, 95, 96, 97])
     assert h11_reads(merged(reads)) == (b"hello world", [], None)
@@ -91,21 +93,21 @@ def test_chunk_extensions_and_whitespace_are_accepted_as_h11_does():
         b"HTTP/1.1 200 OK\r\ntransfer-encoding: gzip, chunked\r\n\r\n",
     ],
 )
-def test_bodies_that_are_not_plain_chunked_pass_untouched(head):
+def test_bodies_that_are_not_plain_chunked_pass_untouched(head: bytes) -> None:
     body = b"5\r\nhello\r\n0\r\n\r\n"
     merger = ChunkMerger()
     assert merger.feed(head + body) == head + body
     assert not merger.merging
 
 
-def test_an_informational_response_is_passed_and_the_real_head_follows():
+def test_an_informational_response_is_passed_and_the_real_head_follows() -> None:
     early = b"HTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\n"
     stream = early + HEAD + chunked([b"abc", b"def"])
     reads = split(stream, [10, len(early) + 5])
     assert h11_reads(merged(reads)) == (b"abcdef", [], None)
 
 
-def test_a_head_with_bare_line_feeds_is_found_where_h11_finds_it():
+def test_a_head_with_bare_line_feeds_is_found_where_h11_finds_it() -> None:
     head = b"HTTP/1.1 200 OK\ntransfer-encoding: chunked\n\n"
     # The payload holds the CRLF CRLF a naive head search would stop at.
     stream = head + chunked([b"a\r\n\r\nb", b"c"])
@@ -121,8 +123,8 @@ def test_a_head_with_bare_line_feeds_is_found_where_h11_finds_it():
     st.booleans(),
 )
 def test_a_corrupted_stream_breaks_or_survives_exactly_as_it_would_without_the_merger(
-    pieces, cuts, at, byte, replace
-):
+    pieces: list[bytes], cuts: list[int], at: int, byte: bytes, replace: bool
+) -> None:
     stream = HEAD + chunked(pieces)
     where = len(HEAD) + at % (len(stream) - len(HEAD))
     bad = stream[:where] + byte + stream[where + (1 if replace else 0) :]
@@ -134,14 +136,14 @@ def test_a_corrupted_stream_breaks_or_survives_exactly_as_it_would_without_the_m
     assert got_trailers == want_trailers
 
 
-def test_a_stream_cut_inside_a_chunk_is_incomplete_for_h11():
+def test_a_stream_cut_inside_a_chunk_is_incomplete_for_h11() -> None:
     stream = HEAD + b"a\r\n01234"
     body, trailers, error = h11_reads(merged([stream]))
     assert (body, trailers) == (b"01234", None)
     assert error is not None and "incomplete chunked read" in error
 
 
-def test_a_huge_chunk_header_is_left_to_h11s_own_limit():
+def test_a_huge_chunk_header_is_left_to_h11s_own_limit() -> None:
     stream = HEAD + b"5\r\nhello\r\n" + b"f" * 20_000
     body, _, error = h11_reads(merged(split(stream, list(range(0, 20_100, 1000)))))
     assert body == b"hello" and error is not None
@@ -202,9 +204,10 @@ def wire(kind: str, body: object, trailers: bytes) -> tuple[str, bytes]:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(response, min_size=1, max_size=4), cut_points)
 def test_a_kept_alive_connection_has_each_response_merged_and_framed_as_h11_frames_it(
-    responses, cuts
-):
-    methods, stream = [], b""
+    responses: list[tuple[str, object, bytes]], cuts: list[int]
+) -> None:
+    methods: list[str] = []
+    stream = b""
     for kind, body, trailers in responses:
         method, data = wire(kind, body, trailers)
         methods.append(method)
@@ -259,7 +262,7 @@ def test_taking_whole_chunks_at_once_takes_what_one_at_a_time_takes(
     assert at_once == one_by_one
 
 
-def test_a_footer_broken_after_its_cr_at_a_reads_end_still_breaks_as_received():
+def test_a_footer_broken_after_its_cr_at_a_reads_end_still_breaks_as_received() -> None:
     # "\r" ends one read as a footer's first byte; the next read brings "\r\n" where its "\n"
     # belongs. The CR already matched must reach h11 too: without it h11 sees a good footer.
     body = b"3\r\nabc\r\r\n0\r\n\r\n"

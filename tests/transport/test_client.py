@@ -346,6 +346,7 @@ def test_x_api_key_is_a_key_too() -> None:
         KEY,
         base_url="http://gateway.example.com/v1",
     )
+    assert spec is not None
     assert spec.redacted_headers()["x-api-key"] == "[redacted]"
     assert spec.redacted_headers()["anthropic-version"] == "2023-06-01"
 
@@ -377,6 +378,7 @@ def test_multipart_upload_reaches_the_server() -> None:
                 base_url=srv.base + "/v1",
                 files=[("file", ("hello.wav", b"RIFF....WAVEdata", "audio/wav"))],
             )
+            assert spec is not None
             sink = RecSink()
             await stream_request(spec, sink)
             return sink, srv.conns[0]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 
+from playground.protocol.sse import SSEItem
 from playground.protocol.stream import StreamDecoder
 from playground.runs.outcome import has_output
 from playground.transport.decode_ahead import DecodeAhead
@@ -19,7 +21,7 @@ def chat_event(text: str) -> bytes:
     )
 
 
-def test_each_read_is_decoded_once_and_its_items_are_taken_in_read_order():
+def test_each_read_is_decoded_once_and_its_items_are_taken_in_read_order() -> None:
     reads = [b": hello\n\n", chat_event("Hel") + chat_event("lo"), b"data: [DONE]\n\n"]
     ahead = DecodeAhead(StreamDecoder("chat"), has_output)
     ahead.on_response(200, "text/event-stream")
@@ -37,7 +39,7 @@ def test_each_read_is_decoded_once_and_its_items_are_taken_in_read_order():
     assert list(ahead.take()) == []  # nothing more was read
 
 
-def test_an_error_response_is_left_to_the_ui_thread():
+def test_an_error_response_is_left_to_the_ui_thread() -> None:
     ahead = DecodeAhead(StreamDecoder("chat"), has_output)
     ahead.on_response(429, "application/json")
     ahead.on_chunk(0.0, b'{"error": {"message": "slow down"}}')
@@ -46,7 +48,7 @@ def test_an_error_response_is_left_to_the_ui_thread():
     assert ahead.decoder.state.events == 0
 
 
-def test_nothing_is_fed_once_closed():
+def test_nothing_is_fed_once_closed() -> None:
     ahead = DecodeAhead(StreamDecoder("chat"), has_output)
     ahead.on_response(200, "text/event-stream")
     ahead.close()
@@ -55,19 +57,19 @@ def test_nothing_is_fed_once_closed():
     assert list(ahead.take()) == []
 
 
-def test_hold_waits_for_the_read_being_decoded():
+def test_hold_waits_for_the_read_being_decoded() -> None:
     decoder = StreamDecoder("chat")
     ahead = DecodeAhead(decoder, has_output)
     ahead.on_response(200, "text/event-stream")
     entered, release = threading.Event(), threading.Event()
     feed = decoder.feed
 
-    def slow_feed(data: bytes, t: float):  # type: ignore[no-untyped-def]
+    def slow_feed(data: bytes, t: float) -> Sequence[SSEItem]:
         entered.set()
         release.wait(5)
         return feed(data, t)
 
-    decoder.feed = slow_feed  # type: ignore[method-assign]
+    decoder.feed = slow_feed  # type: ignore[method-assign,assignment]
     reader = ThreadedReader(
         RequestSpec(provider_id="sim", method="POST", url="http://127.0.0.1:9/", headers={}),
         connect_timeout=1,

@@ -111,7 +111,7 @@ def test_redaction() -> None:
 
 
 class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def __init__(self) -> None:
         self.store: dict[tuple[str, str], str] = {}
@@ -137,7 +137,7 @@ class BrokenKeyring(MemoryKeyring):
 
 
 @pytest.fixture
-def memory_keyring() -> MemoryKeyring:
+def memory_keyring() -> Iterator[MemoryKeyring]:
     previous = keyring.get_keyring()
     backend = MemoryKeyring()
     keyring.set_keyring(backend)

@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import Any
 
-from playground.transport.music import is_job, source_for
+from playground.transport.music import ByteSource, is_job, source_for
 from playground.transport.spec import RequestSpec
 
 JOB = {"id": "m1", "object": "music.job", "status": "queued", "progress": 0.0}
@@ -55,6 +55,12 @@ def _event(name: str, payload: dict[str, object]) -> bytes:
     return f"event: {name}\ndata: {json.dumps(payload)}\n\n".encode()
 
 
+async def _drain(source: ByteSource, sink: Any) -> None:
+    """Run a byte source into ``sink`` (asyncio.run takes a coroutine, a source gives an
+    awaitable)."""
+    await source(sink)
+
+
 def _fake_read(order: list[str]) -> Any:
     async def read(spec: RequestSpec, sink: Any, insecure: bool) -> None:
         sink.on_request(spec.method, spec.url, {}, None)
@@ -87,7 +93,7 @@ def test_the_job_reports_its_progress_streams_its_song_and_ends_after_both() -> 
     assert is_job(spec) and not is_job(RequestSpec("simulator", "GET", SONG_URL, {}))
     order: list[str] = []
     listener, sink = Listener(), Sink()
-    asyncio.run(source_for(spec, _fake_read(order), listener, False)(sink))
+    asyncio.run(_drain(source_for(spec, _fake_read(order), listener, False), sink))
     assert [j.get("status") for j in listener.jobs] == ["queued", "rendering", "completed"]
     assert order == ["job ended", f"song {SONG_URL} accept=audio/wav, audio/*", "song ended"]
     # The song's request carries no simulator fault; the run's end waited for the song.
@@ -98,5 +104,5 @@ def test_any_other_request_is_read_as_it_is() -> None:
     spec = RequestSpec("simulator", "POST", "http://127.0.0.1:9/v1/chat/completions", {})
     order: list[str] = []
     sink = Sink()
-    asyncio.run(source_for(spec, _fake_read(order), Listener(), False)(sink))
+    asyncio.run(_drain(source_for(spec, _fake_read(order), Listener(), False), sink))
     assert sink.calls[0] == "request" and sink.calls[-1] == "end"

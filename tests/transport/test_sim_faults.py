@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from netfakes import RecSink
@@ -27,7 +28,7 @@ def sim() -> Iterator[str]:
         server.stop()
 
 
-def run(base: str, fault: str | None, route: str = "chat", **kw: float) -> RecSink:
+def run(base: str, fault: str | None, route: str = "chat", **kw: Any) -> RecSink:
     headers = {"X-Sim-Pace": "instant"}
     if fault:
         headers["X-Sim-Fault"] = fault
@@ -39,6 +40,7 @@ def run(base: str, fault: str | None, route: str = "chat", **kw: float) -> RecSi
         base_url=base,
         sim_headers=headers,
     )
+    assert spec is not None
     sink = RecSink()
     asyncio.run(stream_request(spec, sink, **kw))
     assert KEY not in repr(sink.calls)

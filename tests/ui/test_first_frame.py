@@ -100,15 +100,16 @@ _PROBE = textwrap.dedent(
     LATER_QT = ("QFileDialog", "QInputDialog", "QMessageBox", "QListWidget", "QWizard", "QMdiArea")
 
     def form(editor):
-        chat = getattr(editor, "chat_form", None)
-        if chat is None:
+        if editor.tools_list() is None:
             return {}
+        chat = editor.response_format
+        built = {"schema": chat.schema_built, "advanced": editor.advanced.built}
         return {
             "tools_body": editor.tools.body_built,
-            "form_parts": sorted(chat._built),
+            "form_parts": sorted(part for part, on in built.items() if on),
             "tools_sending": editor.use_tools.isChecked(),
             "format": chat.format.currentData(),
-            "advanced_open": chat.advanced_toggle.isChecked(),
+            "advanced_open": editor.advanced.toggle.isChecked(),
         }
 
     def dropped_image(window):

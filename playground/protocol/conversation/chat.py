@@ -31,6 +31,7 @@ from playground.protocol.conversation.model import (
     ToolResult,
     Turn,
 )
+from playground.protocol.conversation.parts import part_from_item
 
 __all__ = ["from_chat", "to_chat"]
 
@@ -43,7 +44,7 @@ def _image_url(image: Image) -> dict[str, Any]:
 
 
 def _content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
-    return text_or_parts(parts, lambda t: {"type": "text", "text": t.text}, _image_url)
+    return text_or_parts("chat", parts, lambda t: {"type": "text", "text": t.text}, _image_url)
 
 
 def _assistant(turn: Turn, reasoning: bool) -> dict[str, Any]:
@@ -130,6 +131,8 @@ def _parts(content: Any) -> list[Part]:
             detail = string(image.get("detail")) if isinstance(image, dict) else None
             if url is not None:
                 parts.append(image_from_url(url, detail))
+        elif (declared := part_from_item("chat", part)) is not None:
+            parts.append(declared)
     return parts
 
 

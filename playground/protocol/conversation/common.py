@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from playground.protocol.conversation.model import Image, Part, Text, parse_data_url
+from playground.protocol.conversation.parts import content_item, travels_on
 
 __all__ = [
     "compact_json",
@@ -53,13 +54,23 @@ def image_from_url(url: str, detail: str | None = None) -> Image:
 
 
 def text_or_parts(
+    route: str,
     parts: tuple[Part, ...],
     text_part: Callable[[Text], dict[str, Any]],
     image_part: Callable[[Image], dict[str, Any]],
 ) -> str | list[dict[str, Any]]:
-    """A message's text and images on an OpenAI wire: a lone text as a plain string (the shape
-    most examples use), else each as the route's own part; other parts are not carried here."""
-    shown = [p for p in parts if isinstance(p, Text | Image)]
+    """A message's text, images and the parts declared with a content item on ``route``
+    (parts.py) on an OpenAI wire: a lone text as a plain string (the shape most examples use),
+    else each as the route's own item; other parts are not carried here."""
+    shown = [p for p in parts if isinstance(p, Text | Image) or travels_on(route, p)]
     if len(shown) == 1 and isinstance(shown[0], Text):
         return shown[0].text
-    return [text_part(p) if isinstance(p, Text) else image_part(p) for p in shown]
+    items: list[dict[str, Any]] = []
+    for part in shown:
+        if isinstance(part, Text):
+            items.append(text_part(part))
+        elif isinstance(part, Image):
+            items.append(image_part(part))
+        elif (item := content_item(route, part)) is not None:
+            items.append(item)
+    return items

@@ -27,6 +27,7 @@ from playground.protocol.conversation.model import (
     ToolResult,
     Turn,
 )
+from playground.protocol.conversation.parts import content_item, part_from_item, travels_on
 
 __all__ = ["from_messages", "to_messages"]
 
@@ -84,6 +85,8 @@ def _blocks(parts: tuple[Part, ...]) -> list[dict[str, Any]]:
             if part.is_error:
                 result["is_error"] = True
             out.append(result)
+        elif (item := content_item("messages", part)) is not None:
+            out.append(item)
     return out
 
 
@@ -95,7 +98,8 @@ _ALLOWED: dict[str, tuple[type, ...]] = {
 
 
 def _content(role: str, parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
-    blocks = _blocks(tuple(p for p in parts if isinstance(p, _ALLOWED[role])))
+    allowed = _ALLOWED[role]
+    blocks = _blocks(tuple(p for p in parts if isinstance(p, allowed) or travels_on("messages", p)))
     if len(blocks) == 1 and blocks[0]["type"] == "text":
         return str(blocks[0]["text"])
     return blocks
@@ -169,6 +173,8 @@ def _parts(content: Any) -> tuple[list[Part], list[Part]]:
                     block.get("is_error") is True,
                 )
             )
+        elif (declared := part_from_item("messages", block)) is not None:
+            parts.append(declared)
     return results, parts
 
 

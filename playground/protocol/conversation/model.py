@@ -18,6 +18,7 @@ from typing import Any, Literal
 __all__ = [
     "ROLES",
     "Conversation",
+    "ExtraPart",
     "Image",
     "Part",
     "ReasoningItem",
@@ -120,7 +121,15 @@ class ReasoningItem:
         return "\n\n".join(texts)
 
 
-Part = Text | Image | ToolCall | ToolResult | Thinking | RedactedThinking | ReasoningItem
+@dataclass(frozen=True, slots=True)
+class ExtraPart:
+    """The base of a kind of part declared outside this module (``parts.declare``): its wire
+    shapes and its block come from its declaration."""
+
+
+Part = (
+    Text | Image | ToolCall | ToolResult | Thinking | RedactedThinking | ReasoningItem | ExtraPart
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from playground.protocol.conversation.model import (
     ToolResult,
     Turn,
 )
+from playground.protocol.conversation.parts import part_from_item
 
 __all__ = ["from_responses", "to_responses"]
 
@@ -39,7 +40,9 @@ def _input_image(image: Image) -> dict[str, Any]:
 
 
 def _user_content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
-    return text_or_parts(parts, lambda t: {"type": "input_text", "text": t.text}, _input_image)
+    return text_or_parts(
+        "responses", parts, lambda t: {"type": "input_text", "text": t.text}, _input_image
+    )
 
 
 def _assistant_items(turn: Turn) -> list[dict[str, Any]]:
@@ -130,6 +133,8 @@ def _content_parts(content: Any) -> list[Part]:
             detail = string(part.get("detail"))
             if url is not None:
                 parts.append(image_from_url(url, None if detail == "auto" else detail))
+        elif (declared := part_from_item("responses", part)) is not None:
+            parts.append(declared)
     return parts
 
 

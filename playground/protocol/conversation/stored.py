@@ -24,6 +24,7 @@ from playground.protocol.conversation.model import (
     ToolResult,
     Turn,
 )
+from playground.protocol.conversation.parts import part_from_stored, stored_item
 
 __all__ = ["conversation_from_json", "conversation_to_json", "searchable_text"]
 
@@ -59,7 +60,12 @@ def _part_to_json(part: Part) -> dict[str, Any]:
         return {"type": "thinking", "text": part.text, "signature": part.signature}
     if isinstance(part, RedactedThinking):
         return {"type": "redacted_thinking", "data": part.data}
-    return {"type": "reasoning_item", "item": dict(part.item)}
+    if isinstance(part, ReasoningItem):
+        return {"type": "reasoning_item", "item": dict(part.item)}
+    item = stored_item(part)  # a kind declared elsewhere (parts.py), by its own stored shape
+    if item is None:
+        raise ValueError(f"a part of kind {type(part).__name__}, which declares no stored form")
+    return item
 
 
 def conversation_to_json(conversation: Conversation) -> dict[str, Any]:
@@ -123,6 +129,9 @@ def _part_from_json(data: object) -> Part:
         if not isinstance(item, dict):
             raise ValueError("a reasoning item that is not an object")
         return ReasoningItem(item)
+    declared = part_from_stored(data)
+    if declared is not None:
+        return declared
     raise ValueError(f"a part of unknown type {kind!r}")
 
 

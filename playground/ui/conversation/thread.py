@@ -43,10 +43,6 @@ def _form_keys(route: str) -> set[str]:
     return set(parse_body(built, route).params)
 
 
-def _has_content(turn: Turn) -> bool:
-    return bool(turn.text.strip() or len(turn.parts) > 1 or turn.images or turn.tool_results)
-
-
 class ConversationThread(QObject):
     """The thread of one chat, responses or messages panel, and its view above the answer."""
 
@@ -127,12 +123,13 @@ class ConversationThread(QObject):
             return body
         from playground.protocol.conversation.bodies import conversation_keys, parse_body
         from playground.protocol.conversation.model import Conversation, Turn
+        from playground.protocol.conversation.parts import holds_something
 
         try:
             pasted = parse_body(body, self.route)
         except Exception:
             return body
-        new = [t for t in pasted.conversation.turns if _has_content(t)]
+        new = [t for t in pasted.conversation.turns if holds_something(t)]
         if self.attachments and new and new[-1].role == "user":
             new[-1] = Turn("user", new[-1].parts + tuple(self.attachments))
         whole = Conversation(tuple(self.turns + new), pasted.conversation.system)

@@ -1,12 +1,14 @@
 """TurnBlock: one turn of a thread as the thread pane shows it, with its actions.
 
-Its role (an accent at its left) and its actions (Edit, Insert, Regenerate, Delete), then its parts:
-thinking, text (rendered Markdown), attachments, tool calls, results. ``ThreadView`` (thread_view.py
-beside this module) lays the blocks out and says what the user asked for.
+Its role (an accent at its left) and its actions (Edit, Insert, Regenerate, Delete), then its
+parts, each kind by the block its declaration names (protocol/conversation/parts.py; the built-in
+ones in part_blocks.py). ``ThreadView`` (thread_view.py beside this module) lays the blocks out
+and says what the user asked for.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -21,10 +23,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from playground.ui.conversation.attachments import image_row
 from playground.ui.kit.elided_label import ElidedLabel
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from playground.protocol.conversation import Role, Turn
     from playground.ui.conversation.parking import ParkedText
     from playground.ui.conversation.thread_view import ThreadView
@@ -43,6 +46,21 @@ ACCENTS = {
 ACCENT_WIDTH = 3  # the accent's border at a block's left
 PREVIEW_CHARS = 4000  # a long turn is cut in its block (the JSON body and Edit have it whole)
 INSERT_ROLES: tuple[Role, ...] = ("user", "assistant")
+_BLOCK_MAKERS: dict[str, Callable[[TurnBlock, Turn], None]] = {}  # by "module:function"
+
+
+def _blocks_of(turn: Turn) -> list[Callable[[TurnBlock, Turn], None]]:
+    """What shows ``turn``'s parts: each kind's declared block (parts.py), imported once."""
+    from playground.protocol.conversation.parts import blocks_of
+
+    makers = []
+    for path in blocks_of(turn):
+        maker = _BLOCK_MAKERS.get(path)
+        if maker is None:
+            module, _, name = path.partition(":")
+            maker = _BLOCK_MAKERS[path] = getattr(importlib.import_module(module), name)
+        makers.append(maker)
+    return makers
 
 
 def cut(text: str) -> str:
@@ -135,21 +153,8 @@ class TurnBlock(QFrame):
         layout.addLayout(self.calls_layout)
         if live:
             return  # the live views below show this answer in full
-        if turn.reasoning:
-            self.parts_layout.addWidget(text_label("Thinking: " + cut(turn.reasoning), muted=True))
-        if turn.text:
-            self.text_view = view.text_view(cut(turn.text))
-            self.parts_layout.addWidget(self.text_view)
-        if turn.images:  # thumbnails with their size (attachments.py)
-            self.attachments_layout.addWidget(image_row(turn.images))
-        for call in turn.tool_calls:
-            self.calls_layout.addWidget(
-                text_label(f"→ {call.name}({cut(call.arguments)})  [{call.id}]", mono=True)
-            )
-        for result in turn.tool_results:
-            self.calls_layout.addWidget(
-                text_label(f"← {result.call_id}: {cut(result.content)}", mono=True)
-            )
+        for show in _blocks_of(turn):  # each kind's block, as its declaration names it
+            show(self, turn)
 
     def hold(self, turn: Turn, *, coming: bool) -> None:
         """Show ``turn``: the same or an equal one, or the answer this block was kept for

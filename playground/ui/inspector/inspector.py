@@ -24,6 +24,7 @@ from playground.ui.kit.steady_tabs import SteadyTabs
 
 from .column_fit import ColumnFit
 from .detail_pane import DetailPane
+from .exchange_tabs import EXCHANGE_TITLES, ExchangeTabs
 from .timeline_view import TimelineView
 
 if TYPE_CHECKING:
@@ -48,13 +49,6 @@ TYPE_COMBO_CHARS = 8
 # wire, elides with its whole text in the tooltip), plus the cell's margins and a little air.
 TYPE_NAME_CHARS = 48
 TYPE_CELL_PADDING = 16
-# The inspector's tabs after Events: tab index -> title, and each view's placeholder text.
-_EXCHANGE_TITLES = {1: "Request", 2: "Response"}
-_EXCHANGE_PLACEHOLDERS = {
-    1: "The request appears here once you press Send.",
-    2: "The response status and headers appear here.",
-}
-
 # The timeline model's columns (timeline_model.COLUMNS; a test keeps the two equal). The window
 # shows them before that module (and the stream decoder with its JSON library) is loaded.
 COLUMNS = ("#", "Time (ms)", "Type", "Size", "Summary", "Findings")
@@ -72,7 +66,7 @@ def _headers(parent: QObject) -> QStandardItemModel:
     return model
 
 
-class Inspector(QWidget):
+class Inspector(ExchangeTabs, QWidget):
     """Timeline table (one row per event and comment) + detail pane; Request / Response tabs."""
 
     itemSelected = Signal(int)
@@ -153,7 +147,7 @@ class Inspector(QWidget):
         self._exchange: dict[int, ExchangeView] = {}
         self._exchange_text: dict[int, Callable[[], str]] = {}  # what a tab shows once open
         self._exchange_whole: dict[int, Callable[[], str] | None] = {}  # what its copy copies
-        for title in _EXCHANGE_TITLES.values():
+        for title in EXCHANGE_TITLES.values():
             self.tabs.addTab(QWidget(), title)
         self.tabs.currentChanged.connect(self._tab_opened)
 
@@ -167,65 +161,6 @@ class Inspector(QWidget):
         else:
             self.ensure_model()
         self._update_count()
-
-    @property
-    def request_view(self) -> ExchangeView:
-        """The Request tab's text view (built now if it was not yet, its text set)."""
-        return self._shown_exchange(1)
-
-    @property
-    def response_view(self) -> ExchangeView:
-        """The Response tab's text view (built now if it was not yet, its text set)."""
-        return self._shown_exchange(2)
-
-    def _shown_exchange(self, index: int) -> ExchangeView:
-        view = self._exchange_view(index)
-        text = self._exchange_text.pop(index, None)
-        if text is not None:
-            view.setPlainText(text())
-        return view
-
-    def _set_exchange(
-        self, index: int, text: Callable[[], str], whole: Callable[[], str] | None = None
-    ) -> None:
-        """``text``: what the tab shows; ``whole``: what its "Copy full …" copies."""
-        # Formatted when its tab shows it: a conversation's request body is the whole thread,
-        # and its JSON laid out again as each run starts took 15 ms of the run's first frame
-        # after 50 runs (a 2-core AMD EPYC), for a tab that is seldom open while streaming.
-        self._exchange_text[index] = text
-        self._exchange_whole[index] = whole
-        if index in self._exchange:
-            self._exchange[index].full_text = whole
-        if index in self._exchange and self.tabs.currentIndex() == index:
-            self._shown_exchange(index)
-
-    def _exchange_view(self, index: int) -> ExchangeView:
-        view = self._exchange.get(index)
-        if view is None:
-            # Its module (with the redaction helpers) loads with the first view, too.
-            from .request_view import ExchangeView
-
-            view = ExchangeView(_EXCHANGE_PLACEHOLDERS[index], self)
-            view.full_text = self._exchange_whole.get(index)
-            view.copy_title = f"Copy full {_EXCHANGE_TITLES[index].lower()}"
-            stand_in = self.tabs.widget(index)
-            current = self.tabs.currentIndex()
-            # The swap is not a tab change: nobody hears about it.
-            blocked = self.tabs.blockSignals(True)
-            try:
-                self.tabs.removeTab(index)
-                self.tabs.insertTab(index, view, _EXCHANGE_TITLES[index])
-                self.tabs.setCurrentIndex(current)
-            finally:
-                self.tabs.blockSignals(blocked)
-            if stand_in is not None:
-                stand_in.deleteLater()
-            self._exchange[index] = view
-        return view
-
-    def _tab_opened(self, index: int) -> None:
-        if index in _EXCHANGE_TITLES:
-            self._shown_exchange(index)
 
     @property
     def model(self) -> TimelineModel:
@@ -351,28 +286,6 @@ class Inspector(QWidget):
             self._update_count()
             if self.follow.isChecked():
                 self.view.scrollToBottom()
-
-    def set_request(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
-    ) -> None:
-        from .request_view import format_request
-
-        self._set_exchange(
-            1,
-            lambda: format_request(method, url, headers, body),
-            lambda: format_request(method, url, headers, body, whole=True),
-        )
-
-    def set_response(
-        self, status: int | None, headers: list[tuple[str, str]], body: bytes | None = None
-    ) -> None:
-        from .request_view import format_response
-
-        self._set_exchange(
-            2,
-            lambda: format_response(status, headers, body),
-            lambda: format_response(status, headers, body, whole=True),
-        )
 
     def select_item(self, item: int) -> None:
         """Select timeline item ``item`` and scroll to it (clearing a filter that hides it)."""

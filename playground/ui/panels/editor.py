@@ -25,9 +25,8 @@ from PySide6.QtWidgets import (
 from playground.assets import sample_wav
 from playground.protocol import safe_json
 from playground.protocol.requests import RequestParams, build_body, params_from_body
-from playground.protocol.routes import route_of
 from playground.ui.kit.theme import mono_font
-from playground.ui.panels.chat_form import ChatForm
+from playground.ui.panels.advanced_group import AdvancedGroup
 from playground.ui.panels.editor_fill import show_params
 from playground.ui.panels.editor_parts import (
     DEFAULT_PROMPTS,
@@ -41,6 +40,7 @@ if TYPE_CHECKING:
 
     from playground.ui.conversation.attachments import AttachmentStrip
     from playground.ui.panels.image_input import ImageInput
+    from playground.ui.panels.response_format import ResponseFormatBox
 
 __all__ = ["RequestEditor", "sample_audio_path"]
 
@@ -55,16 +55,18 @@ class RequestEditor(QWidget):
 
     changed = Signal()
     modelChanged = Signal(str)  # a body read into the form named another model (editor_fill)
-    # The chat-like routes' fields, made by their ChatForm (ui/panels/chat_form.py).
-    chat_form: ChatForm
+    # The fields other parts use, each made from its one declaration in fields.FIELDS (the
+    # editor holds a field's widget under the field's name).
     system: QPlainTextEdit
     history_note: QLabel
     temperature: QDoubleSpinBox
     max_tokens: QSpinBox
     thinking: QSpinBox
     effort: QComboBox
+    tools: ToolsEditor
+    include_usage: QCheckBox
+    response_format: ResponseFormatBox
     attachments: AttachmentStrip  # images for the next user turn (ui/conversation/attachments.py)
-    # Fields of the other routes that other parts use, made from fields.FIELDS.
     file: DropLineEdit  # Transcription's audio file
     image_input: ImageInput  # Images: an image to edit (ui/panels/image_input.py)
 
@@ -83,8 +85,9 @@ class RequestEditor(QWidget):
         # The boxes other parts read or fill, where the route has them (``prompt_box`` ...).
         self._prompt_box: QPlainTextEdit | None = None
         self._system_box: QPlainTextEdit | None = None
-        self._tools_list: ToolsEditor | None = None
-        self._fields: list[tuple[Field, QWidget]] = []  # a non-chat route's (fields.py)
+        self._fields: list[tuple[Field, QWidget]] = []  # the fields built so far (fields.py)
+        self._widgets: dict[str, QWidget] = {}  # the same by name
+        self.advanced: AdvancedGroup | None = None  # the folded fields' group, if the route has one
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.tabs = QTabWidget()
@@ -126,8 +129,20 @@ class RequestEditor(QWidget):
         self._form_to_raw()
 
     def form_fields(self) -> list[tuple[Field, QWidget]]:
-        """A non-chat route's fields and their widgets, in the form's order (fields.py)."""
+        """The fields built so far and their widgets, in the form's order (fields.py)."""
         return list(self._fields)
+
+    def field_widget(self, name: str) -> QWidget:
+        """The widget of the route's field ``name`` (building the Advanced group if it is one of
+        its fields); KeyError when the route has no such field."""
+        if name not in self._widgets and self.advanced is not None:
+            self.advanced.ensure_built()
+        return self._widgets[name]
+
+    def show_advanced(self, on: bool) -> None:
+        """Unfold or fold the Advanced group (a route without one has nothing to show)."""
+        if self.advanced is not None:
+            self.advanced.show(on)
 
     def prompt_box(self) -> QPlainTextEdit | None:
         """The prompt box (the text to speak on Speech); None on a route without one."""
@@ -139,7 +154,13 @@ class RequestEditor(QWidget):
 
     def tools_list(self) -> ToolsEditor | None:
         """The Tools list of a conversational route; None elsewhere."""
-        return self._tools_list
+        tools = self._widgets.get("tools")
+        return tools if isinstance(tools, ToolsEditor) else None
+
+    @property
+    def use_tools(self) -> QCheckBox:
+        """The Tools group's Send tools (a conversational route's)."""
+        return self.tools.use_tools
 
     @property
     def tool_choice(self) -> QComboBox:
@@ -226,30 +247,31 @@ class RequestEditor(QWidget):
         return combo
 
     def _build_fields(self) -> None:
-        r = self.route
-        f = self.form
-        if route_of(r).conversational:
-            self.chat_form = ChatForm(self)
-            self.chat_form.add_top(f)
-            # The tools as a list, each checked as JSON Schema (ui/panels/tools_editor.py).
-            self.tools = self._tools_list = ToolsEditor()
-            self.tools.changed.connect(self._form_edited)
-            self.use_tools = self.tools.use_tools
-            f.addRow(self.tools)
-            if r == "chat":
-                self.include_usage = QCheckBox("stream_options.include_usage")
-                self.include_usage.setChecked(True)
-                self.include_usage.toggled.connect(self._form_edited)
-                f.addRow("Usage", self.include_usage)
-            self.chat_form.add_bottom(f)
+        # Every route's fields from their one declaration each (fields.py); the folded ones go
+        # into the Advanced group, built when it first opens.
+        folded = [field for field in FIELDS[self.route] if field.folded]
+        for field in FIELDS[self.route]:
+            if not field.folded:
+                self._add_field(field, self.form)
+        if folded:
+
+            def build(form: QFormLayout) -> None:
+                for field in folded:
+                    self._add_field(field, form)
+
+            self.advanced = AdvancedGroup(self.form, build)
+
+    def _add_field(self, field: Field, form: QFormLayout) -> None:
+        widget = field.make(self)
+        if field.name:
+            setattr(self, field.name, widget)  # editor.temperature, editor.voice, ...
+            self._widgets[field.name] = widget
+        self._fields.append((field, widget))
+        shown = field.row(self, widget) if field.row else widget
+        if field.span:
+            form.addRow(shown)
         else:
-            # Images, Speech, Transcription and Music: their fields' one declaration (fields.py).
-            for field in FIELDS[r]:
-                widget = field.make(self)
-                if field.name:
-                    setattr(self, field.name, widget)  # editor.voice, editor.image_size, ...
-                self._fields.append((field, widget))
-                f.addRow(field.label, field.row(self, widget) if field.row else widget)
+            form.addRow(field.label, shown)
 
     def _browse(self) -> None:
         from PySide6.QtWidgets import QFileDialog  # a dialog: its class loads when first used
@@ -293,23 +315,13 @@ class RequestEditor(QWidget):
 
     def params(self) -> RequestParams:
         """What the form says (the raw view's unknown keys ride along in ``extra``)."""
-        r = self.route
         p = RequestParams(model=self.model)
-        if route_of(r).conversational:
-            self.chat_form.read(p)
-            p.messages = copy.deepcopy(self._messages)
-            if p.messages:
-                p.messages.append({"role": "user", "content": self.prompt.toPlainText()})
-            else:
-                p.prompt = self.prompt.toPlainText()
-            if self.use_tools.isChecked():
-                self.tools.put_into(p)
-            if r == "chat":
-                p.include_usage = self.include_usage.isChecked() or None
-        else:
-            for field, widget in self._fields:
-                if field.read is not None:
-                    field.read(widget, p)
+        for field, widget in self._fields:  # an unbuilt folded field says "default": not sent
+            if field.read is not None:
+                field.read(widget, p)
+        if self._messages:  # earlier turns from a typed body: the message is the next one
+            p.messages = [*copy.deepcopy(self._messages), {"role": "user", "content": p.prompt}]
+            p.prompt = None
         p.extra = copy.deepcopy(self._extra)
         return p
 
@@ -367,8 +379,8 @@ class RequestEditor(QWidget):
 
     def _note(self) -> str:
         """What the body built from the form leaves out, and why (tools the list cannot send)."""
-        tools = self._tools_list
-        return tools.left_out_note() if tools is not None and self.use_tools.isChecked() else ""
+        tools = self.tools_list()
+        return tools.left_out_note() if tools is not None and tools.use_tools.isChecked() else ""
 
     def _on_raw_text(self) -> None:
         if not self._syncing:

@@ -1,4 +1,5 @@
-"""The request editor's parts: the choices its fields offer, default prompts, a path field."""
+"""The request editor's parts: the choices its fields offer, default prompts, a path field, and
+selecting a value in a choice."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from PySide6.QtWidgets import QLineEdit
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtWidgets import QComboBox
 
 __all__ = [
     "DEFAULT_PROMPTS",
@@ -18,6 +20,7 @@ __all__ = [
     "SPEECH_FORMATS",
     "VOICES",
     "DropLineEdit",
+    "select_value",
 ]
 
 EFFORTS = ("", "none", "minimal", "low", "medium", "high")
@@ -52,3 +55,12 @@ class DropLineEdit(QLineEdit):
         if urls and urls[0].isLocalFile():
             self.setText(urls[0].toLocalFile())
             event.acceptProposedAction()
+
+
+def select_value(combo: QComboBox, value: str) -> None:
+    """Select ``value`` in ``combo``, adding it first if the combo does not offer it."""
+    i = combo.findData(value)
+    if i < 0:
+        combo.addItem(value or "default", value)
+        i = combo.count() - 1
+    combo.setCurrentIndex(i)

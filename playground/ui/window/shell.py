@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QWidget
 
     from playground.protocol.capture import Capture
-    from playground.protocol.conversation.model import Conversation
     from playground.runs.history import RunHistory
     from playground.sim.server import SimServer
     from playground.ui.docks.traffic.dock import TrafficDock
@@ -281,6 +280,7 @@ class MainWindow(QMainWindow):
         from playground.ui.panels.route_panel import RoutePanel
         from playground.ui.runtime.timeouts import first_byte_timeout, stall_seconds
         from playground.ui.views.routes import route_icon
+        from playground.ui.window.panel_links import wire_panel
 
         # The first frame's panel shows its empty state: its output widgets wait for idle time.
         panel = RoutePanel(route, self.requests.panel_spec, defer_output=not self._after_done)
@@ -288,7 +288,7 @@ class MainWindow(QMainWindow):
         panel.session.first_byte_timeout = first_byte_timeout(self.settings)
         # The history opens when the first run starts, if nothing opened it before.
         panel.session.recorder_factory = self.requests.recorder_for(panel)
-        self._wire_panel(panel)
+        wire_panel(self, panel)
         from playground.ui.window.remembered import restore_panel
 
         restore_panel(self, panel)
@@ -392,38 +392,6 @@ class MainWindow(QMainWindow):
         self.provider_bar.update_key_label()
 
     # ---- the inspector follows the current panel's session --------------------------------------
-    def _wire_panel(self, panel: RoutePanel) -> None:
-        self.current_run.watch(panel.session)
-        panel.itemActivated.connect(lambda item, p=panel: self._widget_activated(p, item))
-        panel.status_line.warningsClicked.connect(lambda p=panel: self._show_findings(p))
-        panel.session.started.connect(self._clear_ready)
-        panel.editor.modelChanged.connect(
-            lambda m, r=panel.route: self.provider_bar.show_sent(r, m)
-        )
-        if panel.conversation is not None:
-            panel.conversation.carryRequested.connect(self._carry)
-            self.kept.attach(panel)
-
-    def _carry(self, target: str, conversation: Conversation, prompt: str) -> None:
-        """A thread's Send to: into Compare's columns, or into ``target``'s panel, in front."""
-        from playground.ui.conversation.thread_edit import COMPARE
-
-        if target == COMPARE:
-            self.compare.open_thread(conversation, prompt)
-        elif (other := self.show_panel(target)).conversation is not None:
-            other.conversation.editing.receive(conversation, prompt)
-
-    def _clear_ready(self) -> None:
-        # "Ready … Type a prompt" under a run's output (a failure's, say) would read as idle.
-        if self.statusBar().currentMessage().startswith("Ready"):
-            self.statusBar().clearMessage()
-
-    def _show_findings(self, panel: RoutePanel) -> None:
-        """ "complete · N warnings" was clicked: the inspector goes to the first finding."""
-        if panel is not self.followed:
-            self.tabs.setCurrentWidget(panel)
-        self.inspector.highlight_findings()
-
     def _panel_views(self, build: bool) -> list[ItemView]:
         """The current panel's output widgets (``build``: build them first if deferred)."""
         panel = self.followed if not build else self.current_panel()
@@ -437,11 +405,6 @@ class MainWindow(QMainWindow):
         self.provider_bar.set_route(panel.route)
         self.followed = panel
         self.current_run.follow(panel.session)
-
-    def _widget_activated(self, panel: RoutePanel, item: int) -> None:
-        if panel is not self.followed:
-            self.tabs.setCurrentWidget(panel)
-        self.selection.widget_activated(item, source=panel.activated_by)
 
     # ---- captures ---
     def open_capture(self, path: str) -> None:

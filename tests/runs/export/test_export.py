@@ -112,6 +112,7 @@ def captures(sim: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pa
                 files=files,
                 extra_headers={"X-Sim-Pace": "instant"},
             )
+            assert spec is not None
             rec = history.start_run(route, secrets=(KEY,))
             ui = RecSink()
             await stream_request(spec, TeeSink(ui, rec))

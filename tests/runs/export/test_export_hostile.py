@@ -209,7 +209,9 @@ def _form(headers: dict[str, str], body: bytes) -> dict[str, str]:
     for part in message.iter_parts():
         name = part.get_param("name", header="content-disposition")
         if part.get_filename() is None:
-            fields[str(name)] = part.get_payload(decode=True).decode("utf-8")
+            payload = part.get_payload(decode=True)
+            assert isinstance(payload, bytes)
+            fields[str(name)] = payload.decode("utf-8")
     return fields
 
 

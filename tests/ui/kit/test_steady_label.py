@@ -22,7 +22,7 @@ def _requests_after_set_text(qapp: Any, label: QLabel | SteadyLabel, page: QWidg
         label.setText(f"{n * 1000:,} rows")
         qapp.processEvents()
     page.removeEventFilter(requests)
-    return requests.count
+    return int(requests.count)
 
 
 def test_steady_label_new_text_lays_nothing_out_again(qapp: Any) -> None:

@@ -40,7 +40,7 @@ def _sibling_paints_after_new_text(qapp: Any, label: QLabel, sibling: QWidget) -
         label.setText("incomplete after the stream was cut" + "." * n)
         qapp.processEvents()
     sibling.removeEventFilter(paints)
-    return paints.count
+    return int(paints.count)
 
 
 def test_a_page_layout_request_repaints_no_sibling(qapp: Any) -> None:
@@ -62,6 +62,7 @@ def test_titles_minimum_sizes_and_resizes_still_lay_the_tabs_out(qapp: Any) -> N
     try:
         qapp.processEvents()
         stack = tabs.currentWidget().parentWidget()
+        assert stack is not None
         top = stack.y()
         # Taller tabs (a larger icon): the bar's hint changes, and the pages move down under it.
         icon = QPixmap(48, 48)

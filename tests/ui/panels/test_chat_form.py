@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from playground.ui.panels.chat_form import parse_stops, show_stops
+from playground.ui.panels.param_fields import parse_stops, show_stops
 
 
 def _editor(route: str) -> Any:
@@ -49,24 +49,25 @@ def test_the_advanced_fields_land_on_their_wire_names(
     route: str, expected: dict[str, Any], qapp: Any
 ) -> None:
     editor = _editor(route)
-    form = editor.chat_form
-    assert not form.advanced.isVisibleTo(editor)  # folded until opened
-    form.top_p.setValue(0.3)
-    form.stop.setText("END\n\\n")
+    assert not editor.advanced.body.isVisibleTo(editor)  # folded until opened
+    field = editor.field_widget
+    field("top_p").setValue(0.3)
+    if route != "responses":
+        field("stop").setText("END\n\\n")
     if route == "chat":
-        form.seed.setValue(42)
-        form.n.setValue(2)
-        form.frequency.setValue(0.5)
-        form.presence.setValue(-1.0)
+        field("seed").setValue(42)
+        field("n").setValue(2)
+        field("frequency").setValue(0.5)
+        field("presence").setValue(-1.0)
     if route == "responses":
-        form.summary.setCurrentIndex(form.summary.findData("concise"))
+        field("summary").setCurrentIndex(field("summary").findData("concise"))
     body = json.loads(editor.raw.toPlainText())
     assert {k: body[k] for k in expected} == expected
     # The body read back fills the same fields, and Advanced opens to show them.
     fresh = _editor(route)
     fresh.set_body(body)
-    assert fresh.chat_form.advanced.isVisibleTo(fresh)
-    assert fresh.chat_form.top_p.value() == pytest.approx(0.3)
+    assert fresh.advanced.body.isVisibleTo(fresh)
+    assert fresh.field_widget("top_p").value() == pytest.approx(0.3)
     assert fresh.body() == body
     fresh._form_to_raw()
     assert json.loads(fresh.raw.toPlainText()) == body
@@ -74,8 +75,8 @@ def test_the_advanced_fields_land_on_their_wire_names(
 
 def test_parallel_tool_calls_go_with_the_tools_only(qapp: Any) -> None:
     editor = _editor("messages")
-    form = editor.chat_form
-    form.parallel.setCurrentIndex(form.parallel.findData("off"))
+    parallel = editor.field_widget("parallel")
+    parallel.setCurrentIndex(parallel.findData("off"))
     assert "tool_choice" not in editor.body()
     editor.use_tools.setChecked(True)
     assert editor.body()["tool_choice"] == {"type": "auto", "disable_parallel_tool_use": True}
@@ -83,7 +84,7 @@ def test_parallel_tool_calls_go_with_the_tools_only(qapp: Any) -> None:
 
 def test_a_schema_that_is_no_json_keeps_the_last_body_and_says_why(qapp: Any) -> None:
     editor = _editor("chat")
-    form = editor.chat_form
+    form = editor.response_format
     form.format.setCurrentIndex(form.format.findData("json_schema"))
     assert form.schema_box.isVisibleTo(editor)
     good = editor.body()
@@ -107,9 +108,9 @@ def test_opening_advanced_and_a_schema_never_widens_the_form(route: str, qapp: A
     editor.resize(400, 900)
     editor.show()
     before = editor.minimumSizeHint().width()
-    form = editor.chat_form
+    form = editor.response_format
     form.format.setCurrentIndex(form.format.findData("json_schema"))
-    form.show_advanced(True)
+    editor.show_advanced(True)
     qapp.processEvents()
     assert editor.minimumSizeHint().width() <= before
     editor.close()

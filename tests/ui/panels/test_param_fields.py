@@ -29,7 +29,7 @@ def _editor(qtbot: Any, route: str = "chat") -> Any:
     elsewhere = QLineEdit()  # somewhere for the focus to go
     layout.addWidget(editor)
     layout.addWidget(elsewhere)
-    editor.chat_form.show_advanced(True)
+    editor.show_advanced(True)
     host.show()
     qtbot.waitExposed(host)
     _HOSTS.append(host)  # alive until the test's end (qtbot only closes it)
@@ -65,7 +65,7 @@ def test_a_field_emptied_is_default_again_and_not_sent(
     qtbot: Any, field: str, key: str, typed: str, sent: Any
 ) -> None:
     editor, elsewhere = _editor(qtbot)
-    box = getattr(editor.chat_form, field)
+    box = editor.field_widget(field)
     _type(qtbot, box, typed)
     elsewhere.setFocus()
     assert editor.body()[key] == pytest.approx(sent)
@@ -87,7 +87,7 @@ def test_max_tokens_emptied_is_not_sent(qtbot: Any) -> None:
 @pytest.mark.parametrize(("route", "key"), [("chat", "stop"), ("messages", "stop_sequences")])
 def test_a_stop_sequence_may_hold_a_comma(qtbot: Any, route: str, key: str) -> None:
     editor, _elsewhere = _editor(qtbot, route)
-    stop = editor.chat_form.stop
+    stop = editor.field_widget("stop")
     stop.setFocus()
     qtbot.keyClicks(stop, "Human, then")
     from PySide6.QtCore import Qt
@@ -97,4 +97,4 @@ def test_a_stop_sequence_may_hold_a_comma(qtbot: Any, route: str, key: str) -> N
     assert editor.body()[key] == ["Human, then", "\n\nEND"]
     fresh, _ = _editor(qtbot, route)
     fresh.set_body(editor.body())  # a body read back shows one sequence per line
-    assert fresh.chat_form.stop.text() == "Human, then\n\\n\\nEND"
+    assert fresh.field_widget("stop").text() == "Human, then\n\\n\\nEND"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from panel_helpers import sim_panel, then_wait
 
-from playground.ui.panels.chat_form import SAMPLE_SCHEMA
+from playground.ui.panels.response_format import SAMPLE_SCHEMA
 
 ROUTES = ("chat", "responses", "messages")
 # The simulator fills a schema's types but not its patterns: its city never matches this one.
@@ -22,7 +22,7 @@ UNSATISFIABLE = {
 
 
 def _ask_schema(panel: Any, schema: dict[str, Any]) -> None:
-    form = panel.editor.chat_form
+    form = panel.editor.response_format
     form.format.setCurrentIndex(form.format.findData("json_schema"))
     form.schema.setPlainText(json.dumps(schema))
     panel.editor.prompt.setPlainText("The weather in Paris, please")
@@ -40,7 +40,7 @@ def _sent_schema(route: str, body: dict[str, Any]) -> Any:
 def test_a_json_schema_answer_is_shown_as_json_and_valid(route: str, sim: Any, qloop: Any) -> None:
     panel = sim_panel(route, sim, pace="fast")
     _ask_schema(panel, SAMPLE_SCHEMA)
-    assert panel.editor.chat_form.schema_box.isVisible()
+    assert panel.editor.response_format.schema_box.isVisible()
     shape = _sent_schema(route, panel.editor.body())
     assert {
         "chat": {

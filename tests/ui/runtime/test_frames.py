@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from playground.ui.runtime import frames, reader_pause
+from playground.ui.runtime.frame_rate import FRAME_MS
 
 
 class _Backlog:
@@ -80,11 +81,11 @@ def _paints_noted_in(order: list[str]) -> Iterator[None]:
         order.append("paint")
         painted()
 
-    frames.paint_now = paint  # type: ignore[assignment]
+    frames.paint_now = paint
     try:
         yield
     finally:
-        frames.paint_now = painted  # type: ignore[assignment]
+        frames.paint_now = painted
 
 
 def test_a_frame_stops_decoding_at_its_budget_and_shows_what_it_has(qapp: Any) -> None:
@@ -98,7 +99,7 @@ def test_a_frame_stops_decoding_at_its_budget_and_shows_what_it_has(qapp: Any) -
         frames.frame_observers.remove(spent.append)
     assert reader.left == 0
     # Forty slices' worth queued: the widgets get it a frame's budget at a time, not all at once.
-    assert frames.FRAME_DRAIN_S < frames.FRAME_MS / 1000  # within one frame's time
+    assert frames.FRAME_DRAIN_S < FRAME_MS / 1000  # within one frame's time
     per_frame = round(frames.FRAME_DRAIN_S / frames.DRAIN_BUDGET_S) + 1
     steps = [b - a for a, b in zip([0, *shown.drains_at_update], shown.drains_at_update)]
     assert len(steps) > 40 // per_frame
@@ -157,11 +158,11 @@ def test_work_put_off_is_laid_out_and_painted_before_anything_else_runs(qapp: An
         widths.append(label.width())
         painted()
 
-    frames.paint_now = paint  # type: ignore[assignment]
+    frames.paint_now = paint
     try:
         asyncio.run(frames.read_in_frames(reader, _Sink(), _Frames(reader, update)))  # type: ignore[arg-type]
     finally:
-        frames.paint_now = painted  # type: ignore[assignment]
+        frames.paint_now = painted
         box.close()
     assert order == ["paint", "put off", "paint", "due callback"]
     assert widths[-1] > narrow  # laid out at its new text before its paint
@@ -195,7 +196,12 @@ def test_readers_pause_for_ui_work_outside_frames_while_they_run(qapp: Any) -> N
     assert seen and not any(seen)  # held against the reader thread in every frame
     done = threading.Event()
     with reader_pause.paused():  # the loop ended: its reader's lock is no longer held
-        thread = threading.Thread(target=lambda: Ahead.lock.acquire(timeout=1) and done.set())
+
+        def take_the_lock() -> None:
+            if Ahead.lock.acquire(timeout=1):
+                done.set()
+
+        thread = threading.Thread(target=take_the_lock)
         thread.start()
         thread.join()
     assert done.is_set()

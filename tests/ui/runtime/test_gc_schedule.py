@@ -74,7 +74,7 @@ def test_collect_due_picks_the_generation_the_automatic_collector_would(pinned: 
     threshold = gc.get_threshold()
     assert threshold == (700, 10, 10)  # CPython's defaults, which the counts below follow
     assert pinned.collect_due() == -1  # nothing allocated since the last collection
-    kept = [[] for _ in range(threshold[0] + 10)]
+    kept: list[list[object]] = [[] for _ in range(threshold[0] + 10)]
     assert pinned.collect_due() == 0 and gc.get_count()[0] < threshold[0]
     # Ten young passes' worth of new objects at once: the middle generation goes with them.
     kept += [[] for _ in range(threshold[0] * threshold[1] + 10)]
@@ -105,7 +105,7 @@ def test_a_full_pass_waits_while_a_stream_holds_and_for_a_quarter_new(
     _oldest_due(gc_schedule)
     gc_schedule.hold()
     try:
-        kept = [[] for _ in range(threshold + 10)]
+        kept: list[list[object]] = [[] for _ in range(threshold + 10)]
         assert gc_schedule.collect_due() == 0  # a stream runs: never the full pass
     finally:
         gc_schedule.release()
@@ -179,7 +179,12 @@ def test_the_heap_is_trimmed_once_after_a_stream_at_the_first_idle_tick(
 
     gc_schedule = pinned
     trims: list[int] = []
-    monkeypatch.setattr(heap_trim, "trim", lambda: bool(trims.append(1)) or True)
+
+    def trim() -> bool:
+        trims.append(1)
+        return True
+
+    monkeypatch.setattr(heap_trim, "trim", trim)
     monkeypatch.setattr(gc_schedule, "_trim_due", False)
     gc_schedule.collect_due()
     assert trims == [] and not gc_schedule.trim_pending()  # no stream since: nothing to give

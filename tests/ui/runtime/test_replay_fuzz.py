@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -66,10 +67,16 @@ def no_dialogs(monkeypatch: pytest.MonkeyPatch) -> Any:
     from PySide6.QtWidgets import QMessageBox
 
     shown: list[str] = []
+
+    def refuse(name: str) -> Callable[..., int]:
+        def fake(*_args: object, **_kwargs: object) -> int:
+            shown.append(name)
+            return 0
+
+        return fake
+
     for name in ("critical", "warning", "information", "question"):
-        monkeypatch.setattr(
-            QMessageBox, name, staticmethod(lambda *a, n=name, **k: shown.append(n) or 0)
-        )
+        monkeypatch.setattr(QMessageBox, name, staticmethod(refuse(name)))
     yield shown
     assert shown == []
 

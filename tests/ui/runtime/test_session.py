@@ -53,6 +53,7 @@ def test_chat_run_folds_every_chunk_and_batches_updates(qloop: Any, sim: Any) ->
     assert session.state is not None
     assert session.state.text == again.state.text and len(session.state.text) > 100
     # Every timeline item reached an `updated` exactly once, in order.
+    assert session.decoder is not None
     assert seen_items == list(range(len(session.decoder.items)))
     # Coalesced: far fewer updates than events (one per frame, not one per chunk).
     assert len(updates) < session.state.events
@@ -159,6 +160,8 @@ def test_new_start_cancels_the_running_one(qloop: Any) -> None:
             None,
             base_url=f"http://127.0.0.1:{server.port}/v1",
         )
+
+        assert spec is not None
 
         async def scenario() -> None:
             # One continuous loop run, as in the app: a qasync loop stopped and restarted while a

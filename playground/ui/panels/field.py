@@ -1,0 +1,36 @@
+"""One control of a route's request form, declared once: its widget, what it reads into the
+request's parameters and how it shows a body's parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    from playground.protocol.requests import RequestParams
+    from playground.ui.panels.editor import RequestEditor
+
+__all__ = ["Field"]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One control of a route's form (``fields.FIELDS[route]`` lists them in the form's order)."""
+
+    name: str  # the editor's attribute that holds the widget ("" for a hint that holds none)
+    label: str
+    make: Callable[[RequestEditor], QWidget]  # the widget, wired to the editor's edits
+    # What the widget puts into the request, and how it shows a body's parameters (None: the
+    # field sends nothing by itself, as the file to transcribe and the image to edit, which
+    # travel as multipart files).
+    read: Callable[[Any, RequestParams], None] | None = None
+    fill: Callable[[Any, RequestParams], None] | None = None
+    row: Callable[[RequestEditor, Any], QWidget] | None = None  # the form's row, if not the widget
+    span: bool = False  # the row spans the label's column too (a group box)
+    # In the folded Advanced group: built when the group first opens or a body sets it (``sets``),
+    # so the first frame shows only the group's toggle. Unbuilt, it says "default": nothing sent.
+    folded: bool = False
+    sets: Callable[[RequestParams], bool] | None = None
