@@ -44,6 +44,7 @@ def test_repeats_hit_the_cache_and_cells_are_priced(sim: SimServer) -> None:
             assert cell.cost is not None and cell.cost["currency"] == "USD"
             assert cell.as_json()["cost"] == cell.contract_json()["cost"] == cell.cost
         # A read costs a tenth of the input price: the second is cheaper on input.
+        assert second.cost is not None
         assert "cached_input" in {line["field"] for line in second.cost["lines"]}
     rows = [c.as_json() for c in cells]
     total = summarize(rows)["cost"]

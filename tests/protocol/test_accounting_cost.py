@@ -3,6 +3,8 @@ double counting of cached tokens; unknown prices give an unknown cost, never 0."
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from test_accounting_usage import (
     CHAT_NO_CACHE,
@@ -38,7 +40,7 @@ def _total(usage: dict[str, object], prices: ModelPrices, images: int = 0) -> fl
 
 
 # (usage, prices, images, the hand calculation)
-CASES = {
+CASES: dict[str, tuple[Any, ModelPrices, int, float]] = {
     # 600 uncached input (1000 - 400 cached), 400 cached, 300 output (reasoning inside it)
     "chat": (CHAT_OPENAI, OPENAI, 0, 600 * 2e-6 + 400 * 0.5e-6 + 300 * 8e-6),
     "chat-reasoning-priced": (

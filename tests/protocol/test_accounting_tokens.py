@@ -41,7 +41,10 @@ def _text(rng: random.Random) -> str:
 def _random_body(route: str, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     turns = [_text(rng) or "x" for _ in range(rng.choice([1, 3, 5]))]
-    return body(route, turns, system=_text(rng) or None, tools=rng.choice([None, [0], [1, 0]]))
+    made: dict[str, Any] = body(
+        route, turns, system=_text(rng) or None, tools=rng.choice([None, [0], [1, 0]])
+    )
+    return made
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -47,7 +48,7 @@ def command(sim: SimServer, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[s
         proc.communicate(timeout=10)  # reads both pipes to the end, then closes them
 
 
-def _line(proc: subprocess.Popen[str]) -> dict[str, object]:
+def _line(proc: subprocess.Popen[str]) -> dict[str, Any]:
     assert proc.stdout is not None
     line = json.loads(proc.stdout.readline())
     assert isinstance(line, dict)

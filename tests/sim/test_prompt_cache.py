@@ -97,6 +97,8 @@ def test_messages_cache_control_writes_then_reads_with_the_sdk() -> None:
             model="sim-chat", system=system, messages=[{"role": "user", "content": "Hi there"}]
         )
     write, read = usages
+    assert write.cache_read_input_tokens is not None and read.cache_read_input_tokens is not None
+    assert write.cache_creation_input_tokens is not None
     assert write.cache_read_input_tokens == 0 and write.cache_creation_input_tokens > 0
     assert write.cache_creation is not None
     assert write.cache_creation.ephemeral_1h_input_tokens == write.cache_creation_input_tokens
