@@ -26,6 +26,7 @@ from playground.evaluate.queues import ProviderQueue, backoff_seconds
 from playground.evaluate.requests import cell_body, cell_spec
 from playground.evaluate.scorers import SCORERS, CheckResult, completion_check
 from playground.evaluate.suite import Case, Suite, Variant
+from playground.protocol.stream import StreamDecoder
 
 __all__ = ["OUTPUT_KEEP", "RETRY_STATUSES", "Cell", "Progress", "Runner"]
 
@@ -154,6 +155,9 @@ class Runner:
         # time, its HTTP status, a pause and the monotonic time it ends.
         self.log: list[tuple[str, str, str, Any]] = []
         self.cancelled = False
+        # The decoder of each cell's stream while it runs (the window shows its text growing);
+        # a cell's entry goes when the cell ends.
+        self.live: dict[tuple[str, str, int], StreamDecoder] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._started = 0.0
         self._client: httpx.AsyncClient | None = None
@@ -204,6 +208,7 @@ class Runner:
             self._report()
             return
         except ValueError as exc:  # a request that cannot be made (a provider without its URL)
+            self.live.pop(cell.key, None)
             cell.status, cell.error = "failed", str(exc)
             cell.checks, cell.passed = [completion_check("failed", str(exc))], False
             self._report()
@@ -216,6 +221,7 @@ class Runner:
         cell.error = outcome.error
         cell.checks = checks
         cell.passed = all(c.passed for c in checks)
+        self.live.pop(cell.key, None)
         self._report()
 
     def _mark_cancelled(self, cell: Cell) -> None:
@@ -223,6 +229,7 @@ class Runner:
         cell.checks = []
         cell.passed = False
         cell.error = "stopped before it was scored"
+        self.live.pop(cell.key, None)
 
     async def _score(self, cell: Cell, outcome: RunOutcome, case: Case) -> list[CheckResult]:
         values = case.values()
@@ -279,7 +286,13 @@ class Runner:
                     cell.capture = str(capture)
                 self.log.append(("send", provider_id, label, time.monotonic()))
                 self._report()
-                attempt: Attempt = await send_once(spec, body, capture, self._client_now())
+                attempt: Attempt = await send_once(
+                    spec,
+                    body,
+                    capture,
+                    self._client_now(),
+                    on_decoder=(lambda d: self.live.__setitem__(cell.key, d)) if own else None,
+                )
                 self.log.append(("status", provider_id, label, attempt.http_status))
                 resend = attempt.http_status in RETRY_STATUSES and attempt_no <= self.suite.retries
                 if resend:  # paused before the slot is free: no request slips in between
