@@ -220,7 +220,8 @@ class EvaluateWindow(QWidget):
         self.grid.show_progress(self.controller.progress, self.controller.running)
 
     def _finished(self, folder: str) -> None:
-        self._show_progress()
+        # Emitted from the run's last step: its task is not done yet, the run is.
+        self.grid.show_progress(self.controller.progress, running=False)
         grid = self.controller.grid
         stopped = grid is not None and grid.runner.cancelled
         self.say(f"{'Stopped' if stopped else 'Done'}; saved the experiment {Path(folder).name}.")

@@ -24,33 +24,30 @@ class EvaluateLauncher:
         self.evaluate_window: EvaluateWindow | None = None
 
     def open(self) -> EvaluateWindow:
-        if self.evaluate_window is None:
-            from playground.ui.evaluate.window import EvaluateWindow
+        if self.evaluate_window is not None:
+            self.evaluate_window.show()
+            self.evaluate_window.raise_()
+            return self.evaluate_window
+        from playground.ui.evaluate.window import EvaluateWindow
 
-            found = EvaluateWindow(
-                base_urls=self.base_urls,
-                panel_variables=self.panel_variables,
-                panel_variant=self.panel_variant,
-                presets=self.presets,
-                preset_variant=self.preset_variant,
-                traffic_captures=self.selected_captures,
-            )
-            found.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
-            found.openRun.connect(self.open_run)
-            self.evaluate_window = found
-            try:  # a first suite: the current panel as variant A, one case for its variables
-                found.load_source(
-                    {
-                        "name": "untitled",
-                        "variants": [self.panel_variant("A")],
-                        "cases": [{"id": "case1"}],
-                    }
-                )
-            except ValueError:
-                found.load_source({"name": "untitled", "variants": [], "cases": []})
-        self.evaluate_window.show()
-        self.evaluate_window.raise_()
-        return self.evaluate_window
+        found = EvaluateWindow(
+            base_urls=self.base_urls,
+            panel_variables=self.panel_variables,
+            panel_variant=self.panel_variant,
+            presets=self.presets,
+            preset_variant=self.preset_variant,
+            traffic_captures=self.selected_captures,
+        )
+        found.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        found.openRun.connect(self.open_run)
+        self.evaluate_window = found
+        try:  # a first suite: the current panel as variant A, one case for its variables
+            first = [self.panel_variant("A")]
+        except ValueError:  # the current panel is not chat, responses or messages
+            first = []
+        found.load_source({"name": "untitled", "variants": first, "cases": [{"id": "case1"}]})
+        found.show()
+        return found
 
     def open_sample(self) -> EvaluateWindow:
         from playground.assets import sample_evaluation
@@ -61,7 +58,7 @@ class EvaluateLauncher:
 
     def open_run(self, capture: str) -> None:
         self.window.open_capture(capture)
-        self.window.raise_()
+        self.window.activateWindow()
 
     # -- what the Evaluate window asks of this one ----------------------------------------------
     def base_urls(self) -> dict[str, str]:

@@ -1,0 +1,39 @@
+"""Help ▸ Sample evaluation in the main window: the sample suite opens, runs to all-pass on the
+simulator, and a cell's run opens in its route's panel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playground.ui.evaluate.grid_model import CELL_ROLE
+
+
+def test_help_sample_evaluation_opens_and_runs_to_all_pass(window: Any, qloop: Any) -> None:
+    qloop.do(window.menus.sample_evaluation_action.trigger)
+    evaluate = window.menus.evaluate.evaluate_window
+    assert evaluate is not None and evaluate.isVisible()
+    assert evaluate.name.text() == "sample"
+    assert qloop.do(evaluate.run, "all", -1), evaluate.message.text()
+    qloop.run(evaluate.controller.wait(), 90)
+    qloop.sleep(0.05)
+    model = evaluate.model
+    shown = [model.index(r, c).data(CELL_ROLE) for r in range(4) for c in range(3)]
+    assert [v.status for v in shown] == ["pass"] * 12
+    assert evaluate.grid.status.text().startswith("12 done · 0 failed · 0 remaining")
+    # A cell's double click opens its run (its capture) in its route's panel.
+    qloop.do(evaluate.grid.table.doubleClicked.emit, model.index(1, 2))
+    qloop.wait_until(lambda: window.current_panel().route == "messages", 10)
+    qloop.wait_until(lambda: "tides" in window.current_panel().session.state.text.lower(), 10)
+
+
+def test_run_evaluate_starts_from_the_current_panel(window: Any, qloop: Any) -> None:
+    panel = window.show_panel("chat")
+    panel.editor.prompt.setPlainText("Tell me about {{topic}}")
+    qloop.do(window.menus.evaluate_action.trigger)
+    evaluate = window.menus.evaluate.evaluate_window
+    variant = evaluate.variants.read()[0]
+    assert (variant["name"], variant["route"]) == ("A", "chat")
+    assert variant["prompt"] == "Tell me about {{topic}}"
+    assert "topic" in evaluate.cases.variables  # a column for the variable the panel uses
+    evaluate.variables.refresh()
+    assert evaluate.variables.values() == {"topic": ""}
