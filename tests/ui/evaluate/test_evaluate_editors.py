@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from playground.evaluate.model import SuiteError
 from playground.assets import sample_evaluation
+from playground.evaluate.model import SuiteError
 from playground.protocol.params import RequestParams
 from playground.ui.evaluate.sources import variables_of, variant_from_params
 
