@@ -109,6 +109,7 @@ class ExperimentsView(QWidget):
         outer.addWidget(self.list)
         outer.addWidget(right)
         outer.setStretchFactor(1, 3)
+        outer.setSizes([360, 1080])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(outer)
@@ -141,6 +142,8 @@ class ExperimentsView(QWidget):
             self.summary.setText("Choose two saved experiments.")
             return None
         self._pair = (a, b)
+        for box, chosen in ((self.baseline, a.id), (self.current, b.id)):
+            box.setCurrentIndex(box.findData(chosen))
         self.comparison = result = compare(a.cells, b.cells)
         self.result.clear()
         sections = (
@@ -152,8 +155,8 @@ class ExperimentsView(QWidget):
         first: QTreeWidgetItem | None = None
         for title, rows in sections:
             top = QTreeWidgetItem([f"{title} ({len(rows)})"])
-            top.setFirstColumnSpanned(True)
             self.result.addTopLevelItem(top)
+            top.setFirstColumnSpanned(True)  # only once in the tree
             for row in rows:
                 delta = deltas.get((row["case"], row["variant"]), {})
                 rate = (

@@ -28,7 +28,7 @@ from playground.ui.runtime.frame_rate import FRAME_MS
 __all__ = ["CELL_ROLE", "CellView", "GridModel"]
 
 CELL_ROLE: Final = int(Qt.ItemDataRole.UserRole) + 1
-TEXT_TAIL: Final = 400  # characters of a streaming answer a cell shows (its end, as it grows)
+TEXT_TAIL: Final = 400  # characters of an answer a cell holds (a few lines show; no more needed)
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -78,8 +78,10 @@ def view_of(cells: list[Cell], live: Mapping[tuple[str, str, int], StreamDecoder
     first = cells[0] if cells else None
     if first is not None:
         decoder = live.get(first.key)
-        text = decoder.state.text if decoder is not None else first.output
-        view.text = text[-TEXT_TAIL:]
+        # Streaming: the end (what just arrived); finished: the start, where the answer begins.
+        view.text = (
+            decoder.state.text[-TEXT_TAIL:] if decoder is not None else first.output[:TEXT_TAIL]
+        )
     ttfts = _numbers(cells, "ttft_ms")
     if ttfts:
         view.ttft_ms = statistics.median(ttfts)

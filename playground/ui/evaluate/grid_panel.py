@@ -85,7 +85,9 @@ class GridPanel(QWidget):
             header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
             header.setDefaultSectionSize(size)
             header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # Few variants fill the width; six still fit 1280 pixels at the narrowest.
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setMinimumSectionSize(180)
         self.table.horizontalHeader().customContextMenuRequested.connect(
             lambda p: self._header_menu(p, "column")
         )
