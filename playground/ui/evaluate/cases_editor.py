@@ -33,7 +33,15 @@ from playground.evaluate.cases_io import (
 from playground.evaluate.model import Case, SuiteError
 from playground.protocol import safe_json
 
-__all__ = ["CasesEditor", "PanelVariables", "parse_json_text", "write_text_atomically"]
+__all__ = [
+    "CasesEditor",
+    "PanelVariables",
+    "cell_text",
+    "parse_json_text",
+    "row_data",
+    "set_row_data",
+    "write_text_atomically",
+]
 
 _FIXED = ("id", "expected", "fault")  # the columns besides the variables
 _HIDDEN = Qt.ItemDataRole.UserRole  # the id cell keeps the case's messages and description
@@ -41,6 +49,23 @@ _HIDDEN = Qt.ItemDataRole.UserRole  # the id cell keeps the case's messages and 
 
 def _item(text: str) -> QTableWidgetItem:
     return QTableWidgetItem(text)
+
+
+def cell_text(table: QTableWidget, row: int, column: int) -> str:
+    item = table.item(row, column)
+    return item.text() if item is not None else ""
+
+
+def row_data(table: QTableWidget, row: int) -> Any:
+    """What the row's first cell keeps besides its text (the parts no column shows)."""
+    item = table.item(row, 0)
+    return item.data(_HIDDEN) if item is not None else None
+
+
+def set_row_data(table: QTableWidget, row: int, value: Any) -> None:
+    item = table.item(row, 0)
+    if item is not None:
+        item.setData(_HIDDEN, value)
 
 
 def _value_text(value: Any) -> str:
@@ -122,17 +147,14 @@ class CasesEditor(QWidget):
         for column, text in enumerate(texts):
             self.table.setItem(row, column, _item(text))
         kept = {k: copy.deepcopy(case[k]) for k in ("messages", "description") if case.get(k)}
-        self.table.item(row, 0).setData(_HIDDEN, kept)
+        set_row_data(self.table, row, kept)
 
     def read(self) -> list[dict[str, Any]]:
         """The cases as the suite file holds them (without checks: the checks editor has them)."""
         out = []
         names = self.columns()
         for row in range(self.table.rowCount()):
-            texts = {
-                n: (self.table.item(row, c).text() if self.table.item(row, c) else "")
-                for c, n in enumerate(names)
-            }
+            texts = {n: cell_text(self.table, row, c) for c, n in enumerate(names)}
             case: dict[str, Any] = {
                 "id": texts["id"].strip(),
                 "vars": {n: texts[n] for n in self.variables if texts[n]},
@@ -141,8 +163,7 @@ class CasesEditor(QWidget):
                 case["expected"] = texts["expected"]
             if texts["fault"].strip():
                 case["fault"] = texts["fault"].strip()
-            kept = self.table.item(row, 0).data(_HIDDEN) if self.table.item(row, 0) else None
-            case.update(kept or {})
+            case.update(row_data(self.table, row) or {})
             out.append(case)
         return out
 

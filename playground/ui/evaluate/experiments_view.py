@@ -194,7 +194,8 @@ class ExperimentsView(QWidget):
         top = self.result.topLevelItem(section)
         if top is None:
             return []
-        return [top.child(i).data(0, _KEY) for i in range(top.childCount())]
+        children = (top.child(i) for i in range(top.childCount()))
+        return [child.data(0, _KEY) for child in children if child is not None]
 
     def _show_answers(self, item: QTreeWidgetItem | None, _old: object = None) -> None:
         key = item.data(0, _KEY) if item is not None else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from playground.ui.evaluate.grid_model import CELL_ROLE, CellView
@@ -75,8 +75,8 @@ class GridDelegate(QStyledItemDelegate):
         view = index.data(CELL_ROLE)
         if not isinstance(view, CellView):
             return
-        palette = option.palette  # type: ignore[attr-defined]
-        rect: QRect = option.rect  # type: ignore[attr-defined]
+        palette = option.palette
+        rect: QRect = option.rect
         dark = palette.color(QPalette.ColorRole.Base).lightness() < 128
         painter.save()
         tint = _TINTS.get(view.status)
@@ -84,11 +84,11 @@ class GridDelegate(QStyledItemDelegate):
             QColor(tint[1] if dark else tint[0]) if tint else palette.color(QPalette.ColorRole.Base)
         )
         painter.fillRect(rect, ground)
-        if option.state & QStyle.StateFlag.State_Selected:  # type: ignore[attr-defined]
+        if option.state & QStyle.StateFlag.State_Selected:
             painter.setPen(palette.color(QPalette.ColorRole.Highlight))
             painter.drawRect(rect.adjusted(0, 0, -1, -1))
         inner = rect.adjusted(_PAD, _PAD // 2, -_PAD, -_PAD // 2)
-        metrics = option.fontMetrics  # type: ignore[attr-defined]
+        metrics = option.fontMetrics
         line = metrics.height()
         painter.setPen(palette.color(QPalette.ColorRole.Text))
         head = metrics.elidedText(status_line(view), Qt.TextElideMode.ElideRight, inner.width())
@@ -112,9 +112,9 @@ class GridDelegate(QStyledItemDelegate):
         painter.restore()
 
 
-def _tail_that_fits(metrics: object, text: str, width: int, lines: int, tail: bool) -> str:
+def _tail_that_fits(metrics: QFontMetrics, text: str, width: int, lines: int, tail: bool) -> str:
     """A streaming answer shows its end (what just arrived), a finished one its start."""
-    room = max(8, (width // max(1, metrics.averageCharWidth())) * lines)  # type: ignore[attr-defined]
+    room = max(8, (width // max(1, metrics.averageCharWidth())) * lines)
     if len(text) <= room:
         return text
     return "…" + text[-(room - 1) :] if tail else text[: room - 1] + "…"

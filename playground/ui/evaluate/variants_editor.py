@@ -25,12 +25,11 @@ from PySide6.QtWidgets import (
 
 from playground.evaluate.model import CONVERSATIONAL_ROUTES, MAX_VARIANTS, SuiteError
 from playground.evaluate.scorers import SCORERS, check_problem
-from playground.ui.evaluate.cases_editor import parse_json_text
+from playground.ui.evaluate.cases_editor import cell_text, parse_json_text, row_data, set_row_data
 
 __all__ = ["ChecksEditor", "VariantsEditor"]
 
 _COLUMNS: Final = ("name", "route", "model", "provider", "system", "prompt", "params")
-_HIDDEN = Qt.ItemDataRole.UserRole  # the name cell keeps the thread, tools, response format
 _BAD: Final = QColor("#d0342c")
 
 
@@ -104,16 +103,13 @@ class VariantsEditor(QWidget):
         for column, key in enumerate(_COLUMNS):
             self.table.setItem(row, column, QTableWidgetItem(_text(variant.get(key))))
         kept = {k: copy.deepcopy(v) for k, v in variant.items() if k not in _COLUMNS}
-        self.table.item(row, 0).setData(_HIDDEN, kept)
+        set_row_data(self.table, row, kept)
 
     def read(self) -> list[dict[str, Any]]:
         """The variants' JSON; SuiteError for a params cell that is not JSON."""
         out = []
         for row in range(self.table.rowCount()):
-            cells = {
-                k: self.table.item(row, c).text() if self.table.item(row, c) else ""
-                for c, k in enumerate(_COLUMNS)
-            }
+            cells = {k: cell_text(self.table, row, c) for c, k in enumerate(_COLUMNS)}
             variant: dict[str, Any] = {
                 "name": cells["name"].strip(),
                 "route": cells["route"].strip() or "chat",
@@ -126,12 +122,12 @@ class VariantsEditor(QWidget):
                 variant["provider"] = cells["provider"].strip()
             if cells["params"].strip():
                 variant["params"] = parse_json_text(cells["params"], f"variants[{row}].params")
-            variant.update(self.table.item(row, 0).data(_HIDDEN) or {})
+            variant.update(row_data(self.table, row) or {})
             out.append(variant)
         return out
 
     def names(self) -> list[str]:
-        return [self.table.item(r, 0).text() for r in range(self.table.rowCount())]
+        return [cell_text(self.table, r, 0) for r in range(self.table.rowCount())]
 
     def add(self, variant: dict[str, Any]) -> bool:
         if self.table.rowCount() >= MAX_VARIANTS:
@@ -158,7 +154,8 @@ class VariantsEditor(QWidget):
         if not names:
             self.preset_menu.addAction("No presets saved").setEnabled(False)
         for name in names:
-            self.preset_menu.addAction(name, lambda n=name: self.add_preset(n))
+            action = self.preset_menu.addAction(name)
+            action.triggered.connect(lambda _checked=False, n=name: self.add_preset(n))
 
     def add_preset(self, name: str) -> None:
         if self.from_preset is None:
@@ -290,8 +287,8 @@ class ChecksEditor(QWidget):
         row = item.row()
         if row >= len(checks):
             return
-        kind = self.table.item(row, 0).text().strip() if self.table.item(row, 0) else ""
-        text = self.table.item(row, 1).text() if self.table.item(row, 1) else "{}"
+        kind = cell_text(self.table, row, 0).strip()
+        text = cell_text(self.table, row, 1)
         try:
             params = parse_json_text(text or "{}", "parameters")
         except SuiteError:
