@@ -37,3 +37,23 @@ def test_run_evaluate_starts_from_the_current_panel(window: Any, qloop: Any) -> 
     assert "topic" in evaluate.cases.variables  # a column for the variable the panel uses
     evaluate.variables.refresh()
     assert evaluate.variables.values() == {"topic": ""}
+
+
+def test_add_from_traffic_makes_a_case_of_the_run_selected_in_history(
+    window: Any, qloop: Any, send_and_wait: Any
+) -> None:
+    panel = window.show_panel("chat")
+    panel.editor.prompt.setPlainText("Tell me about owls")
+    assert send_and_wait(panel) == "complete"
+    answer = panel.session.state.text
+    window.history.writer.flush()
+    run_id = window.history.list_runs("chat")[0].id
+    view = window.docks.history_view
+    view.set_route("chat")
+    assert view.select(run_id) and view.selected_id() == run_id
+    qloop.do(window.menus.evaluate_action.trigger)
+    evaluate = window.menus.evaluate.evaluate_window
+    assert evaluate.cases.add_from_traffic() == 1
+    case = evaluate.cases.read()[-1]
+    assert case["vars"]["input"] == "Tell me about owls"
+    assert case["expected"] == answer and answer
