@@ -124,11 +124,13 @@ class GridModel(QAbstractTableModel):
         self._timer.timeout.connect(self._frame)
 
     # -- what the grid holds ---------------------------------------------------------------------
-    def set_grid(self, cases: list[str], variants: list[str]) -> None:
-        """A new shape: earlier cells of a (case, variant) still in it are kept."""
+    def set_grid(self, cases: list[str], variants: list[str], *, keep: bool = True) -> None:
+        """A new shape: with ``keep``, the cells of a (case, variant) still in it stay (a row's
+        run keeps the others); without, every cell is pending (another suite)."""
         self.beginResetModel()
         self.cases, self.variants = list(cases), list(variants)
-        self.cells = {k: v for k, v in self.cells.items() if k[0] in cases and k[1] in variants}
+        kept = self.cells.items() if keep else ()
+        self.cells = {k: v for k, v in kept if k[0] in cases and k[1] in variants}
         self.endResetModel()
 
     def attach(self, cells: list[Cell], live: Mapping[tuple[str, str, int], StreamDecoder]) -> None:

@@ -134,7 +134,7 @@ class EvaluateWindow(QWidget):
         self.checks.load([c for c in source.get("checks") or [] if isinstance(c, dict)], cases)
         repeat = source.get("repeat")
         self.grid.repeat.setValue(repeat if isinstance(repeat, int) else 1)
-        self.model.set_grid(self.cases.ids(), self.variants.names())
+        self.model.set_grid(self.cases.ids(), self.variants.names(), keep=False)
 
     def load_file(self, path: Path) -> bool:
         """Read a suite file through the engine's reader; its mistake is said, not raised."""

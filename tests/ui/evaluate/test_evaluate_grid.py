@@ -179,3 +179,17 @@ def test_two_experiments_compared_list_exactly_the_regressed_cells(
     )
     assert "100% similar" in view.diff.toPlainText()
     assert "2 regressed · 0 fixed" in view.summary.text()
+
+
+def test_a_429_pause_is_shown_on_the_progress_line(evaluate: Any, qloop: Any) -> None:
+    limited = {"id": "limited", "vars": {"topic": "rivers"}, "fault": "http-429"}
+    evaluate.load_source(suite(variants=VARIANTS[:1], cases=[limited, CASES[0]], retries=1))
+    assert qloop.do(evaluate.run, "all", -1)
+    qloop.wait_until(lambda: "simulator paused" in evaluate.grid.status.text(), 30)
+    assert "(rate limited)" in evaluate.grid.status.text()
+    qloop.run(evaluate.controller.wait(), 60)
+    qloop.sleep(0.05)
+    shown = views(evaluate)
+    assert shown[("limited", "chat")].status == "error"
+    assert "429" in evaluate.model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert "paused" not in evaluate.grid.status.text()  # the pause is over with the run
