@@ -117,6 +117,8 @@ def test_run_a_row_then_the_failed_cells_again(evaluate: Any, run_to_end: Any) -
     run_to_end(evaluate, "failed")
     assert {(c["case"], c["variant"]) for c in saved_cells(evaluate)} == {
         ("owls", "messages"), ("tides", "messages")}  # fmt: skip
+    evaluate.load_source(suite(cases=CASES[:3]))  # a suite opened again starts all pending
+    assert {v.status for v in views(evaluate).values()} == {"pending"}
 
 
 def test_stop_mid_run_leaves_no_half_scored_cell(evaluate: Any, qloop: Any) -> None:
