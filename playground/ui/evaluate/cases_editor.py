@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QTableWidget,
@@ -96,7 +97,6 @@ class CasesEditor(QWidget):
         self.traffic_captures = traffic_captures
         self.variables: list[str] = []
         self.table = QTableWidget(0, 0)
-        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.itemChanged.connect(lambda *_: self.changed.emit())
         buttons = QHBoxLayout()
         for label, slot in (
@@ -129,6 +129,11 @@ class CasesEditor(QWidget):
         self.table.setRowCount(0)
         self.table.setColumnCount(len(self.columns()))
         self.table.setHorizontalHeaderLabels(self.columns())
+        header = self.table.horizontalHeader()
+        for column in range(self.table.columnCount()):  # the expected answer gets the room
+            mode = QHeaderView.ResizeMode.Stretch if column == len(self.columns()) - 2 else (
+                QHeaderView.ResizeMode.Interactive)  # fmt: skip
+            header.setSectionResizeMode(column, mode)
         for case in cases:
             self._append(case)
         self.table.blockSignals(False)

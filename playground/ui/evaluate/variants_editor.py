@@ -13,6 +13,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QMenu,
     QPushButton,
@@ -60,7 +61,11 @@ class VariantsEditor(QWidget):
         self.from_panel, self.presets, self.from_preset = from_panel, presets, from_preset
         self.table = QTableWidget(0, len(_COLUMNS))
         self.table.setHorizontalHeaderLabels(list(_COLUMNS))
-        self.table.horizontalHeader().setStretchLastSection(True)
+        header = self.table.horizontalHeader()
+        for column, key in enumerate(_COLUMNS):  # the long texts get the room
+            if key in ("system", "prompt"):
+                header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        header.resizeSection(_COLUMNS.index("params"), 240)
         self.table.itemChanged.connect(lambda *_: self.changed.emit())
         panel = QPushButton("From the current panel")
         panel.clicked.connect(self.add_from_panel)
