@@ -57,3 +57,26 @@ def test_add_from_traffic_makes_a_case_of_the_run_selected_in_history(
     case = evaluate.cases.read()[-1]
     assert case["vars"]["input"] == "Tell me about owls"
     assert case["expected"] == answer and answer
+
+
+def test_a_saved_preset_becomes_a_variant(window: Any, qloop: Any) -> None:
+    from playground.runs.presets import Preset, save_preset
+
+    body = {"model": "sim-small", "max_tokens": 300, "temperature": 0.2, "stream": True,
+            "system": "Answer about {{topic}} in one line.",
+            "messages": [{"role": "user", "content": "What is {{topic}}?"}]}  # fmt: skip
+    save_preset(Preset(name="terse", route="messages", body=body, model="sim-small"))
+    qloop.do(window.menus.evaluate_action.trigger)
+    evaluate = window.menus.evaluate.evaluate_window
+    evaluate.variants.preset_menu.aboutToShow.emit()
+    assert "terse" in [a.text() for a in evaluate.variants.preset_menu.actions()]
+    evaluate.variants.add_preset("terse")
+    variant = evaluate.variants.read()[-1]
+    assert (variant["name"], variant["route"], variant["model"]) == (
+        "terse",
+        "messages",
+        "sim-small",
+    )
+    assert variant["system"] == "Answer about {{topic}} in one line."
+    assert variant["params"] == {"temperature": 0.2, "max_tokens": 300}
+    assert "What is {{topic}}?" in str(variant.get("messages", "")) + str(variant.get("prompt"))
