@@ -77,8 +77,9 @@ class GridController(QObject):
             self.grid.runner.cancel()
 
     async def wait(self) -> None:
+        """Until the run (if any) has ended; the run is not cancelled if this wait is."""
         if self.task is not None:
-            await asyncio.shield(self.task)
+            await asyncio.wait({self.task})
 
     def _on_progress(self, progress: Progress) -> None:
         self.progress = progress  # shown with the model's next frame, not now

@@ -56,6 +56,15 @@ class EvaluateLauncher:
         found.load_file(sample_evaluation())
         return found
 
+    async def aclose(self) -> None:
+        """Stop a running grid and wait until its experiment is saved; close the window."""
+        found = self.evaluate_window
+        if found is None:
+            return
+        found.stop()
+        await found.controller.wait()
+        found.close()
+
     def open_run(self, capture: str) -> None:
         self.window.open_capture(capture)
         self.window.activateWindow()

@@ -80,3 +80,16 @@ def test_a_saved_preset_becomes_a_variant(window: Any, qloop: Any) -> None:
     assert variant["system"] == "Answer about {{topic}} in one line."
     assert variant["params"] == {"temperature": 0.2, "max_tokens": 300}
     assert "What is {{topic}}?" in str(variant.get("messages", "")) + str(variant.get("prompt"))
+
+
+def test_the_main_windows_shutdown_stops_a_running_grid(window: Any, qloop: Any) -> None:
+    qloop.do(window.menus.sample_evaluation_action.trigger)
+    evaluate = window.menus.evaluate.evaluate_window
+    assert qloop.do(evaluate.run, "all", -1)
+    qloop.wait_until(lambda: evaluate.controller.progress.running >= 1, 10)
+    qloop.run(window.menus.evaluate.aclose(), 30)
+    assert not evaluate.controller.running and not evaluate.isVisible()
+    grid = evaluate.controller.grid
+    assert (grid.experiment.folder / "experiment.json").is_file()  # saved, stopped or not
+    assert any(c.status == "cancelled" for c in grid.cells)
+    assert all(c.finished for c in grid.cells)
