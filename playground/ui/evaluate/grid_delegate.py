@@ -34,18 +34,13 @@ _FAIL: Final = QColor("#d0342c")
 
 def status_line(view: CellView) -> str:
     """``pass 3/3 · 48 ms (40–60) · 126 tok · 1.2 s``: the verdict and the figures."""
-    if view.status in ("pending", "running", "cancelled") and not view.finished:
-        word = view.status
-    elif view.status == "cancelled":
-        word = "cancelled"
-    else:
-        word = view.status
-    parts = [word]
-    scored = view.finished - view.cancelled
-    if view.repeats > 1 or view.cancelled:
-        parts[0] += f" {view.passed}/{scored}" if scored else ""
-        if view.repeats > 1 and view.finished < view.repeats:
-            parts[0] += f" ({view.finished}/{view.repeats} run)"
+    head = view.status
+    scored = view.finished - view.cancelled  # a cancelled repeat has no verdict to count
+    if (view.repeats > 1 or view.cancelled) and scored:
+        head += f" {view.passed}/{scored}"
+    if view.repeats > 1 and 0 < view.finished < view.repeats:
+        head += f" ({view.finished}/{view.repeats} run)"
+    parts = [head]
     if view.ttft_ms is not None:
         ttft = f"{view.ttft_ms:.0f} ms"
         if view.ttft_spread is not None:
