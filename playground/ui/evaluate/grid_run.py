@@ -7,6 +7,7 @@ runner's cells to the model, and keeps the latest progress for the window to sho
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from playground.evaluate.grid import GridRun, prepare_grid, run_grid
 from playground.evaluate.runner import Progress
 from playground.evaluate.suite import Suite
 from playground.ui.evaluate.grid_model import GridModel
+from playground.ui.runtime import gc_schedule
+from playground.ui.runtime.frames import SWITCH_INTERVAL_S
 
 __all__ = ["GridController"]
 
@@ -67,6 +70,11 @@ class GridController(QObject):
         self.progress = grid.runner.snapshot()
         self.model.set_grid([c.id for c in suite.cases], [v.name for v in suite.variants])
         self.model.attach(grid.cells, grid.runner.live)
+        # As for any stream (ui/runtime/frames.py): the UI thread waits at most 1 ms for the GIL
+        # the run-files thread holds, and no full collection runs while the grid streams.
+        if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+            sys.setswitchinterval(SWITCH_INTERVAL_S)
+        gc_schedule.hold()
         self.task = asyncio.ensure_future(self._run(grid))
         self.started.emit()
         return grid
@@ -89,6 +97,7 @@ class GridController(QObject):
         try:
             await run_grid(grid)
         finally:
+            gc_schedule.release()
             self.progress = grid.runner.snapshot()
             self.model.detach()
             self.finished.emit(str(grid.experiment.folder))

@@ -103,7 +103,7 @@ class EvaluateWindow(QWidget):
         self.grid.stopRequested.connect(self.controller.stop)
         self.grid.openRun.connect(self.openRun)
         self.experiments.openRun.connect(self.openRun)
-        self.model.dataChanged.connect(self._show_progress)
+        self.model.framed.connect(self._show_progress)
         self.controller.started.connect(self._show_progress)
         self.controller.finished.connect(self._finished)
         self.experiments.refresh()
