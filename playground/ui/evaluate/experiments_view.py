@@ -71,6 +71,8 @@ class ExperimentsView(QWidget):
         )
         self.result.currentItemChanged.connect(self._show_answers)
         self.summary = QLabel("Choose a baseline and a run to compare.")
+        self.why = QLabel()  # the chosen cell's failing checks in the later run
+        self.why.setWordWrap(True)
         self.answer_a, self.answer_b, self.diff = QTextBrowser(), QTextBrowser(), QTextBrowser()
         answers = QSplitter(Qt.Orientation.Horizontal)
         for title, browser in (
@@ -103,7 +105,12 @@ class ExperimentsView(QWidget):
         right_layout.addWidget(self.summary)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.result)
-        split.addWidget(answers)
+        lower = QWidget()
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addWidget(self.why)
+        lower_layout.addWidget(answers, 1)
+        split.addWidget(lower)
         right_layout.addWidget(split, 1)
         outer = QSplitter(Qt.Orientation.Horizontal)
         outer.addWidget(self.list)
@@ -202,6 +209,9 @@ class ExperimentsView(QWidget):
         if not key or self._pair is None:
             return
         a, b = (_first_output(e, key) for e in self._pair)
+        self.why.setText(
+            "this run: " + (_failed_checks(self._pair[1], key) or "every check passed")
+        )
         self.answer_a.setPlainText(a)
         self.answer_b.setPlainText(b)
         self.diff.setHtml(text_diff_html(a, b))
@@ -214,3 +224,19 @@ def _first_output(experiment: Experiment, key: tuple[str, str]) -> str:
             output = cell.get("output")
             return output if isinstance(output, str) else ""
     return ""
+
+
+def _failed_checks(experiment: Experiment, key: tuple[str, str]) -> str:
+    """The first repeat's failing checks of a (case, variant), with what each measured."""
+    for cell in experiment.cells:
+        if (cell.get("case"), cell.get("variant")) == tuple(key):
+            checks = cell.get("checks")
+            failed = [
+                f"{c.get('type')} failed ({c.get('value')!r})"
+                for c in (checks if isinstance(checks, list) else [])
+                if isinstance(c, dict) and not c.get("pass")
+            ]
+            if cell.get("status") == "cancelled":
+                failed.insert(0, "cancelled")
+            return "; ".join(failed)
+    return "not in this run"

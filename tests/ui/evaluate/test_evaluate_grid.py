@@ -180,6 +180,7 @@ def test_two_experiments_compared_list_exactly_the_regressed_cells(
         view.answer_a.toPlainText() and view.answer_a.toPlainText() == view.answer_b.toPlainText()
     )
     assert "100% similar" in view.diff.toPlainText()
+    assert view.why.text() == "this run: equals failed (False)"  # why it regressed
     assert "2 regressed · 0 fixed" in view.summary.text()
 
 
