@@ -284,7 +284,10 @@ def test_proxy_figures_come_from_one_run_each_way() -> None:
 
 def test_eval_figures_run_the_grid_and_a_raw_client_on_the_same_requests() -> None:
     figures = runner.measure(["eval"], "tiny")
-    _numbers(figures, "eval_vs_raw_client", "eval_cell_kib")
+    _numbers(figures, "eval_vs_raw_client", "eval_cell_kib", "eval_frame_p99_ms")
     assert figures["eval_streams"] == 18.0  # 2 cases x 3 variants x 3 repeats
     assert figures["eval_passed"] == 18.0
+    assert figures["eval_window_cells"] == 18.0  # the same grid, run in the Evaluate window
+    frames = figures["eval_frames"]
+    assert isinstance(frames, float) and frames >= 1.0
     assert "eval" in runner.GROUPS and "eval" not in runner.DEFAULT_GROUPS

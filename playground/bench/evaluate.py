@@ -7,6 +7,11 @@
   runner's (1.0: the runner costs nothing; goal >= 0.9).
 - ``eval_cell_kib``: Python memory each finished cell keeps beyond its capture on disk (its
   answer's first 16 KiB, scores, figures), measured with tracemalloc on a second, instant grid.
+- ``eval_frame_p99_ms``: the Evaluate window's grid (offscreen, 1920x1080) while the same 450
+  streams run into it: each frame's work, the model's update (the cells that changed) and the
+  paint it asked for, delivered at once (``frames.settle_layouts``, ``frames.paint_now``, as a
+  session's frame is measured) so the paint is inside the time; p99 over the run's frames. The
+  collector runs on the UI thread's schedule, as in the main window.
 
 The simulator runs in a process of its own, so its CPU is not the runner's. Pace: realtime (about
 30 tokens a second) makes each side take over two minutes on two cores (450 streams of about 130
@@ -25,6 +30,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from playground.bench.proxy import _spawn, _stop, _url
+from playground.bench.timing import percentile
 
 Value = float | str
 PACE: Final = "10"  # ms per token, for both sides (see the module's docstring)
@@ -122,6 +128,52 @@ def _cell_kib(base_url: str, cases: int) -> float:
         return (after - before) / finished / 1024.0
 
 
+def _grid_frames(base_url: str, cases: int) -> tuple[list[float], Any]:
+    """The frames of the Evaluate window's grid while a 450-stream grid runs into it (ms each)."""
+    import qasync  # type: ignore[import-untyped]
+    from PySide6.QtWidgets import QApplication
+
+    from playground.ui.evaluate.window import EvaluateWindow
+    from playground.ui.runtime import gc_schedule
+    from playground.ui.runtime.frames import paint_now, settle_layouts
+
+    suite = grid_suite(cases, PACE)
+    app = QApplication.instance() or QApplication([])
+    gc_schedule.collect_on_ui_thread()  # as the main window has it from its first frame
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    frames: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="playground-bench-eval-") as folder:
+        window = EvaluateWindow(base_urls=lambda: {"simulator": base_url}, root=Path(folder))
+        window.resize(1920, 1080)
+        window.show()
+        window.load_source(suite.source)
+        model, update = window.model, window.model._frame
+
+        def timed_frame() -> None:
+            started = time.perf_counter()
+            update()
+            settle_layouts()
+            paint_now()
+            frames.append((time.perf_counter() - started) * 1000.0)
+
+        model._timer.timeout.disconnect()
+        model._timer.timeout.connect(timed_frame)
+
+        async def run() -> Any:
+            if not window.run("all"):
+                raise RuntimeError(f"the grid did not start: {window.message.text()}")
+            await window.controller.wait()
+            return window.controller.grid
+
+        with loop:
+            grid = loop.run_until_complete(run())
+        window.close()
+        window.deleteLater()
+    asyncio.set_event_loop(None)
+    return frames, grid
+
+
 def eval_figures(cases: int, memory_cases: int) -> dict[str, Value]:
     proc, base_url = _spawn(["playground", "sim", "--port", "0"], _url)
     try:
@@ -133,6 +185,9 @@ def eval_figures(cases: int, memory_cases: int) -> dict[str, Value]:
         if incomplete or runner.requests != len(runner.cells):
             raise RuntimeError(f"{len(incomplete)} cells did not complete")
         kib = _cell_kib(base_url, memory_cases)
+        frames, grid = _grid_frames(base_url, cases)
+        if any(c.status != "complete" for c in grid.cells):
+            raise RuntimeError("the window's grid did not complete")
     finally:
         _stop(proc)
     return {
@@ -143,4 +198,7 @@ def eval_figures(cases: int, memory_cases: int) -> dict[str, Value]:
         "eval_raw_client_s": raw_s,
         "eval_raw_bytes": float(raw_bytes),
         "eval_passed": float(sum(1 for c in runner.cells if c.passed)),
+        "eval_frame_p99_ms": percentile(frames, 0.99),
+        "eval_frames": float(len(frames)),
+        "eval_window_cells": float(len(grid.cells)),
     }

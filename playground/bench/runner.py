@@ -75,6 +75,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure("session_frame_ms_p99", "session", 16.0, False, "ms"),
     Figure("eval_vs_raw_client", "eval", 0.9, True),
     Figure("eval_cell_kib", "eval", 64.0, False, "KiB"),
+    Figure("eval_frame_p99_ms", "eval", 16.0, False, "ms"),
     # Peak RSS over input size, the worse of `inspect` and the window (bench/hostile.py).
     Figure("hostile_line_rss_ratio", "hostile", 3.0, False),
     Figure("hostile_invalid_rss_ratio", "hostile", 3.0, False),
@@ -100,7 +101,9 @@ GROUPS: tuple[str, ...] = (
 # --only session, --only eval, --only hostile.
 _ON_THEIR_OWN: tuple[str, ...] = ("session", "eval", "hostile")
 DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in _ON_THEIR_OWN)
-QT_GROUPS: frozenset[str] = frozenset({"timeline", "render", "markdown", "image", "ui", "session"})
+QT_GROUPS: frozenset[str] = frozenset(
+    {"timeline", "render", "markdown", "image", "ui", "session", "eval"}
+)
 # Wall-time figures move with the machine's load: each is the median of ``Sizes.repeats``
 # repetitions inside one run, and the table prints their spread (``NAME_min``..``NAME_max``).
 REPEATED: frozenset[str] = frozenset({"ui", "image", "startup", "proxy"})

@@ -8,6 +8,7 @@ ScrubbingSink, so the cell's capture opens in the inspector, exports and bundles
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -96,11 +97,15 @@ async def send_once(
     client: httpx.AsyncClient,
     *,
     first_byte_timeout: float = 120.0,
+    on_decoder: Callable[[StreamDecoder], None] | None = None,
 ) -> Attempt:
     """Send ``spec`` once and decode it; CancelledError propagates after the capture is closed
-    with the status ``cancelled``."""
+    with the status ``cancelled``. ``on_decoder`` gets the run's decoder before the request is
+    sent, so a window can show the answer as it grows."""
     secrets = spec.secrets()
     decoding = _DecodingSink(spec.route, body, secrets)
+    if on_decoder is not None:
+        on_decoder(decoding.decoder)
     sinks: list[Any] = []
     if capture is not None:
         journal = CaptureJournal(capture, spec.route, status_source=decoding.status)

@@ -3,7 +3,7 @@ captures in it, and the experiment file written atomically at the end (cancelled
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,8 +34,10 @@ def prepare_grid(
     concurrency: int | None = None,
     progress: Callable[[Progress], None] | None = None,
     root: Path | None = None,
+    only: Iterable[tuple[str, str, int]] | None = None,
 ) -> GridRun:
-    """The experiment folder and its runner, not started (the caller may keep it to cancel)."""
+    """The experiment folder and its runner, not started (the caller may keep it to cancel);
+    ``only``: the (case, variant, repeat) cells to run (the window's row, column, failed ones)."""
     experiment = new_experiment(suite.name, root)
     runner = Runner(
         suite,
@@ -45,6 +47,7 @@ def prepare_grid(
         concurrency=concurrency,
         capture_dir=experiment.cells_dir,
         progress=progress,
+        only=only,
     )
     return GridRun(experiment, runner)
 

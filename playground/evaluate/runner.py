@@ -28,6 +28,7 @@ from playground.evaluate.requests import cell_body, cell_spec
 from playground.evaluate.scorers import SCORERS, CheckResult, completion_check
 from playground.evaluate.suite import Case, Suite, Variant
 from playground.protocol.accounting.prices import PriceTable
+from playground.protocol.stream import StreamDecoder
 
 __all__ = ["OUTPUT_KEEP", "RETRY_STATUSES", "Cell", "Progress", "Runner"]
 
@@ -169,6 +170,9 @@ class Runner:
         # time, its HTTP status, a pause and the monotonic time it ends.
         self.log: list[tuple[str, str, str, Any]] = []
         self.cancelled = False
+        # The decoder of each cell's stream while it runs (the window shows its text growing);
+        # a cell's entry goes when the cell ends.
+        self.live: dict[tuple[str, str, int], StreamDecoder] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._started = 0.0
         self._client: httpx.AsyncClient | None = None
@@ -222,6 +226,7 @@ class Runner:
             self._report()
             return
         except ValueError as exc:  # a request that cannot be made (a provider without its URL)
+            self.live.pop(cell.key, None)
             cell.status, cell.error = "failed", str(exc)
             cell.checks, cell.passed = [completion_check("failed", str(exc))], False
             self._report()
@@ -235,6 +240,7 @@ class Runner:
         cell.checks = checks
         cell.passed = all(c.passed for c in checks)
         cell.cache, cell.cost = accounted["cache"], accounted["cost"]
+        self.live.pop(cell.key, None)
         self._report()
 
     def _mark_cancelled(self, cell: Cell) -> None:
@@ -242,6 +248,7 @@ class Runner:
         cell.checks = []
         cell.passed = False
         cell.error = "stopped before it was scored"
+        self.live.pop(cell.key, None)
 
     async def _score(self, cell: Cell, outcome: RunOutcome, case: Case) -> list[CheckResult]:
         values = case.values()
@@ -301,7 +308,13 @@ class Runner:
                 if own:  # the cell's cache and cost read what its provider's models list says
                     await self.accounts.models_for(self._client_now(), spec)
                 sent_at = time.monotonic()
-                attempt: Attempt = await send_once(spec, body, capture, self._client_now())
+                attempt: Attempt = await send_once(
+                    spec,
+                    body,
+                    capture,
+                    self._client_now(),
+                    on_decoder=(lambda d: self.live.__setitem__(cell.key, d)) if own else None,
+                )
                 attempt.outcome.sent_at, attempt.outcome.body = sent_at, body
                 self.log.append(("status", provider_id, label, attempt.http_status))
                 resend = attempt.http_status in RETRY_STATUSES and attempt_no <= self.suite.retries

@@ -45,6 +45,10 @@ class Menus:
         about = self._action("&About", self._about)
         self.help_menu.addAction(about)
         self.sample_menu = add_sample_menu(self.help_menu, window.open_capture)
+        self.sample_evaluation_action = self._action(
+            "Sample &evaluation", lambda: self.evaluate.open_sample()
+        )
+        self.help_menu.addAction(self.sample_evaluation_action)
 
     def _about(self) -> None:
         from PySide6.QtWidgets import QMessageBox  # a dialog: its class loads when first used
@@ -200,6 +204,14 @@ class Menus:
             "Send one prompt to several routes, models or providers side by side"
         )
         menu.addAction(self.compare_action)
+        from playground.ui.window.evaluate import EvaluateLauncher  # the window loads on use
+
+        self.evaluate = EvaluateLauncher(window)
+        self.evaluate_action = self._action(
+            "&Evaluate…", lambda: self.evaluate.open(), shortcut="Ctrl+Shift+E"
+        )
+        self.evaluate_action.setToolTip("Run a prompt over a table of cases and variants, scored")
+        menu.addAction(self.evaluate_action)
 
     def _view(self) -> None:
         window, menu = self.window, self.view_menu

@@ -462,6 +462,7 @@ class MainWindow(QMainWindow):
         if not self._built:
             return
         await lazy.gather_quietly(*(p.session.aclose() for p in self.panels.built().values()))
+        await self.menus.evaluate.aclose()  # a grid's streams stopped, its experiment saved
         await self.provider_bar.aclose()
         server = self.traffic.shutdown() if self.traffic is not None else None
         if server is not None:
