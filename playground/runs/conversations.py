@@ -11,8 +11,10 @@ thread; reading waits for what is queued first.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets as _random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,6 +27,7 @@ from playground.protocol.conversation.stored import (
     conversation_to_json,
     searchable_text,
 )
+from playground.protocol.redaction import scrub
 from playground.runs.atomic import write_json_atomically
 from playground.runs.paths import data_dir
 from playground.runs.set_aside import set_aside
@@ -220,23 +223,26 @@ class ConversationStore:
             _new_id(), route, conversation, model, title_of(conversation), created=now, updated=now
         )
 
-    def save(self, saved: SavedConversation) -> None:
+    def save(self, saved: SavedConversation, secrets: Sequence[str] = ()) -> None:
         """Write ``saved`` atomically, its title from its first prompt unless it was renamed and
-        its ``updated`` now. Inline, OSError when the folder cannot be written; on a background
-        writer, that becomes a message (a newer save of it queued before it starts wins)."""
+        its ``updated`` now, every value of ``secrets`` (the keys its runs were sent with)
+        redacted wherever it appears. Inline, OSError when the folder cannot be written; on a
+        background writer, that becomes a message (a newer save of it queued before it starts
+        wins)."""
         if not saved.renamed:
             saved.title = title_of(saved.conversation)
         saved.updated = _now()
         path = self.path_of(saved.id)
         # The turns are immutable: only the list of runs is copied for the writer's thread.
         snapshot = replace(saved, runs=list(saved.runs))
+        keys = tuple(secrets)
         if not self.writer.threaded:
-            self._write(path, snapshot)
+            self._write(path, snapshot, keys)
             return
 
         def write() -> None:
             try:
-                self._write(path, snapshot)
+                self._write(path, snapshot, keys)
             except OSError as exc:
                 message = (
                     f"The conversation “{snapshot.title}” could not be saved "
@@ -247,9 +253,14 @@ class ConversationStore:
 
         self.writer.submit(write, key=("conversation", path))
 
-    def _write(self, path: Path, saved: SavedConversation) -> None:
+    def _write(self, path: Path, saved: SavedConversation, secrets: tuple[str, ...] = ()) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        write_json_atomically(path, _as_json(saved), prefix=".conversation-")
+        data = _as_json(saved)
+        if secrets:
+            # Scrubbed as JSON text: a key inside any turn, title or tool argument goes, and a
+            # key holds no character JSON escapes, so the text still reads back as JSON.
+            data = safe_json.loads(scrub(json.dumps(data, ensure_ascii=False), *secrets))
+        write_json_atomically(path, data, prefix=".conversation-")
 
     def rename(self, conversation_id: str, title: str) -> SavedConversation:
         saved = self.load(conversation_id)

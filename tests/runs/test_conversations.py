@@ -198,3 +198,19 @@ def test_on_a_background_writer_reads_wait_and_failures_are_messages(tmp_path: P
         assert len(blocked.messages) == 1 and "“lost?” could not be saved" in blocked.messages[0]
     finally:
         writer.close()
+
+
+def test_a_key_the_runs_were_sent_with_is_redacted_wherever_it_appears(tmp_path: Path) -> None:
+    key = "sk-test-kept-0123456789"
+    store = ConversationStore(tmp_path)
+    saved = store.new(
+        "chat",
+        Conversation(
+            (Turn.of("user", f"my key is {key}"), Turn.of("assistant", f"Echo: {key}!"))
+        ),
+    )
+    store.save(saved, secrets=(key,))
+    text = store.path_of(saved.id).read_text(encoding="utf-8")
+    assert key not in text and text.count("[redacted]") >= 2
+    kept = store.load(saved.id)
+    assert kept.conversation.turns[1].text == "Echo: [redacted]!"

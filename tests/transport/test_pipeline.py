@@ -35,7 +35,11 @@ class Calls:
 
 class Finishing(Calls):
     def finish(
-        self, status: str | None = None, preview: str | None = None, error: str | None = None
+        self,
+        status: str | None = None,
+        preview: str | None = None,
+        error: str | None = None,
+        ttft: float | None = None,
     ) -> None:
         self.calls.append(("finish", status, preview, error))
 

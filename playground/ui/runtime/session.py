@@ -232,6 +232,11 @@ class StreamSession(QObject):
         )
         return control
 
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The key values of the live run, to scrub from anything kept of it."""
+        return self._secrets
+
     def start_external(self, route: str, request: object = None) -> RunSink:
         """Begin a run whose bytes come from outside (a proxied exchange): the caller calls the
         returned RunSink on this, the Qt, thread in a reader's order (on_request ... on_end)."""

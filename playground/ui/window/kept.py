@@ -37,6 +37,9 @@ class ConversationKeeper(QObject):
         self.current: dict[str, SavedConversation] = {}  # route -> the panel's kept conversation
         self._pending: dict[str, KeptRun] = {}  # route -> the live run that panel is making
         self._opening = False
+        # Every key a kept run was sent with: an answer that echoes one (a hostile gateway, a
+        # model told the key) is kept with it redacted, as the history and captures are.
+        self._secrets: set[str] = set()
 
     @property
     def store(self) -> ConversationStore:
@@ -84,6 +87,7 @@ class ConversationKeeper(QObject):
             self.current.pop(route, None)
 
     def _run_ended(self, panel: RoutePanel) -> None:
+        self._secrets.update(panel.session.secrets)
         run = self._pending.pop(panel.route, None)
         thread = panel.conversation
         if run is None or thread is None or not thread.turns:
@@ -114,7 +118,7 @@ class ConversationKeeper(QObject):
         saved.conversation = self._conversation(panel)
         saved.model = self._model(panel) or saved.model
         try:
-            self.store.save(saved)
+            self.store.save(saved, secrets=tuple(self._secrets))
         except OSError as exc:  # a full or read-only disk: the panel goes on, and says so
             self.store.messages.append(
                 f"The conversation could not be saved ({exc.strerror or type(exc).__name__})."
