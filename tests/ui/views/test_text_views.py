@@ -259,7 +259,9 @@ def test_transcript_live_text_and_segments(qtbot: QtBot) -> None:
     cells = {(row, col): view.segments.item(row, col) for row, col in [(0, 0), (1, 1), (2, 2)]}
     assert all(cell is not None for cell in cells.values())
     assert [cell.text() for cell in cells.values() if cell is not None] == [
-        "A", "1.60 – 3.65", segments[2]["text"]
+        "A",
+        "1.60 – 3.65",
+        segments[2]["text"],
     ]
     assert view.shown_text.strip() == (decoder.state.done_text or "").strip()
 
