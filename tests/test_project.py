@@ -29,17 +29,11 @@ def test_ruff_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-# Test folders not yet clean under mypy --strict (tests/ui: Qt's optional returns, the widgets'
-# attributes); every other test file is checked with the package.
-NOT_YET_STRICT = {"ui"}
-
-
 def test_mypy_strict_on_the_package_and_the_tests() -> None:
+    """Every test folder and file is checked with the package, tests/ui included."""
     tests = ROOT / "tests"
     folders = sorted(
-        f"tests/{d.name}"
-        for d in tests.iterdir()
-        if d.is_dir() and d.name not in NOT_YET_STRICT and any(d.rglob("*.py"))
+        f"tests/{d.name}" for d in tests.iterdir() if d.is_dir() and any(d.rglob("*.py"))
     )
     files = sorted(f"tests/{f.name}" for f in tests.glob("*.py"))
     result = _run(sys.executable, "-m", "mypy", "--strict", "playground", *folders, *files)

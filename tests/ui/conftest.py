@@ -79,7 +79,7 @@ class Loop:
 
 
 def _test_loop_class() -> type:
-    import qasync
+    import qasync  # type: ignore[import-untyped]
 
     class TestLoop(qasync.QEventLoop):  # type: ignore[misc]
         """qasync's loop, minus the Qt event pass it runs after each ``run_until_complete``.

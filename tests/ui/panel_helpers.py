@@ -46,7 +46,7 @@ def then_wait(qloop: Any, panel: Any, action: Callable[[], None] | None = None) 
         status: str = await panel.session.wait()
         return status
 
-    status = qloop.run(go(), 30)
+    status: str = qloop.run(go(), 30)
     qloop.sleep(0.05)  # the finished signal's slots (the thread, the views) have run
     return status
 

@@ -66,7 +66,8 @@ def _dump(run: HeadlessRun) -> dict[str, Any]:
     assert run.returncode == 0, (run.args, run.stderr[-2000:])
     assert async_warnings(run.stderr) == [], run.stderr[-2000:]
     assert run.dump is not None
-    return run.dump
+    dump: dict[str, Any] = run.dump
+    return dump
 
 
 @pytest.mark.parametrize("route", ROUTES)

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,12 @@ def _strings(value: Any) -> list[str]:
 
 
 def _tools(route: str) -> str:
-    convert = {"chat": dict, "responses": to_responses_tool, "messages": to_anthropic_tool}[route]
+    converters: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+        "chat": dict,
+        "responses": to_responses_tool,
+        "messages": to_anthropic_tool,
+    }
+    convert = converters[route]
     return json.dumps({"tools": [convert(SAMPLE_TOOL), convert(TIME_TOOL)]})
 
 

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from headless_helpers import HeadlessRun, async_warnings, run_headless_batch
 
-from playground.sim.faults import FAULTS, MIDSTREAM_MESSAGE, http_status
+from playground.sim.fault_names import FAULTS
+from playground.sim.faults import MIDSTREAM_MESSAGE, http_status
 
 # The module fixture runs ~35 headless processes (each with its own simulator) before the first
 # test: give it more than the suite's 300 s default on a busy 2-core machine.
@@ -61,7 +62,8 @@ def _ok(run: HeadlessRun) -> dict[str, Any]:
     assert run.returncode == 0, (run.args, run.stderr[-2000:])
     assert async_warnings(run.stderr) == [], (run.args, run.stderr[-3000:])
     assert run.dump is not None, run.args
-    return run.dump
+    dump: dict[str, Any] = run.dump
+    return dump
 
 
 def _codes(dump: dict[str, Any]) -> list[str]:

@@ -122,6 +122,7 @@ def _multipart(request: Any) -> dict[str, str]:
     for part in message.iter_parts():
         name = part.get_param("name", header="content-disposition")
         payload = part.get_payload(decode=True)
+        assert isinstance(name, str) and isinstance(payload, bytes)
         fields[name] = f"<{len(payload)} bytes>" if part.get_filename() else payload.decode()
     return fields
 

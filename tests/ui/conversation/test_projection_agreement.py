@@ -28,14 +28,18 @@ class _Stdout(io.StringIO):
 
     def __init__(self) -> None:
         super().__init__()
-        self.buffer = io.BytesIO()
+        self.bytes_out = io.BytesIO()
+
+    @property
+    def buffer(self) -> io.BytesIO:
+        return self.bytes_out
 
 
 def _inspect(path: Path) -> dict[str, Any]:
     out = _Stdout()
     with redirect_stdout(out):
         assert inspect_main(["--json", str(path)]) == 0
-    return json.loads(out.buffer.getvalue())  # type: ignore[no-any-return]
+    return json.loads(out.bytes_out.getvalue())  # type: ignore[no-any-return]
 
 
 def _codes(state: dict[str, Any]) -> list[str]:

@@ -181,7 +181,12 @@ def test_the_json_body_of_a_thread_is_built_when_it_is_seen_or_sent(qloop: Any, 
     editor = panel.editor
     built: list[int] = []
     plain = editor._built
-    editor._built = lambda: built.append(1) or plain()  # type: ignore[method-assign]
+
+    def counted() -> Any:
+        built.append(1)
+        return plain()
+
+    editor._built = counted
     at_start: list[int] = []
     panel.session.started.connect(lambda: at_start.append(len(built)))
     assert say(qloop, panel, FIRST) == "complete"

@@ -43,6 +43,18 @@ def _body_turns(panel: Any, route: str) -> list[tuple[str, str]]:
     return [(t.role, t.text) for t in parse_body(body, route).conversation.turns]
 
 
+def _editor(block: Any) -> Any:
+    """A block's open editor (read afresh: an earlier assert saw it closed)."""
+    assert block.editor is not None
+    return block.editor
+
+
+def _draft(view: Any) -> Any:
+    """The thread view's open draft (read afresh: an earlier assert saw it closed)."""
+    assert view.draft is not None
+    return view.draft
+
+
 def _edit(block: Any, text: str) -> None:
     block.edit_button.click()
     assert block.editor is not None
@@ -74,8 +86,8 @@ def test_an_edited_question_and_answer_are_what_the_next_request_carries(
     qtbot.keyClick(block.editor.edit, Qt.Key.Key_Escape)
     assert block.editor is None and thread.turns[1].text == first_answer
     block.edit_button.click()
-    block.editor.edit.setPlainText(STEER)
-    qtbot.keyClick(block.editor.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    _editor(block).edit.setPlainText(STEER)
+    qtbot.keyClick(_editor(block).edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert len(thread.requests) == 1 and not panel.session.is_running
     assert [(t.role, t.text) for t in thread.turns] == [("user", EDITED), ("assistant", STEER)]
     if route == "messages":  # the thinking and its signature stay on the edited answer
@@ -116,17 +128,17 @@ def test_turns_inserted_before_and_after_are_sent_in_place(
     view.draft.cancel_button.click()
     assert view.draft is None
     view.blocks[0].insert_menu.actions()[0].trigger()
-    view.draft.save_button.click()
+    _draft(view).save_button.click()
     assert len(thread.turns) == 2
     # A user turn before the first, then an assistant turn after that one.
     view.blocks[0].insert_menu.actions()[0].trigger()
-    view.draft.edit.setPlainText("What is in Berlin?")
-    view.draft.save_button.click()
+    _draft(view).edit.setPlainText("What is in Berlin?")
+    _draft(view).save_button.click()
     assert view.draft is None
     table = "## Berlin\n\n| Sight | Year |\n|---|---|\n| Gate | 1791 |"
     view.blocks[0].insert_menu.actions()[3].trigger()
-    view.draft.edit.setPlainText(table)
-    view.draft.save_button.click()
+    _draft(view).edit.setPlainText(table)
+    _draft(view).save_button.click()
     expected = [
         ("user", "What is in Berlin?"),
         ("assistant", table),

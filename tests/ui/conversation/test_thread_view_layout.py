@@ -123,7 +123,13 @@ def test_blocks_are_as_tall_as_their_turn_at_the_panes_width(view: ThreadView, w
     )
     _settle()
     blocks = view.blocks
-    wanted = [b.layout().totalHeightForWidth(b.width()) for b in blocks]
+    layouts = [b.layout() for b in blocks]
+    assert all(layout is not None for layout in layouts)
+    wanted = [
+        layout.totalHeightForWidth(b.width())
+        for b, layout in zip(blocks, layouts, strict=True)
+        if layout is not None
+    ]
     assert [b.height() for b in blocks] == wanted
     # One after the other, 6 px apart: no block overlaps the next or leaves a gap.
     gaps = {later.y() - (b.y() + b.height()) for b, later in pairwise(blocks)}

@@ -25,6 +25,7 @@ def test_timing_view_draws_in_both_palettes(qtbot: Any, dark: bool) -> None:
     from playground.ui.kit.theme import apply_theme
 
     app = QApplication.instance()
+    assert isinstance(app, QApplication)
     apply_theme(app, dark=dark)
     try:
         view = TimingView()

@@ -5,11 +5,15 @@ from __future__ import annotations
 import re
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
 from tests.ui.conftest import Loop
+
+if TYPE_CHECKING:
+    from openai import Stream
+    from openai.types.chat import ChatCompletionChunk
 
 # A named exception to the suite's "every warning fails": stopping the proxy's uvicorn thread can
 # leave one upstream socket of its loop to the collector (seen once per window, at shutdown, and
@@ -48,7 +52,8 @@ class SdkRun(threading.Thread):
                 seed=self.seed,
                 extra_headers={"X-Sim-Pace": self.pace},
             )
-            for chunk in stream:
+            # A stream: the untyped messages leave mypy the overload's union of both answers.
+            for chunk in cast("Stream[ChatCompletionChunk]", stream):
                 if chunk.choices and chunk.choices[0].delta.content:
                     self.text += chunk.choices[0].delta.content
         except BaseException as exc:  # reported by the test

@@ -72,7 +72,8 @@ def test_every_cell_ends_showing_the_engines_verdict(evaluate: Any, run_to_end: 
             (c["type"], c["pass"], c["value"]) for c in cell["checks"]
         ]
         assert view.ttft_ms == cell["ttft_ms"] and view.output_tokens == cell["output_tokens"]
-        assert view.capture == cell["capture"] and Path(view.capture).is_file()
+        assert view.capture == cell["capture"] and view.capture is not None
+        assert Path(view.capture).is_file()
     statuses = {key: view.status for key, view in shown.items()}
     for variant in ("chat", "messages"):
         assert statuses[("rivers", variant)] == "pass"
@@ -101,6 +102,7 @@ def test_repeat_three_shows_the_pass_rate(evaluate: Any, run_to_end: Any) -> Non
     assert tides.pass_rate == 0.0
     assert rivers.ttft_spread is not None  # three TTFTs: their range is shown
     low, high = rivers.ttft_spread
+    assert rivers.ttft_ms is not None
     assert low <= rivers.ttft_ms <= high
     assert len(saved_cells(evaluate)) == 3 * 2 * 3
 
@@ -126,7 +128,10 @@ def test_stop_mid_run_leaves_no_half_scored_cell(evaluate: Any, qloop: Any) -> N
     quick = {"id": "quick", "vars": {"topic": "rivers"}, "fault": "http-400"}
     evaluate.load_source(suite(cases=[quick, *many], pace="realtime", concurrency=3))
     assert qloop.do(evaluate.run, "all", -1)
-    progress = lambda: evaluate.controller.progress  # noqa: E731
+
+    def progress() -> Any:
+        return evaluate.controller.progress
+
     qloop.wait_until(lambda: progress().done >= 1 and progress().running >= 1, 30)
     qloop.wait_until(lambda: any(v.text for v in views(evaluate).values()
                                  if v.status == "running"), 30)  # fmt: skip

@@ -129,7 +129,8 @@ def test_image_preview_decoded_on_selection(qtbot: QtBot) -> None:
     assert image is not None and (image.width(), image.height()) == (64, 48)
     assert "64×48" in detail.preview_info.text()
     # The tree cuts the long base64 string instead of showing megabytes.
-    assert "chars)" in detail.tree.topLevelItem(1).text(1)
+    item = detail.tree.topLevelItem(1)
+    assert item is not None and "chars)" in item.text(1)
 
 
 def test_audio_preview_for_speech_delta(qtbot: QtBot) -> None:

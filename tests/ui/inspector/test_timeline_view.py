@@ -105,7 +105,7 @@ def test_timeline_paints_without_asking_data(qtbot: QtBot) -> None:
         calls += 1
         return original(model, index, role)
 
-    type(model).data = counting  # type: ignore[method-assign]
+    type(model).data = counting  # type: ignore[method-assign, assignment]
     try:
         inspector.view.viewport().repaint()
     finally:

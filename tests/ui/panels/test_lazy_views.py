@@ -147,7 +147,8 @@ def test_error_banner_builds_its_parts_with_the_first_message(qtbot: QtBot) -> N
 def test_raw_json_view_is_built_when_its_tab_opens(qtbot: QtBot) -> None:
     import json
 
-    from playground.ui.panels.editor import DEFAULT_PROMPTS, RequestEditor
+    from playground.ui.panels.editor import RequestEditor
+    from playground.ui.panels.editor_parts import DEFAULT_PROMPTS
 
     editor = RequestEditor("chat")
     qtbot.addWidget(editor)

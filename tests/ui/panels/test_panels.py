@@ -26,7 +26,8 @@ def carried(panel: Any) -> StreamDecoder:
 
 def shown(live: Any) -> str:
     """The text a LiveText shows: its raw source once rendered as Markdown, else its plain text."""
-    return live._source if live.rendered else live.toPlainText()
+    text: str = live._source if live.rendered else live.toPlainText()
+    return text
 
 
 @pytest.mark.parametrize("route", ["chat", "responses", "messages"])
@@ -237,6 +238,6 @@ def test_fault_picker_names_every_simulator_fault_without_loading_the_simulator(
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    from playground.sim.faults import FAULTS
+    from playground.sim.fault_names import FAULTS
 
     assert "stall" in FAULTS and "http-429" in FAULTS

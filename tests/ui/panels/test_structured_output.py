@@ -132,7 +132,7 @@ def test_headless_dump_says_structured_on_each_route(tmp_path: Any) -> None:
         "messages": f'{{"output_config": {{"format": {{"type": "json_schema", '
         f'"schema": {schema}}}}}}}',
     }
-    runs = [
+    runs: list[tuple[str, ...]] = [
         ("--route", route, "--prompt", "Weather in Oslo", "--pace", "instant", "--body", body)
         for route, body in formats.items()
     ]

@@ -250,6 +250,7 @@ def test_the_images_panel_taps_its_sessions_reads(qloop: Any, sim: Any) -> None:
 
     panel = RoutePanel("images")
     view = panel.widgets["images"]
+    assert isinstance(view, ImagesView)
     assert panel.session.chunk_tap == view.prefetch.feed
     assert RoutePanel("chat").session.chunk_tap is None
     reader = ThreadedReader(None, connect_timeout=1, first_byte_timeout=1, allow_insecure_key=False)  # type: ignore[arg-type]

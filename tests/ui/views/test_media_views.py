@@ -181,7 +181,7 @@ def test_a_lazy_image_is_decoded_in_the_worker(qtbot: QtBot) -> None:
     assert not lazy.decoded  # the UI thread listed it without decoding its base64
     qtbot.waitUntil(lambda: view.shown_position == 0, timeout=5000)
     assert lazy.decoded and lazy.data == png
-    assert view.decoded(0).width == 320  # type: ignore[union-attr]
+    assert view.decoded(0).width == 320
 
 
 def _pcm_state(pcm: bytes) -> StreamState:
@@ -255,7 +255,7 @@ def test_waveform_click_names_the_item(qtbot: QtBot) -> None:
     view.itemActivated.connect(got.append)
     from PySide6.QtCore import QPoint, Qt
 
-    qtbot.mouseClick(
+    qtbot.mouseClick(  # type: ignore[no-untyped-call]
         view.waveform, Qt.MouseButton.LeftButton, pos=QPoint(view.waveform.width() - 2, 5)
     )
     assert got == [2]

@@ -90,9 +90,10 @@ def _formats(document: QTextDocument) -> list[object]:
 def _looks(text: str, *, fast: bool, base: QTextCharFormat | None) -> tuple[object, ...]:
     """The document LiveText renders from ``text`` (all at once), with or without the fast
     path, and where each closed block sits."""
-    saved = markdown_doc.plain_text
+    # The module-level name markdown_doc calls, swapped to turn the fast path off.
+    saved = markdown_doc.plain_text  # type: ignore[attr-defined]
     if not fast:
-        markdown_doc.plain_text = lambda block: None
+        markdown_doc.plain_text = lambda block: None  # type: ignore[attr-defined]
     view = LiveText(markdown=True)
     try:
         view.resize(600, 400)
@@ -105,7 +106,7 @@ def _looks(text: str, *, fast: bool, base: QTextCharFormat | None) -> tuple[obje
         where = [(s.block.start, s.block.end, s.doc_start, s.doc_end) for s in live.closed]
         return view.document().toHtml(), _formats(view.document()), where
     finally:
-        markdown_doc.plain_text = saved
+        markdown_doc.plain_text = saved  # type: ignore[attr-defined]
         view.deleteLater()
 
 

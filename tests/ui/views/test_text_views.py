@@ -50,6 +50,7 @@ def test_answer_renders_closed_blocks_once_and_lays_out_only_the_open_block(qtbo
     # Nothing before the open block is ever touched again: every removal starts at or after
     # the end of what was closed when it happened.
     assert changes and all(pos >= min(closed_ends) for pos, rem in changes if rem)
+    assert live is not None
     assert [s.block.kind for s in live.closed] == ["paragraph", "heading"]
     assert view.has_content()
 
@@ -60,7 +61,9 @@ def test_refresh_without_new_text_changes_nothing(qtbot: QtBot) -> None:
     state = chat_state("abc")
     view.refresh(state)
     changes: list[int] = []
-    view.pane(0).text.document().contentsChange.connect(lambda *a: changes.append(1))
+    pane = view.pane(0)
+    assert pane is not None
+    pane.text.document().contentsChange.connect(lambda *a: changes.append(1))
     view.refresh(state)
     assert changes == []
 
@@ -89,11 +92,12 @@ def test_partial_output_marked_incomplete(qtbot: QtBot, status: str) -> None:
     view = AnswerView()
     qtbot.addWidget(view)
     state = chat_state("partial answ")
-    state.status = status  # type: ignore[assignment]
+    state.status = status
     view.finish(state)
     assert view.incomplete_marked
     assert "Incomplete" in view.marker.text()
-    assert view.pane(0).text.toPlainText() == "partial answ"
+    pane = view.pane(0)
+    assert pane is not None and pane.text.toPlainText() == "partial answ"
 
 
 def test_tab_per_choice_from_real_n3_capture(qtbot: QtBot) -> None:
@@ -151,7 +155,9 @@ def test_click_emits_item_and_highlight_marks_spans(qtbot: QtBot) -> None:
     state = StreamState()
     append_text(state.choice(0).text, ["AAAA", "BBBB", "CCCC"], first_item=5)
     view.refresh(state)
-    text = view.pane(0).text
+    pane = view.pane(0)
+    assert pane is not None
+    text = pane.text
     # item_at through the document position of the 6th character ("B" of item 6)
     assert text.item_at_position(5) == 6
     assert text.item_at_position(0) == 5
@@ -159,7 +165,7 @@ def test_click_emits_item_and_highlight_marks_spans(qtbot: QtBot) -> None:
     cursor.setPosition(9)
     rect = text.cursorRect(cursor)
     with qtbot.waitSignal(view.itemActivated, timeout=1000) as blocker:
-        qtbot.mouseClick(
+        qtbot.mouseClick(  # type: ignore[no-untyped-call]
             text.viewport(), Qt.MouseButton.LeftButton, pos=rect.center() + QPoint(2, 0)
         )
     assert blocker.args == [7]
@@ -250,9 +256,13 @@ def test_transcript_live_text_and_segments(qtbot: QtBot) -> None:
     view.finish(decoder.state)
     segments = decoder.state.segments
     assert view.segments.rowCount() == len(segments) == 3
-    assert view.segments.item(0, 0).text() == "A"
-    assert view.segments.item(1, 1).text() == "1.60 – 3.65"
-    assert view.segments.item(2, 2).text() == segments[2]["text"]
+    cells = {(row, col): view.segments.item(row, col) for row, col in [(0, 0), (1, 1), (2, 2)]}
+    assert all(cell is not None for cell in cells.values())
+    assert [cell.text() for cell in cells.values() if cell is not None] == [
+        "A",
+        "1.60 – 3.65",
+        segments[2]["text"],
+    ]
     assert view.shown_text.strip() == (decoder.state.done_text or "").strip()
 
 

@@ -31,7 +31,12 @@ def no_dialogs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     for name in ("critical", "warning", "information", "question", "about"):
         monkeypatch.setattr(QMessageBox, name, staticmethod(record(name)))
-    monkeypatch.setattr(QMessageBox, "exec", lambda self: shown.append("exec") or 0)
+
+    def exec_(self: QMessageBox) -> int:
+        shown.append("exec")
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", exec_)
     monkeypatch.delenv("PLAYGROUND_API_KEY", raising=False)
     yield shown
     assert shown == [], f"a dialog appeared: {shown}"

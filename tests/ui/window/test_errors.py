@@ -46,11 +46,11 @@ def test_every_http_error_shape_is_said_and_inspectable(
     """400..504 with a JSON envelope, a non-JSON body, an empty body and the bare {"message"}."""
     cases: list[tuple[int, bytes, str, str]] = []
     for status in STATUSES:
-        body = {
+        envelope = {
             "error": {"message": f"envelope says {status}", "type": "test_error", "code": status}
         }
         cases.append(
-            (status, json.dumps(body).encode(), "application/json", f"envelope says {status}")
+            (status, json.dumps(envelope).encode(), "application/json", f"envelope says {status}")
         )
     cases.append((502, b"<html><body>Bad Gateway</body></html>", "text/html", "not a JSON error"))
     cases.append((500, b"", "application/json", "empty"))

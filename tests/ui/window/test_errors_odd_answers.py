@@ -135,7 +135,8 @@ def test_simulator_stall_is_noticed_then_the_stream_completes(window: Any, qloop
             if panel.banner.kind == "stall":
                 seen.append(panel.banner.text)
             await asyncio.sleep(0.05)
-        return await panel.session.wait()
+        status: str = await panel.session.wait()
+        return status
 
     assert qloop.run(watch(), 30) == "complete"
     qloop.sleep(0.05)

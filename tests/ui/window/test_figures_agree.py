@@ -9,7 +9,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from playground.cli.inspect import _figures, decode_file
+from playground.cli.inspect import _figures, decode_capture, decode_file
+from playground.protocol.capture import read_capture
 from playground.protocol.figures import BY_KEY, figure_values, first_token
 from playground.protocol.stream import StreamDecoder
 from playground.protocol.timing import compute_timing
@@ -36,6 +37,7 @@ def test_every_view_shows_the_same_time_to_first_token(window: Any, qloop: Any) 
     # (the Timing view once said the latter "to first token" while the status line said the
     # former).
     assert ttft is not None and values["first_answer"] is not None
+    assert values["first_thinking"] is not None
     assert ttft == values["first_thinking"] < values["first_answer"]
     shown = format_seconds(ttft)
 
@@ -73,8 +75,8 @@ def test_every_view_shows_the_same_time_to_first_token(window: Any, qloop: Any) 
     assert cells(entry)[COLUMNS.index("TTFT")] == shown  # type: ignore[arg-type]
 
     # inspect reads the capture's own arrival times: the same figure, by the same name.
-    data = CAPTURE.read_bytes()
-    assert f"first token {shown}" in _figures(data, decode_file(data))
+    capture = read_capture(CAPTURE.read_bytes())
+    assert f"first token {shown}" in _figures(capture, decode_capture(capture))
 
 
 def test_the_proxy_and_inspect_use_the_one_definition() -> None:

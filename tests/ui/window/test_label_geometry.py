@@ -44,8 +44,8 @@ def test_the_charts_axis_labels_are_whole_inside_the_chart(
         assert box.left() >= 0 and box.right() <= chart.width(), (label, box, chart.width())
     for (left, _a), (right, _b) in itertools.pairwise(shown):
         assert left.right() < right.left()  # no label over its neighbour
-    for label, left in chart.milestone_labels(fm):  # "headers … · first byte … · first event …"
-        assert left >= 0 and left + fm.horizontalAdvance(label) <= chart.width(), label
+    for label, x in chart.milestone_labels(fm):  # "headers … · first byte … · first event …"
+        assert x >= 0 and x + fm.horizontalAdvance(label) <= chart.width(), label
 
 
 def test_compare_columns_keep_their_timing_labels_inside(window: Any, qloop: Any, sim: Any) -> None:

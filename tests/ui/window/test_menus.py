@@ -27,7 +27,8 @@ def inspect_json(path: Path) -> dict[str, Any]:
     with contextlib.redirect_stdout(out):
         assert main([str(path), "--json"]) == 0
     out.flush()
-    return json.loads(raw.getvalue())
+    dump: dict[str, Any] = json.loads(raw.getvalue())
+    return dump
 
 
 def replay_and_wait(qloop: Any, panel: Any, capture: Any, speed: float = 0.0) -> Any:
@@ -325,6 +326,7 @@ def test_compare_two_routes_side_by_side(window: Any, qloop: Any, sim: Any) -> N
     qloop.wait_until(lambda: bool(finished), 30)
     qloop.sleep(0.1)
     a, b = compare.columns
+    assert a.session.state is not None and b.session.state is not None
     assert a.session.state.status == b.session.state.status == "complete"
     assert len(a.text) > 20 and len(b.text) > 20
     for column in (a, b):  # the answers as the panels render them (Markdown, laid out)

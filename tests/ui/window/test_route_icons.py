@@ -14,7 +14,8 @@ SIZE = 16
 
 
 def _image(icon: Any) -> QImage:
-    return icon.pixmap(SIZE, SIZE).toImage().convertToFormat(QImage.Format.Format_ARGB32)
+    image: QImage = icon.pixmap(SIZE, SIZE).toImage()
+    return image.convertToFormat(QImage.Format.Format_ARGB32)
 
 
 @pytest.fixture
@@ -48,8 +49,8 @@ def test_each_tab_has_the_projects_icon_in_either_theme(window: Any, dark_theme:
             images.append(shown)
         seen[dark] = images
         assert len({bytes(im.constBits()) for im in images}) == len(ROUTE_NAMES)  # distinct
-    for route, light, dark in zip(ROUTE_NAMES, seen[False], seen[True], strict=True):
-        assert light != dark, route  # the two themes differ
+    for route, light_image, dark_image in zip(ROUTE_NAMES, seen[False], seen[True], strict=True):
+        assert light_image != dark_image, route  # the two themes differ
 
 
 def test_built_panels_keep_the_icon(window: Any, dark_theme: Any) -> None:

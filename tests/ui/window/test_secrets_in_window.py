@@ -138,6 +138,7 @@ def test_the_key_never_leaves_a_trace(
 
         # 2. Export the request in every format, and a bug-report bundle.
         capture = read_capture(capture_path)
+        assert capture.request is not None
         for fmt in ("curl", "python", "typescript"):
             (data / f"export.{fmt}.txt").write_text(export_request(capture.request, "chat", fmt))
         make_bundle(capture_path, data / "bundle.zip")
@@ -159,6 +160,7 @@ def test_the_key_never_leaves_a_trace(
             assert "401" in panel.banner.text
             shown = [f"{where}: {text[:120]!r}" for where, text in _texts(win) if SECRET in text]
             problems += shown
+            assert panel.session.state is not None
             error = panel.session.state.error
             assert error is not None
             if SECRET in error.message:

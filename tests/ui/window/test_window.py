@@ -99,7 +99,8 @@ def test_new_send_cancels_the_running_one(window: Any, qloop: Any) -> None:
             while not first.done():
                 await asyncio.sleep(0.005)
         assert first.cancelled()
-        return await panel.session.wait()
+        status: str = await panel.session.wait()
+        return status
 
     assert qloop.run(scenario()) == "complete"
     qloop.sleep(0.05)
@@ -118,7 +119,8 @@ def test_second_panel_streaming_is_unaffected(window: Any, qloop: Any) -> None:
         while chat.session.state is None or len(chat.session.state.text) <= 5:
             await asyncio.sleep(0.01)
         chat.stop()
-        return await messages.session.wait()
+        status: str = await messages.session.wait()
+        return status
 
     assert qloop.run(scenario()) == "complete"
     assert chat.session.state.status == "cancelled"
@@ -229,8 +231,7 @@ def test_closing_with_streams_in_flight_leaves_no_task(
     caplog.set_level(logging.WARNING, logger="asyncio")
     qloop.run(scenario())
     qloop.sleep(0.05)
-    current = asyncio.current_task
-    pending = [t for t in asyncio.all_tasks(qloop.loop) if not t.done() and t is not current]
+    pending = [t for t in asyncio.all_tasks(qloop.loop) if not t.done()]
     assert pending == []
     assert not any("destroyed" in r.getMessage() for r in caplog.records)
     # The runs cut short by closing are kept as captures, their journals closed.
@@ -427,6 +428,7 @@ def test_only_the_current_panel_is_built_before_it_is_needed(
         music = win.show_panel("music")
         music.set_pace("fast")
         assert send_and_wait(music) == "complete"
+        assert music.session.decoder is not None
         assert win.inspector.model.rowCount() == len(music.session.decoder.items) > 0
 
         # Idle time after the first frame builds the rest, one per tick.
