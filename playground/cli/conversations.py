@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
+from playground.cli.usage import OneLineParser, UsageError
 from playground.runs.conversations import ConversationStore
 
 __all__ = ["main"]
 
 
-class _UsageError(Exception):
-    pass
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # one line, exit 2 (docs/design.md CLI contract)
-        raise _UsageError(message)
-
-
-def _parser() -> _Parser:
-    parser = _Parser(
+def _parser() -> OneLineParser:
+    parser = OneLineParser(
         prog="playground conversations",
         description="The conversations the window keeps (open one with "
         "`playground --open-conversation ID`, continue it with --prompt).",
@@ -38,7 +30,7 @@ def _parser() -> _Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    except _UsageError as exc:
+    except UsageError as exc:
         print(f"playground conversations: {exc}", file=sys.stderr)
         return 2
     store = ConversationStore()

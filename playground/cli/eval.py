@@ -14,7 +14,9 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
+
+from playground.cli.usage import OneLineParser, UsageError
 
 __all__ = ["main"]
 
@@ -28,11 +30,6 @@ class _CannotRun(Exception):
     pass
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _CannotRun(message)
-
-
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -43,8 +40,8 @@ def _positive(text: str) -> int:
     return value
 
 
-def _parser() -> _Parser:
-    parser = _Parser(
+def _parser() -> OneLineParser:
+    parser = OneLineParser(
         prog="playground eval",
         description="Run an evaluation suite (docs/evaluate.md) over its cases and variants.",
     )
@@ -99,7 +96,7 @@ class _ProgressLine:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(list(sys.argv[1:] if argv is None else argv))
-    except _CannotRun as exc:
+    except (_CannotRun, UsageError) as exc:
         print(f"playground eval: {exc}", file=sys.stderr)
         return EXIT_CANNOT_RUN
 

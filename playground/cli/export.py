@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from playground.cli.usage import OneLineParser, UsageError
 from playground.protocol.capture import read_capture
 from playground.runs.export import FORMATS, ExportError, export_request
 from playground.runs.journal import JournalError, read_journal
@@ -15,17 +15,10 @@ from playground.runs.journal import JournalError, read_journal
 __all__ = ["main"]
 
 
-class _UsageError(Exception):
-    pass
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # one line, exit 2 (docs/design.md CLI contract)
-        raise _UsageError(message)
-
-
-def _parser() -> _Parser:
-    parser = _Parser(
+def _parser() -> OneLineParser:
+    parser = OneLineParser(
         prog="playground export",
         description="Print a captured run's request as curl, Python or TypeScript (a Node ES "
         "module) that runs as written. The API key is an environment variable reference, never "
@@ -52,7 +45,7 @@ def _read_request(path: Path) -> tuple[str, dict[str, Any] | None]:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    except _UsageError as exc:
+    except UsageError as exc:
         print(f"playground export: {exc}", file=sys.stderr)
         return 2
     path = Path(args.file)

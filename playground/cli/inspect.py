@@ -6,10 +6,11 @@ import argparse
 import sys
 from collections.abc import Container, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import orjson
 
+from playground.cli.usage import OneLineParser, UsageError
 from playground.protocol import safe_json
 from playground.protocol.accounting.usage import usage_from_wire
 from playground.protocol.capture import Capture, named_route, read_capture
@@ -24,15 +25,6 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr and exit 2 (no usage dump)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
 
 
 def _positive(text: str) -> int:
@@ -45,8 +37,8 @@ def _positive(text: str) -> int:
     return value
 
 
-def _parser() -> _Parser:
-    parser = _Parser(
+def _parser() -> OneLineParser:
+    parser = OneLineParser(
         prog="playground inspect",
         description="Decode a stream (raw SSE as `curl -N` prints it, or a playground capture) "
         "and print what it holds.",
@@ -245,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         args = _parser().parse_args(args_list)
-    except _UsageError as exc:
+    except UsageError as exc:
         return _fail(str(exc))
     path = Path(args.file)
     try:
