@@ -147,6 +147,22 @@ def _or(value: float | None, unset: float) -> float:
     return value if value is not None else unset
 
 
+def _decimal(
+    key: str, label: str, attr: str, low: float, high: float, step: float, *, folded: bool = False
+) -> Field:
+    """A decimal parameter whose spin box at its lowest reads "default" (not sent): its body
+    part, its fill and whether a body sets it all follow from ``attr`` of the request."""
+    return Field(
+        key,
+        label,
+        _spin(low, high, step),
+        lambda w, p: setattr(p, attr, _value(w)),
+        lambda w, p: w.setValue(_or(getattr(p, attr), low)),
+        folded=folded,
+        sets=(lambda p: getattr(p, attr) is not None) if folded else None,
+    )
+
+
 def _read_tools(tools: Any, p: RequestParams) -> None:
     if tools.use_tools.isChecked():
         tools.put_into(p)
@@ -193,13 +209,7 @@ def chat_fields(route: str) -> tuple[Field, ...]:
         ),
         Field("attachments", "", _attachments),
         Field("history_note", "", _history_note),
-        Field(
-            "temperature",
-            "Temperature",
-            _spin(_UNSET, 2.0, 0.1),
-            lambda w, p: setattr(p, "temperature", _value(w)),
-            lambda w, p: w.setValue(_or(p.temperature, _UNSET)),
-        ),
+        _decimal("temperature", "Temperature", "temperature", _UNSET, 2.0, 0.1),
         Field(
             "max_tokens",
             "Max tokens",
@@ -256,17 +266,7 @@ def chat_fields(route: str) -> tuple[Field, ...]:
 def _advanced(route: str) -> list[Field]:
     """The Advanced group's fields (folded until opened, or until a body sets one)."""
     chat = route == "chat"
-    fields = [
-        Field(
-            "top_p",
-            "Top P",
-            _spin(_UNSET, 1.0, 0.05),
-            lambda w, p: setattr(p, "top_p", _value(w)),
-            lambda w, p: w.setValue(_or(p.top_p, _UNSET)),
-            folded=True,
-            sets=lambda p: p.top_p is not None,
-        )
-    ]
+    fields = [_decimal("top_p", "Top P", "top_p", _UNSET, 1.0, 0.05, folded=True)]
     if route != "responses":  # the Responses API has no stop sequences
         fields.append(
             Field(
@@ -299,23 +299,23 @@ def _advanced(route: str) -> list[Field]:
                 folded=True,
                 sets=lambda p: (p.n or 0) > 1,
             ),
-            Field(
+            _decimal(
                 "frequency",
                 "Frequency penalty",
-                _spin(_PENALTY_UNSET, 2.0, 0.1),
-                lambda w, p: setattr(p, "frequency_penalty", _value(w)),
-                lambda w, p: w.setValue(_or(p.frequency_penalty, _PENALTY_UNSET)),
+                "frequency_penalty",
+                _PENALTY_UNSET,
+                2.0,
+                0.1,
                 folded=True,
-                sets=lambda p: p.frequency_penalty is not None,
             ),
-            Field(
+            _decimal(
                 "presence",
                 "Presence penalty",
-                _spin(_PENALTY_UNSET, 2.0, 0.1),
-                lambda w, p: setattr(p, "presence_penalty", _value(w)),
-                lambda w, p: w.setValue(_or(p.presence_penalty, _PENALTY_UNSET)),
+                "presence_penalty",
+                _PENALTY_UNSET,
+                2.0,
+                0.1,
                 folded=True,
-                sets=lambda p: p.presence_penalty is not None,
             ),
         ]
     if route == "responses":
