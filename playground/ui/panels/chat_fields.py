@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QLabel, QWidget
 
 from playground.ui.panels.editor_parts import EFFORTS, select_value
-from playground.ui.panels.field import Field
+from playground.ui.panels.field import Field, choice
 from playground.ui.panels.param_fields import (
     StopEdit,
     UnsetDoubleSpinBox,
@@ -230,12 +230,11 @@ def chat_fields(route: str) -> tuple[Field, ...]:
         )
     else:
         fields.append(
-            Field(
+            choice(
                 "effort",
                 "Reasoning effort",
+                "reasoning_effort",
                 _combo(tuple((e, e or "default") for e in EFFORTS)),
-                lambda w, p: setattr(p, "reasoning_effort", w.currentData() or None),
-                lambda w, p: select_value(w, p.reasoning_effort or ""),
             )
         )
     fields.append(Field("tools", "", _tools(route), _read_tools, _fill_tools(route), span=True))
@@ -320,14 +319,12 @@ def _advanced(route: str) -> list[Field]:
         ]
     if route == "responses":
         fields.append(
-            Field(
+            choice(
                 "summary",
                 "Reasoning summary",
+                "reasoning_summary",
                 _combo(tuple((s, s or "default") for s in SUMMARIES), "reasoning.summary"),
-                lambda w, p: setattr(p, "reasoning_summary", w.currentData() or None),
-                lambda w, p: select_value(w, p.reasoning_summary or ""),
                 folded=True,
-                sets=lambda p: bool(p.reasoning_summary),
             )
         )
     fields.append(

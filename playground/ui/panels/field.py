@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from playground.protocol.requests import RequestParams
     from playground.ui.panels.editor import RequestEditor
 
-__all__ = ["Field"]
+__all__ = ["Field", "choice"]
 
 
 @dataclass(frozen=True)
@@ -34,3 +34,27 @@ class Field:
     # so the first frame shows only the group's toggle. Unbuilt, it says "default": nothing sent.
     folded: bool = False
     sets: Callable[[RequestParams], bool] | None = None
+
+
+def choice(
+    name: str,
+    label: str,
+    attr: str,
+    make: Callable[[RequestEditor], QWidget],
+    *,
+    shown_unset: str = "",
+    folded: bool = False,
+) -> Field:
+    """A combo box of one parameter: its item's data is the value sent ("" sends nothing), and
+    a body's value selects its item (``shown_unset`` where the body has none)."""
+    from playground.ui.panels.editor_parts import select_value
+
+    return Field(
+        name,
+        label,
+        make,
+        lambda w, p: setattr(p, attr, w.currentData() or None),
+        lambda w, p: select_value(w, getattr(p, attr) or shown_unset),
+        folded=folded,
+        sets=(lambda p: bool(getattr(p, attr))) if folded else None,
+    )

@@ -27,7 +27,7 @@ from playground.ui.panels.editor_parts import (
     DropLineEdit,
     select_value,
 )
-from playground.ui.panels.field import Field
+from playground.ui.panels.field import Field, choice
 
 if TYPE_CHECKING:
     from playground.protocol.requests import RequestParams
@@ -150,20 +150,8 @@ def _set_speed(p: RequestParams, speed: float) -> None:
 MEDIA_FIELDS: dict[str, tuple[Field, ...]] = {
     "images": (
         Field("prompt", "Prompt", _prompt("Describe the picture", 70), _read_prompt, _fill_prompt),
-        Field(
-            "image_size",
-            "Size",
-            _combo(IMAGE_SIZES),
-            lambda w, p: setattr(p, "size", w.currentData() or None),
-            lambda w, p: select_value(w, p.size or ""),
-        ),
-        Field(
-            "quality",
-            "Quality",
-            _combo(IMAGE_QUALITY),
-            lambda w, p: setattr(p, "quality", w.currentData() or None),
-            lambda w, p: select_value(w, p.quality or ""),
-        ),
+        choice("image_size", "Size", "size", _combo(IMAGE_SIZES)),
+        choice("quality", "Quality", "quality", _combo(IMAGE_QUALITY)),
         Field(
             "partial_images",
             "Partial images",
@@ -171,12 +159,8 @@ MEDIA_FIELDS: dict[str, tuple[Field, ...]] = {
             lambda w, p: setattr(p, "partial_images", w.value()),
             lambda w, p: w.setValue(p.partial_images or 0),
         ),
-        Field(
-            "output_format",
-            "Format",
-            _combo(IMAGE_FORMATS),
-            lambda w, p: setattr(p, "output_format", w.currentData() or None),
-            lambda w, p: select_value(w, p.output_format or "png"),
+        choice(
+            "output_format", "Format", "output_format", _combo(IMAGE_FORMATS), shown_unset="png"
         ),
         Field("image_input", "Edit image", _image_input),
     ),
