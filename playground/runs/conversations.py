@@ -189,9 +189,24 @@ def _from_json(data: object) -> SavedConversation:
 
 @dataclass
 class _Cached:
-    stamp: tuple[int, int]  # (mtime_ns, size): the file as it was read
+    stamp: tuple[int, int] | None  # (mtime_ns, size): the file as read or written; None: queued
     summary: ConversationSummary
     text: str  # every turn's text, for search
+
+
+def _listed(saved: SavedConversation, secrets: tuple[str, ...]) -> _Cached:
+    """``saved`` as the list shows and searches it, with the keys its file redacts redacted."""
+    summary = ConversationSummary(
+        saved.id,
+        scrub(saved.title, *secrets),
+        saved.route,
+        saved.model,
+        saved.turns,
+        saved.updated,
+        saved.created,
+        len(saved.runs),
+    )
+    return _Cached(None, summary, scrub(searchable_text(saved.conversation), *secrets))
 
 
 class ConversationStore:
@@ -203,6 +218,9 @@ class ConversationStore:
         self.writer = writer if writer is not None else FileWriter(threaded=False)
         self.messages: list[str] = []  # what was set aside or not saved, for the status bar
         self._cache: dict[str, _Cached] = {}
+        # Saves still queued on the writer, by id: the list shows them as saved, without waiting
+        # for the disk (each run's end saves, and the Conversations dock lists again at once).
+        self._queued: dict[str, _Cached] = {}
         if self.root.exists() and not self.root.is_dir():  # a file where the folder belongs
             aside = set_aside(self.root)
             self.messages.append(
@@ -236,14 +254,18 @@ class ConversationStore:
         # The turns are immutable: only the list of runs is copied for the writer's thread.
         snapshot = replace(saved, runs=list(saved.runs))
         keys = tuple(secrets)
+        listed = _listed(snapshot, keys)
         if not self.writer.threaded:
-            self._write(path, snapshot, keys)
+            self._write(path, snapshot, keys, listed)
             return
+        self._queued[saved.id] = listed
 
         def write() -> None:
             try:
-                self._write(path, snapshot, keys)
+                self._write(path, snapshot, keys, listed)
             except OSError as exc:
+                if self._queued.get(snapshot.id) is listed:
+                    del self._queued[snapshot.id]  # not written: the list reads the disk again
                 message = (
                     f"The conversation “{snapshot.title}” could not be saved "
                     f"({exc.strerror or type(exc).__name__})."
@@ -253,7 +275,9 @@ class ConversationStore:
 
         self.writer.submit(write, key=("conversation", path))
 
-    def _write(self, path: Path, saved: SavedConversation, secrets: tuple[str, ...] = ()) -> None:
+    def _write(
+        self, path: Path, saved: SavedConversation, secrets: tuple[str, ...], listed: _Cached
+    ) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         data = _as_json(saved)
         if secrets:
@@ -261,6 +285,12 @@ class ConversationStore:
             # key holds no character JSON escapes, so the text still reads back as JSON.
             data = safe_json.loads(scrub(json.dumps(data, ensure_ascii=False), *secrets))
         write_json_atomically(path, data, prefix=".conversation-")
+        # What was written is what the list shows: stamped, it is not read back again (the
+        # writer's thread sets one key of each dict; the list copies them before it looks).
+        stat = path.stat()
+        self._cache[saved.id] = replace(listed, stamp=(stat.st_mtime_ns, stat.st_size))
+        if self._queued.get(saved.id) is listed:
+            del self._queued[saved.id]
 
     def rename(self, conversation_id: str, title: str) -> SavedConversation:
         saved = self.load(conversation_id)
@@ -275,6 +305,7 @@ class ConversationStore:
         """Forget the conversation (its runs stay in the history, where they were made)."""
         self.writer.flush()  # a save still queued would write it again
         self._cache.pop(conversation_id, None)
+        self._queued.pop(conversation_id, None)
         self.path_of(conversation_id).unlink(missing_ok=True)
 
     # ---- reading ---------------------------------------------------------------------------
@@ -294,22 +325,24 @@ class ConversationStore:
     def list(self, query: str = "") -> list[ConversationSummary]:
         """Every conversation, the most recently updated first; with ``query``, those whose
         title or turns hold every one of its words (case-insensitive)."""
-        self.writer.flush()
         words = query.casefold().split()
-        found: list[ConversationSummary] = []
-        seen: set[str] = set()
+        queued = dict(self._queued)  # saves not written yet, as they will be
+        entries: dict[str, _Cached] = {}
         paths = sorted(self.root.glob(f"*{SUFFIX}")) if self.root.is_dir() else []
         for path in paths:
             conversation_id = path.name[: -len(SUFFIX)]
-            cached = self._cached(path, conversation_id)
-            if cached is None:
-                continue
-            seen.add(conversation_id)
-            haystack = cached.text + "\n" + cached.summary.title.casefold()
-            if all(w in haystack for w in words):
-                found.append(cached.summary)
-        for gone in set(self._cache) - seen:
-            del self._cache[gone]
+            cached = queued.get(conversation_id) or self._cached(path, conversation_id)
+            if cached is not None:
+                entries[conversation_id] = cached
+        for conversation_id, cached in queued.items():
+            entries.setdefault(conversation_id, cached)  # a new one, its first write queued
+        found = [
+            c.summary
+            for c in entries.values()
+            if all(w in c.text + "\n" + c.summary.title.casefold() for w in words)
+        ]
+        for gone in set(self._cache) - set(entries):
+            self._cache.pop(gone, None)
         return sorted(found, key=lambda s: (s.updated, s.id), reverse=True)
 
     def _cached(self, path: Path, conversation_id: str) -> _Cached | None:
@@ -326,17 +359,7 @@ class ConversationStore:
         except (OSError, ValueError, UnicodeDecodeError) as exc:
             self._set_aside(path, exc)
             return None
-        summary = ConversationSummary(
-            saved.id,
-            saved.title,
-            saved.route,
-            saved.model,
-            saved.turns,
-            saved.updated,
-            saved.created,
-            len(saved.runs),
-        )
-        cached = _Cached(stamp, summary, searchable_text(saved.conversation))
+        cached = replace(_listed(saved, ()), stamp=stamp)
         self._cache[conversation_id] = cached
         return cached
 
