@@ -340,9 +340,7 @@ class StreamDecoder(RouteChoice, BodyModes):
                 try:
                     if long:
                         payload = loads_long(item, self._letters)
-                    elif (raw := item.raw).count(b"[") + raw.count(
-                        b"{"
-                    ) > MAX_DEPTH and exceeds_depth(data):
+                    elif too_deep(item):
                         # orjson would read it (to 1,024 levels), and every walk after it
                         # (json.dumps, a view, a projection) would recurse that deep.
                         raise JsonTooDeep(MAX_DEPTH)
