@@ -16,6 +16,7 @@ from typing import Any, Final
 import httpx
 
 from playground.evaluate.outcome import RunOutcome, outcome_of
+from playground.protocol.redaction import scrub
 from playground.protocol.stream import StreamDecoder
 from playground.runs.journal import CaptureJournal
 from playground.runs.outcome import end_run
@@ -23,7 +24,6 @@ from playground.runs.record import RunRecord
 from playground.transport.client import stream_request
 from playground.transport.errors import TransportError
 from playground.transport.pipeline import ScrubbingSink, TeeSink, scrub_bytes
-from playground.transport.redact import scrub
 from playground.transport.spec import RequestSpec
 
 __all__ = ["Attempt", "send_once"]

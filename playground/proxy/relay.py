@@ -24,6 +24,7 @@ from typing import Any, Final
 
 import httpx
 
+from playground.protocol.redaction import scrub
 from playground.proxy.bodies import facts_of
 from playground.proxy.exchange import Exchange, ExchangeHub
 from playground.proxy.paths import unsafe_path
@@ -40,7 +41,6 @@ from playground.proxy.wire import (
 )
 from playground.transport.client import failure_of
 from playground.transport.errors import TransportError
-from playground.transport.redact import scrub
 
 __all__ = ["Relay", "UpstreamCut", "envelope", "make_upstream_client"]
 

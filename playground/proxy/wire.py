@@ -6,8 +6,8 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 from urllib.parse import urlsplit
 
+from playground.protocol.redaction import REDACTED, redact_pairs, redact_url, secrets_of
 from playground.protocol.routes import route_for_path
-from playground.transport.redact import REDACTED, redact_pairs, redact_url, secrets_of
 
 __all__ = [
     "BASE_PATH",

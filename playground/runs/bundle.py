@@ -16,14 +16,14 @@ from typing import Any
 from playground.protocol import safe_json
 from playground.protocol.capture import Capture, chunk_record
 from playground.protocol.media import b64decode_lenient
-from playground.runs.journal import read_journal
-from playground.transport.redact import (
+from playground.protocol.redaction import (
     StreamScrubber,
     redact_headers,
     redact_pairs,
     redact_url,
     scrub,
 )
+from playground.runs.journal import read_journal
 
 __all__ = ["bundle_versions", "decode_run", "make_bundle"]
 

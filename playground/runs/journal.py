@@ -30,14 +30,14 @@ from playground.protocol.capture import (
     read_capture,
     response_record,
 )
-from playground.transport.errors import TransportError
-from playground.transport.redact import (
+from playground.protocol.redaction import (
     StreamScrubber,
     redact_headers,
     redact_pairs,
     redact_url,
     scrub,
 )
+from playground.transport.errors import TransportError
 
 if TYPE_CHECKING:
     from playground.runs.writer import FileWriter

@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from playground.protocol.redaction import scrub
 from playground.transport.errors import TransportError
 from playground.transport.pipeline import RunSink
-from playground.transport.redact import scrub
 from playground.transport.spec import RequestSpec, key_travels_unencrypted
 
 __all__ = [

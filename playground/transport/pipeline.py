@@ -21,8 +21,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from playground.transport.errors import TransportError
-from playground.transport.redact import (
+from playground.protocol.redaction import (
     StreamScrubber,
     redact_headers,
     redact_pairs,
@@ -30,6 +29,7 @@ from playground.transport.redact import (
     scrub,
     scrub_bytes,
 )
+from playground.transport.errors import TransportError
 
 if TYPE_CHECKING:
     from playground.transport.errors import TransportError

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from playground.protocol.redaction import is_secret_name, redact_headers, secrets_of
 from playground.protocol.requests import edit_fields, edit_url, form_fields, route_spec
 from playground.transport.providers import Provider, auth_headers, url_for
-from playground.transport.redact import is_secret_name, redact_headers, secrets_of
 
 __all__ = [
     "AskKeyOverHttp",

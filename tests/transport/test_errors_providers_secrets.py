@@ -12,10 +12,10 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.errors import PasswordDeleteError
 
+from playground.protocol.redaction import redact_headers, redact_pairs, scrub
 from playground.transport import secrets
 from playground.transport.errors import describe_http_error
 from playground.transport.providers import PROVIDERS, auth_headers, provider_by_id, url_for
-from playground.transport.redact import redact_headers, redact_pairs, scrub
 
 KEY = "sk-or-v1-VERYSECRET0123456789"
 STATUSES = [400, 401, 403, 404, 408, 413, 422, 429, 500, 502, 503, 504]

@@ -18,7 +18,6 @@ from typing import Any
 from playground.protocol import safe_json
 from playground.protocol.requests import route_spec
 from playground.transport.providers import provider_for_url
-from playground.transport.redact import SECRET_HEADERS
 
 __all__ = [
     "BASE_URL_VAR",
@@ -33,7 +32,20 @@ __all__ = [
 BASE_URL_VAR = "PLAYGROUND_BASE_URL"
 
 # Headers the SDKs and curl set themselves, or that carry the key: never copied from the run.
-_SKIP_HEADERS = SECRET_HEADERS | {
+# Well-known credential header names an export leaves out (it sends the key from an environment
+# variable instead); any other header the redaction rule catches travels as "[redacted]".
+_CREDENTIAL_HEADERS = frozenset(
+    {
+        "authorization",
+        "x-api-key",
+        "api-key",
+        "proxy-authorization",
+        "cookie",
+        "set-cookie",
+        "x-goog-api-key",
+    }
+)
+_SKIP_HEADERS = _CREDENTIAL_HEADERS | {
     "content-type",
     "content-length",
     "accept",

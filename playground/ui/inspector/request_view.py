@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QMenu, QPlainTextEdit, QWidget
 
 from playground.protocol import safe_json
 from playground.protocol.conversation.dump import redact_base64
-from playground.transport.redact import REDACTED, is_secret_field, is_secret_name, redact_pairs
-from playground.transport.redact import redact_url as _redact_url
+from playground.protocol.redaction import REDACTED, is_secret_field, is_secret_name, redact_pairs
+from playground.protocol.redaction import redact_url as _redact_url
 from playground.ui.views.json_stream import pretty
 
 __all__ = ["ExchangeView", "format_body", "format_request", "format_response", "redact_url"]

@@ -342,7 +342,7 @@ class StreamSession(QObject):
     def _on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
         self.run.status = status
         if self._secrets:  # a key the server echoes in a header is not shown (Response tab)
-            from playground.transport.redact import redact_pairs
+            from playground.protocol.redaction import redact_pairs
 
             headers = redact_pairs(headers, self._secrets)
         self.run.response_headers = list(headers)
@@ -450,7 +450,7 @@ class StreamSession(QObject):
         self._final_emitted = True
         state = self.decoder.state if self.decoder is not None else None
         if state is not None and state.error is not None and self._secrets:
-            from playground.transport.redact import scrub
+            from playground.protocol.redaction import scrub
 
             state.error.message = scrub(state.error.message, *self._secrets)
         self._watchdog.stop()
