@@ -289,6 +289,12 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         panel.session.start_replay(capture, args.speed)
     else:
         panel = window.show_panel(args.route)
+        if args.prompt is None and panel.conversation is not None and not args.open_conversation:
+            # A headless run sends the route's example when no prompt is given (the window's
+            # message box starts empty); a preset or a body read below replaces it.
+            from playground.ui.panels.editor_parts import DEFAULT_PROMPTS
+
+            panel.editor.set_prompt(DEFAULT_PROMPTS[panel.route])
         if args.open_conversation is not None:  # its turns, system and model; --prompt goes on
             window.kept.open(args.open_conversation)
         if args.preset:  # its model, thread, tools and parameters; the options below go on top
@@ -318,7 +324,10 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
         if panel.session.state is None and (args.open_conversation is None or args.prompts):
             # The panel refused to send (an unreadable audio file, no provider): say why on
             # stderr too, not only in the dump's error (a run without --dump-state was silent).
-            reason = panel.banner.text or "the panel did not send the request"
+            notice = panel.transcript.notice.text if panel.transcript is not None else ""
+            reason = (
+                panel.said_error() or notice or panel.banner.text
+            ) or "the panel did not send the request"
             print(f"playground: nothing was sent: {reason}", file=sys.stderr)
     during = (
         asyncio.ensure_future(_dump_during(panel, *args.dump_during)) if args.dump_during else None

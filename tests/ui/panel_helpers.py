@@ -29,6 +29,11 @@ def sim_panel(route: str, sim: Any, model: str = "sim-reasoner", pace: str = "fa
         )
 
     panel = RoutePanel(route, factory)
+    if panel.conversation is not None:
+        from playground.ui.panels.editor_parts import DEFAULT_PROMPTS
+
+        # A conversation's message box starts empty: a test's first Send sends the example.
+        panel.editor.set_prompt(DEFAULT_PROMPTS[route])
     panel.editor.set_model(model)
     panel.set_pace(pace)
     panel.resize(1000, 700)

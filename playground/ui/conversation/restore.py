@@ -28,18 +28,18 @@ def restore_thread(panel: RoutePanel, capture: Capture) -> None:
         pasted = parse_body(body, panel.route)
     except Exception:  # a body that is no conversation of this route: the editor shows it
         return
-    thread.restore(list(pasted.conversation.turns))
+    session = panel.session
+    replayed = session.run  # the replay's run (start_replay has just begun it)
+    replaying = replayed.replay and session.is_running
+    thread.restore(list(pasted.conversation.turns), replaying=replaying)
     prompt = panel.editor.prompt_box()
     if prompt is not None:
         prompt.setPlainText("")  # the prompt was sent: it is the thread's last user turn
     panel.editor.rebuild()  # the JSON body view: the thread, with an empty prompt
-    session = panel.session
     ended = capture.end is not None
     status = capture.response_status
     if not ended or (status is not None and status >= 400):
         return  # no answer to add: the run was cut short, or refused
-
-    replayed = session.run  # the replay's run (start_replay has just begun it)
 
     def answered(final: str) -> None:
         session.finished.disconnect(answered)
@@ -50,7 +50,7 @@ def restore_thread(panel: RoutePanel, capture: Capture) -> None:
 
         turn = assistant_turn(state, [decoder.payload(i) for i in range(len(decoder.items))])
         if turn.parts:
-            thread.restore([*thread.turns, turn], live=len(thread.turns))
+            thread.join_answer(turn)
             panel.editor.rebuild()
 
     if replayed.replay:

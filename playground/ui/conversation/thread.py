@@ -16,9 +16,8 @@ import weakref
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QSplitter
 
 from playground.protocol.requests import RequestParams, build_body
 from playground.ui.conversation.auto_reply import answer_when_ended, canned
@@ -73,33 +72,22 @@ class ConversationThread(QObject):
         self.auto_results: dict[str, str] = {}  # tool name -> canned result (--tool-result)
         self.attachments: list[Image] = []  # images for the next user turn (--attach)
         self._sent_run = False
-        self.splitter: QSplitter | None = None
+        # The run whose answer has not joined the thread: "streaming" from the Send on, then
+        # "failed" or "cancelled" when it ended without an answer (its turn stays on screen with
+        # its banner, Retry and Edit), None once the answer joined or the conversation changed.
+        self.pending: str | None = None
+        # How the run the live turn shows ended ("complete", "failed", "cancelled", ...).
+        self.live_status: str | None = None
         self.view = ThreadView()
         self.view.deleteRequested.connect(self.delete)
         self.view.resultsSubmitted.connect(self.send_results)
         self.view.newRequested.connect(self.clear)
         self.editing = ThreadEditing(self)  # Edit, Insert, Regenerate, Send to
-        self.view.hide()
         panel.editor.merge_thread = _weakly(self.merge)
         panel.editor.absorb_thread = _weakly(self.absorb)
         panel.editor.attachments.bind(self)  # its pending images are ``attachments``
         panel.session.started.connect(self._on_started)
         panel.session.finished.connect(self._on_finished)
-        # The thread sits above the live output, in a splitter so either can have the room.
-        right = panel.stack.parentWidget()
-        layout = right.layout() if right is not None else None
-        if layout is not None:
-            index = layout.indexOf(panel.stack)
-            split = QSplitter(Qt.Orientation.Vertical)
-            split.setChildrenCollapsible(False)
-            layout.removeWidget(panel.stack)
-            split.addWidget(self.view)
-            split.addWidget(panel.stack)
-            split.setStretchFactor(0, 2)
-            split.setStretchFactor(1, 3)
-            split.setSizes([280, 420])  # room for a few turns above the answer
-            layout.insertWidget(index, split, 1)  # type: ignore[attr-defined]
-            self.splitter = split
         # Each conversational panel has one; only the shown panel's is live (Qt matches
         # shortcuts of visible widgets only), so the three never clash.
         shortcut = QShortcut(QKeySequence("Ctrl+N"), panel)
@@ -132,6 +120,8 @@ class ConversationThread(QObject):
         new = [t for t in pasted.conversation.turns if holds_something(t)]
         if self.attachments and new and new[-1].role == "user":
             new[-1] = Turn("user", new[-1].parts + tuple(self.attachments))
+        elif self.attachments:  # images alone, no text typed yet: they are the next user turn
+            new.append(Turn("user", tuple(self.attachments)))
         whole = Conversation(tuple(self.turns + new), pasted.conversation.system)
         return pasted.params | conversation_keys(self.route, whole)
 
@@ -151,6 +141,7 @@ class ConversationThread(QObject):
             last = turns.pop()  # plain text: the prompt box can hold it
         self.turns = turns
         self.live = None
+        self._forget_runs()
         self.replaced.emit()
         self._show()
         # The system and that turn as the form itself writes them, so the form reads them back.
@@ -171,6 +162,8 @@ class ConversationThread(QObject):
         self.attachments = []  # they are on the turn just sent
         self.live = None
         self.awaiting = True  # the answer's block is shown from now (ThreadView.show_thread)
+        self.pending = "streaming"
+        self.live_status = None
         self._sent_run = True
         prompt = self.panel.editor.prompt_box()
         if prompt is not None and prompt.toPlainText():
@@ -195,22 +188,34 @@ class ConversationThread(QObject):
         self._open_facts = {"sent_at": time.monotonic(), "usage": None}
         self.request_facts.append(self._open_facts)
 
+    def run_started(self) -> None:
+        """A run the thread did not send (a replay, a proxied exchange, an opened capture)
+        started in the panel: it streams into the live turn if there is one (a replay of the
+        last answer plays in place), else into a turn of its own at the end."""
+        if self.awaiting or self.live is not None:
+            return
+        self.awaiting = True
+        self.pending = "streaming"
+        self.live_status = None
+        self._show()
+
     def _on_finished(self, status: str) -> None:
         facts, self._open_facts = self._open_facts, None
         state = self.panel.session.state
         if facts is not None and state is not None and state.usage is not None:
             facts["usage"] = copy.deepcopy(state.usage)
-        awaited, self.awaiting = self.awaiting, False
+        awaited = self.awaiting
+        self.live_status = status
         turn = self._answer(status)
         if turn is None:
-            if awaited:  # no answer came: the block kept for it goes
-                from playground.ui.runtime.frames import after_paint_or_now
-
-                after_paint_or_now(self._show)
+            if awaited:
+                # No answer joined: the turn kept for it stays, and says why on itself (its
+                # banner, with Retry); a new Send replaces the attempt (``prepare_send``). A
+                # replay's run ("ended") stays shown, as it ended.
+                self.pending = _ended_as(status, self.panel.session.run)
+                self.changed.emit()
             return
-        self.turns.append(turn)
-        self.live = len(self.turns) - 1
-        self.refresh()
+        self.join_answer(turn)
         answer_when_ended(self, status)  # calls of tools with a canned result, with Auto-reply
 
     def _answer(self, status: str) -> Turn | None:
@@ -229,6 +234,50 @@ class ConversationThread(QObject):
         payloads = (decoder.payload(i) for i in range(len(decoder.items)))
         turn = assistant_turn(state, payloads)
         return turn if turn.parts else None
+
+    # ---- a failed attempt: replaced by the next Send, or sent again by Retry -------------------
+    def prepare_send(self, *, fresh_prompt: bool) -> None:
+        """Before a Send: a failed or cancelled attempt's user turn goes when the message box
+        holds a new message (it replaces the attempt), and stays to be sent again when the box is
+        empty; either way the thread never holds two user turns for one answer."""
+        if self.pending not in ("failed", "cancelled"):
+            return
+        if fresh_prompt and self.turns and self.turns[-1].role == "user":
+            self.turns.pop()
+        self._end_attempt()
+
+    def prepare_retry(self) -> bool:
+        """Before a Retry: the thread ends with the user turn the failed run answered (a partial
+        answer it left is dropped). False when there is no such turn to send again."""
+        ended = self.live_status in ("failed", "truncated", "cancelled", "incomplete")
+        if ended and self.live is not None and self.live == len(self.turns) - 1:
+            self.turns.pop()  # the partial answer: the retry answers its turn afresh
+            self.live = None
+        self._end_attempt()
+        return self.has_turn_to_answer()
+
+    def has_turn_to_answer(self) -> bool:
+        """The thread ends with a turn the model has not answered (a user turn, tool results)."""
+        return bool(self.turns) and self.turns[-1].role in ("user", "tool")
+
+    def _end_attempt(self) -> None:
+        self.pending = None
+        self.awaiting = False
+        self.live_status = None
+        self.panel.editor.rebuild()  # the body is read right after this, by the Send
+
+    def turn_state(self, *, running: bool) -> str:
+        """The state of the run's turn (the last one shown): ``streaming``, ``failed``,
+        ``cancelled`` or ``done`` (the headless dump's ``transcript``)."""
+        if running or self.pending == "streaming":
+            return "streaming"
+        if self.pending in ("failed", "cancelled"):
+            return self.pending
+        if self.live_status in ("failed", "truncated"):
+            return "failed"
+        if self.live_status == "cancelled":
+            return "cancelled"
+        return "done"
 
     # ---- what the user does -------------------------------------------------------------------
     def send_results(self, results: list[tuple[str, str]]) -> None:
@@ -264,15 +313,37 @@ class ConversationThread(QObject):
         """New conversation: no turns (the system and the prompt boxes stay as they are)."""
         self.turns = []
         self.live = None
+        self._forget_runs()
         self.replaced.emit()
         self.refresh()
 
-    def restore(self, turns: list[Turn], live: int | None = None) -> None:
-        """Put back a thread kept elsewhere (a preset, a reopened run); the body is left as is."""
+    def restore(self, turns: list[Turn], *, replaying: bool = False) -> None:
+        """Put back a thread kept elsewhere (a preset, a reopened run); the body is left as is.
+        ``replaying``: the run that answered it is being replayed into the panel now; its turn
+        shows it, and takes the answer at the end (``join_answer``)."""
         self.turns = list(turns)
-        self.live = live
+        # Every turn in its own block: no run's views show a turn of another conversation.
+        self.live = None
+        self._forget_runs()
         self.replaced.emit()
+        if replaying:
+            self.awaiting = True
+            self.pending = "streaming"
         self._show()
+
+    def join_answer(self, turn: Turn) -> None:
+        """``turn``, the answer of the run the live views show, joins the thread as its last."""
+        self.awaiting = False
+        self.pending = None
+        self.turns.append(turn)
+        self.live = len(self.turns) - 1
+        self.refresh()
+
+    def _forget_runs(self) -> None:
+        """Another conversation takes the thread's place: nothing of this one's runs stays."""
+        self.pending = None
+        self.awaiting = False
+        self.live_status = None
 
     def refresh(self) -> None:
         """Show the thread again, and the JSON body with it (the turns changed)."""
@@ -294,19 +365,7 @@ class ConversationThread(QObject):
             prefill=canned(self),
             awaiting=self.awaiting,
         )
-        self.view.setVisible(bool(self.turns))
-        self._fit_pane()
         self.changed.emit()
-
-    def _fit_pane(self) -> None:
-        # The thread takes what its turns need, up to 40% of the column: a first exchange of two
-        # short turns must not push the live answer into a third of the window.
-        split = self.splitter
-        if split is None or not self.turns:
-            return
-        total = sum(split.sizes()) or split.height()
-        want = min(self.view.preferred_height(), int(total * 0.4))
-        split.setSizes([want, max(total - want, 0)])
 
     def dump(self) -> dict[str, Any]:
         """The headless dump's ``thread`` and ``requests``."""
@@ -315,6 +374,18 @@ class ConversationThread(QObject):
         system = self.panel.editor.system_box()
         text = system.toPlainText() if system is not None else ""
         return {"thread": thread(self.conversation(text or None)), "requests": self.requests}
+
+
+def _ended_as(status: str, run: Any) -> str:
+    """What a run that gave the thread no answer left on its turn: ``failed`` (an error, an HTTP
+    error, a cut stream), ``cancelled``, or ``ended`` (a replay's run, shown as it ended)."""
+    if run.status is not None and run.status >= 400:
+        return "failed"
+    if status == "cancelled":
+        return "cancelled"
+    if status in ("failed", "truncated"):
+        return "failed"
+    return "ended"
 
 
 def _scrub(value: Any, secret: str) -> Any:

@@ -14,6 +14,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
+    QLabel,
     QMenu,
     QPlainTextEdit,
     QPushButton,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.ui.conversation.parking import Parking
+from playground.ui.conversation.system_section import SystemSection
 from playground.ui.conversation.turn_block import ACCENTS, TurnBlock, cut, shows, text_label
 from playground.ui.kit.elided_label import ElidedLabel
 from playground.ui.views.routes import ROUTE_VIEWS, route_icon
@@ -98,7 +100,7 @@ class ThreadView(QWidget):
         super().__init__(parent)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        head = QHBoxLayout()
+        head = self.head = QHBoxLayout()
         self.summary = ElidedLabel()
         self.summary.setStyleSheet("color: gray;")
         # Its few characters count in the head's minimum, so the pane's minimum holds the row.
@@ -116,6 +118,10 @@ class ThreadView(QWidget):
         self.new_button.clicked.connect(self.newRequested)
         head.addWidget(self.new_button)
         outer.addLayout(head)
+        # The system prompt, folded by default above the turns (``set_system_box``).
+        self.system_section = SystemSection()
+        self.system_section.hide()
+        outer.addWidget(self.system_section)
         self.scroller = QScrollArea()
         self.scroller.setWidgetResizable(True)
         self.scroller.setFrameShape(QFrame.Shape.NoFrame)
@@ -127,10 +133,30 @@ class ThreadView(QWidget):
         self.blocks_layout.setSpacing(6)
         self.blocks_layout.addStretch(1)
         self.scroller.setWidget(self.body)
-        # The newest turn in view: the bar follows its range as blocks are added.
-        self.scroller.verticalScrollBar().rangeChanged.connect(self._to_end)
+        # The newest turn in view: the bar follows its range as blocks are added and as the
+        # answer grows, unless the user scrolled up (then "Jump to latest" brings it back).
+        self.following = True
+        bar = self.scroller.verticalScrollBar()
+        bar.rangeChanged.connect(self._to_end)
+        bar.valueChanged.connect(self._scrolled)
         self.parking = Parking(self)  # older turns' rendered text, while far out of view
         outer.addWidget(self.scroller, 1)
+        self.jump_button = QPushButton("↓ Jump to latest", self.scroller)
+        self.jump_button.setToolTip("Scroll to the end of the conversation and follow it again")
+        self.jump_button.clicked.connect(self.jump_to_latest)
+        self.jump_button.hide()
+        self.empty_hint = QLabel(
+            "Start a conversation: type a message below and press Ctrl+Enter.\n"
+            "The answer streams in here, as the last turn."
+        )
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setStyleSheet("color: gray; padding: 24px;")
+        # The run's output (banner, live views, status line): inside the turn it answers
+        # (``set_live_host``); parked here, hidden, while no turn shows a run.
+        self.live_host: QWidget | None = None
+        self._host_park = QWidget(self)
+        self._host_park.hide()
         self.results_box = QWidget()
         results = QVBoxLayout(self.results_box)
         results.setContentsMargins(0, 4, 0, 0)
@@ -145,7 +171,9 @@ class ThreadView(QWidget):
         self.send_results_button.clicked.connect(self.submit_results)
         row.addWidget(self.send_results_button)
         results.addLayout(row)
-        outer.addWidget(self.results_box)
+        # Under the calls they answer, at the end of the transcript; then the empty state.
+        self.blocks_layout.insertWidget(0, self.results_box)
+        self.blocks_layout.insertWidget(1, self.empty_hint)
         self.results_box.hide()
         self.blocks: list[TurnBlock] = []
         self.draft: TurnEditor | None = None  # a turn being inserted, not in the thread yet
@@ -153,20 +181,6 @@ class ThreadView(QWidget):
         self.result_editors: list[_ResultEditor] = []
         self._results_for: list[tuple[ToolCall, str]] = []  # the calls and texts they were made for
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
-
-    def preferred_height(self) -> int:
-        """The height its turns and result editors need (the pane is sized to it, not more)."""
-        results = self.results_box.sizeHint().height() if self.result_editors else 0
-        width = self.scroller.viewport().width()
-        layout = self.blocks_layout
-        layout.activate()  # blocks just added: their sizes, not the last layout's
-        # The turns' height at the pane's width (their labels wrap), not at their widest.
-        body = (
-            layout.totalHeightForWidth(width)
-            if layout.hasHeightForWidth() and width > 0
-            else self.body.sizeHint().height()
-        )
-        return self.summary.sizeHint().height() + body + results + 16
 
     def show_thread(
         self,
@@ -207,6 +221,7 @@ class ThreadView(QWidget):
         gone, kept = old[head : n - tail], old[n - tail :]
         # A gone turn's rendered text is kept for a new turn that has the same text.
         self._spare = {}
+        self._park_host(gone)
         for block in gone:
             shown = block.text_view
             if shown is not None and block.editor is None:
@@ -233,6 +248,8 @@ class ThreadView(QWidget):
                 shown.deleteLater()
         self._spare = {}
         self._show_results(open_calls, prefill)
+        self._place_host(live)
+        self.empty_hint.setVisible(not self.blocks)
         if built or gone:
             self.parking.soon()
         self.summary.setText(
@@ -240,6 +257,60 @@ class ThreadView(QWidget):
             if count
             else "New conversation"
         )
+
+    # ---- the run's output, inside the turn it answers ----------------------------------------
+    def set_live_host(self, host: QWidget) -> None:
+        """``host`` (the panel's banner, live views and status line) shows inside the live turn."""
+        self.live_host = host
+        host.setParent(self._host_park)
+
+    def host_block(self) -> TurnBlock | None:
+        """The block that shows the run's output now, if any."""
+        host = self.live_host
+        for block in reversed(self.blocks):
+            if host is not None and host.parent() is block:
+                return block
+        return None
+
+    def _park_host(self, blocks: Sequence[TurnBlock]) -> None:
+        host = self.live_host
+        if host is not None and any(host.parent() is block for block in blocks):
+            host.hide()
+            host.setParent(self._host_park)
+
+    def _place_host(self, live: int | None) -> None:
+        host = self.live_host
+        if host is None:
+            return
+        block = self.blocks[live] if live is not None and 0 <= live < len(self.blocks) else None
+        if block is None:
+            self._park_host(self.blocks)
+            return
+        if host.parent() is not block:
+            block.adopt(host)
+        host.show()
+
+    def _scrolled(self, value: int) -> None:
+        bar = self.scroller.verticalScrollBar()
+        # Within a line of the end counts as the end (a row of pixels left by a resize).
+        self.following = value >= bar.maximum() - 8
+        self.jump_button.setVisible(not self.following)
+        if not self.following:
+            self._place_jump()
+
+    def _place_jump(self) -> None:
+        button, area = self.jump_button, self.scroller
+        button.adjustSize()
+        button.move(
+            (area.width() - button.width()) // 2, area.height() - button.height() - 12
+        )
+        button.raise_()
+
+    def jump_to_latest(self) -> None:
+        bar = self.scroller.verticalScrollBar()
+        self.following = True
+        bar.setValue(bar.maximum())
+        self.jump_button.hide()
 
     def _make_room(self, blocks: list[TurnBlock]) -> None:
         """The column grown by ``blocks``' height before they show. Showing a block lays the
@@ -319,6 +390,9 @@ class ThreadView(QWidget):
     def _to_end(self, _low: int, high: int) -> None:
         if self.draft is not None or any(b.editor is not None for b in self.blocks):
             return  # a turn being edited stays where the user is looking
+        if not self.following:
+            self._place_jump()  # the user reads further up: the end is a click away
+            return
         self.scroller.verticalScrollBar().setValue(high)
 
     def results(self) -> list[tuple[str, str]]:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
+    QWidget,
 )
 
 from playground.ui.kit.elided_label import ElidedLabel
@@ -107,7 +108,7 @@ class TurnBlock(QFrame):
         layout.setContentsMargins(ACCENT_WIDTH + 12, 2, 2, 2)  # the border, then 12 px
         layout.setSpacing(2)
         head = QHBoxLayout()
-        title = ElidedLabel(turn.role + (" — the answer below" if live else ""))
+        title = ElidedLabel(turn.role)
         bold = title.font()
         bold.setBold(True)
         title.setFont(bold)
@@ -152,9 +153,14 @@ class TurnBlock(QFrame):
         self.calls_layout.setSpacing(2)
         layout.addLayout(self.calls_layout)
         if live:
-            return  # the live views below show this answer in full
+            return  # the run's views show this answer in full, in this block (adopt)
         for show in _blocks_of(turn):  # each kind's block, as its declaration names it
             show(self, turn)
+
+    def adopt(self, host: QWidget) -> None:
+        """Show the run's output (``ThreadView.live_host``) as this turn's content: the answer
+        streams here and stays here when the run ends."""
+        self.box.addWidget(host)
 
     def hold(self, turn: Turn, *, coming: bool) -> None:
         """Show ``turn``: the same or an equal one, or the answer this block was kept for

@@ -73,14 +73,15 @@ def _combo(items: tuple[tuple[str, str], ...], tip: str = "") -> Callable[[Reque
 
 
 def _system(editor: RequestEditor) -> QWidget:
-    box = editor.make_system("System prompt (optional)", 50)
-    box.setMaximumHeight(80)
+    box = editor.make_system("System prompt (optional): how the model should behave", 50)
+    box.setMaximumHeight(120)
     return box
 
 
 def _message(editor: RequestEditor) -> QWidget:
-    box = editor.make_prompt("Type your message, then press Ctrl+Enter to send", 90)
-    box.setMaximumHeight(260)
+    # A placeholder, never prefilled text: a click and a typed question would send both.
+    box = editor.make_prompt("Type a message — Ctrl+Enter sends", 56)
+    box.setMaximumHeight(200)
     return box
 
 
@@ -198,6 +199,7 @@ def chat_fields(route: str) -> tuple[Field, ...]:
             _system,
             lambda w, p: setattr(p, "system", w.toPlainText() or None),
             lambda w, p: w.setPlainText(p.system or ""),
+            place="system",
         ),
         # The editor puts the earlier turns of the thread or a body before it (editor.py).
         Field(
@@ -206,8 +208,9 @@ def chat_fields(route: str) -> tuple[Field, ...]:
             _message,
             lambda w, p: setattr(p, "prompt", w.toPlainText()),
             lambda w, p: w.setPlainText(p.prompt or ""),
+            place="composer",
         ),
-        Field("attachments", "", _attachments),
+        Field("attachments", "", _attachments, place="composer"),
         Field("history_note", "", _history_note),
         _decimal("temperature", "Temperature", "temperature", _UNSET, 2.0, 0.1),
         Field(

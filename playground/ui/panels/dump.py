@@ -17,13 +17,29 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
     conversational panel also its ``thread`` and ``requests`` (ui/conversation/thread.py)."""
     from playground.ui.kit.layout_audit import audit_layout
 
-    shown = {"status_line": panel.status_line.text(), "layout": audit_layout(panel.window())}
+    window = panel.window()
+    shown = {
+        "status_line": panel.status_line.text(),
+        "layout": audit_layout(window),
+        "window": [window.width(), window.height()],
+        "transcript": _transcript(panel),
+    }
     talk = panel.conversation.dump() if panel.conversation is not None else {}
     if panel.requests is not None:  # the Images panel: its generations and edits
         talk = {"requests": panel.requests}
     from playground.ui.views.structured_view import structured_dump
 
     return _dump(panel) | shown | talk | _accounts(panel, talk) | structured_dump(panel)
+
+
+def _transcript(panel: RoutePanel) -> dict[str, Any] | None:
+    """Where the transcript and its turns are (a conversational panel's; None elsewhere)."""
+    if panel.transcript is None or panel.conversation is None:
+        return None
+    from playground.ui.conversation.transcript_dump import transcript_dump
+
+    running = panel.session.is_running
+    return transcript_dump(panel.transcript.column, panel.conversation, running=running)
 
 
 def _accounts(panel: RoutePanel, talk: dict[str, Any]) -> dict[str, Any]:
@@ -58,7 +74,7 @@ def _dump(panel: RoutePanel) -> dict[str, Any]:
     decoder = session.decoder
     if state is None or decoder is None:
         # Nothing was sent; a banner (a missing file, no base URL) says why.
-        said = panel.banner.text if panel.banner.kind == "error" else ""
+        said = panel.said_error()
         return {
             "route": panel.route,
             "status": "failed" if said else "idle",

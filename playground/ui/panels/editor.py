@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from playground.assets import sample_wav
 from playground.protocol import safe_json
 from playground.protocol.requests import RequestParams, build_body, params_from_body
+from playground.protocol.routes import route_of
 from playground.ui.kit.theme import mono_font
 from playground.ui.panels.advanced_group import AdvancedGroup
 from playground.ui.panels.editor_fill import show_params
@@ -88,6 +89,9 @@ class RequestEditor(QWidget):
         self._fields: list[tuple[Field, QWidget]] = []  # the fields built so far (fields.py)
         self._widgets: dict[str, QWidget] = {}  # the same by name
         self.advanced: AdvancedGroup | None = None  # the folded fields' group, if the route has one
+        # The widgets of the fields placed outside the form (``Field.place``), one container per
+        # place; the panel lays each where it belongs (the composer under the transcript).
+        self.places: dict[str, QWidget] = {}
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.tabs = QTabWidget()
@@ -229,7 +233,10 @@ class RequestEditor(QWidget):
     def make_prompt(self, placeholder: str, height: int) -> QPlainTextEdit:
         """The route's prompt box, filled with its default prompt (``prompt_box`` hands it out)."""
         self.prompt = self._text(placeholder, height)
-        self.prompt.setPlainText(DEFAULT_PROMPTS[self.route])
+        # The media routes start with an example (a first Send shows what the route does); a
+        # conversation starts empty, under its placeholder.
+        if not route_of(self.route).conversational:
+            self.prompt.setPlainText(DEFAULT_PROMPTS[self.route])
         self._prompt_box = self.prompt
         return self.prompt
 
@@ -268,10 +275,22 @@ class RequestEditor(QWidget):
             self._widgets[field.name] = widget
         self._fields.append((field, widget))
         shown = field.row(self, widget) if field.row else widget
+        if field.place != "form":
+            self._place(field.place).layout().addWidget(shown)  # type: ignore[union-attr]
+            return
         if field.span:
             form.addRow(shown)
         else:
             form.addRow(field.label, shown)
+
+    def _place(self, place: str) -> QWidget:
+        box = self.places.get(place)
+        if box is None:
+            box = self.places[place] = QWidget()
+            layout = QVBoxLayout(box)
+            layout.setContentsMargins(0, 0, 0, 0)
+            layout.setSpacing(4)
+        return box
 
     def _browse(self) -> None:
         from PySide6.QtWidgets import QFileDialog  # a dialog: its class loads when first used

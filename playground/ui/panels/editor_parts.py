@@ -29,6 +29,9 @@ SPEECH_FORMATS = ("pcm", "wav", "mp3", "opus", "aac", "flac")
 IMAGE_SIZES = ("1024x1024", "1024x1536", "1536x1024", "512x512", "256x256", "auto")
 IMAGE_QUALITY = ("", "low", "medium", "high", "auto")
 IMAGE_FORMATS = ("png", "jpeg", "webp")
+# Each route's example prompt: the media routes' boxes start with it (a first Send shows what the
+# route does); a conversation's message box starts empty under its placeholder, and a headless
+# run without --prompt sends the example.
 DEFAULT_PROMPTS = {
     "chat": "Explain server-sent events in two short paragraphs.",
     "responses": "Write a haiku about streaming tokens.",

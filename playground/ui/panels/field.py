@@ -34,6 +34,11 @@ class Field:
     # so the first frame shows only the group's toggle. Unbuilt, it says "default": nothing sent.
     folded: bool = False
     sets: Callable[[RequestParams], bool] | None = None
+    # Where the widget sits: "form" (the request form's column), "composer" (the message box
+    # under a conversational panel's transcript, as in every chat console) or "system" (the
+    # folded System prompt at the transcript's top). The editor builds each place's widgets into
+    # ``RequestEditor.places[place]``; the panel puts that widget where the place is.
+    place: str = "form"
 
 
 def choice(

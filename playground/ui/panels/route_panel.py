@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -34,7 +34,9 @@ from playground.ui.views.routes import route_views
 
 if TYPE_CHECKING:
     from playground.transport.spec import RequestSpec
+    from playground.ui.conversation.output_column import OutputColumn
     from playground.ui.conversation.thread import ConversationThread
+    from playground.ui.panels.transcript_layout import TranscriptLayout
     from playground.ui.views.output_view import OutputView
 
 __all__ = ["SIM_FAULTS", "RoutePanel", "SpecFactory"]
@@ -85,21 +87,96 @@ class RoutePanel(SimPickers, QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(splitter)
         self.splitter = splitter
+        self.conversational = route_of(route).conversational
 
-        # Left: the request editor and the Send / Stop row.
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 4, 0)
+        # The request form, in a scroll area that never cuts it at its side (a horizontal scroll
+        # bar hid half of every field at 1024 px).
         self.editor = RequestEditor(route)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.editor)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        # The form is never cut at its side: the column keeps room for the editor's minimum
-        # (a horizontal scroll bar hid half of every field at 1024 px).
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         fit_content_width(scroll)  # also when the form grows later (the Images edit row)
-        left_layout.addWidget(scroll, 1)
+        self.form_scroll = scroll
+        self.controls = self._build_controls(route)
+
+        # The run's output: its banner, the output widgets (or the empty state), a note and the
+        # status line. A conversational panel shows it inside the run's turn of the transcript.
+        self.output_box = QWidget()
+        output_layout = QVBoxLayout(self.output_box)
+        output_layout.setContentsMargins(0, 0, 0, 0)
+        self.banner = ErrorBanner()
+        output_layout.addWidget(self.banner)
+        self.stack = QStackedWidget()
+        self.layout_of = route_views(route)
+        self.empty = QLabel(self.layout_of.empty_text)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setStyleSheet("color: gray; font-size: 13px; padding: 24px;")
+        self.stack.addWidget(self.empty)
+        self._widgets: dict[str, QWidget] | None = None
+        self._views: dict[str, OutputView] = {}
+        self.output: QSplitter | None = None  # the output widgets' splitter, once built
+        self.output_state: bytes | None = None  # its remembered positions (set by the window)
+        output_layout.addWidget(self.stack, 1)
+        self.incomplete_note = QLabel()
+        self.incomplete_note.setStyleSheet("color: #e0a040; font-style: italic;")
+        self.incomplete_note.setWordWrap(True)
+        self.incomplete_note.hide()
+        output_layout.addWidget(self.incomplete_note)
+        self.status_line = StatusLine()
+        output_layout.addWidget(self.status_line)
+        if not self.conversational:
+            left = QWidget()
+            left_layout = QVBoxLayout(left)
+            left_layout.setContentsMargins(0, 0, 4, 0)
+            left_layout.addWidget(scroll, 1)
+            left_layout.addWidget(self.controls)
+            splitter.addWidget(left)
+            output_layout.setContentsMargins(4, 0, 0, 0)
+            splitter.addWidget(self.output_box)
+            splitter.setStretchFactor(0, 2)
+            splitter.setStretchFactor(1, 3)
+            splitter.setSizes([380, 620])
+
+        self.send_button.clicked.connect(self.send)
+        self.stop_button.clicked.connect(self.stop)
+        self.banner.retryRequested.connect(self.retry)
+        self.banner.stopRequested.connect(self.stop)
+        self.session.started.connect(self._on_started)
+        self.session.updated.connect(self._on_updated)
+        self.session.finished.connect(self._on_finished)
+        self.session.stalled.connect(self._on_stalled)
+        self.session.jobUpdated.connect(self._on_job)
+        self._tick = QTimer(self)
+        self._tick.setInterval(100)
+        self._tick.timeout.connect(self._update_status)
+        self.clock0 = 0.0
+        self.conversation: ConversationThread | None = None
+        self.transcript: TranscriptLayout | None = None  # a conversational panel's layout
+        self._retrying = ""  # what the Retry under way sends differently (said on its turn)
+        self.output_column: OutputColumn | None = None  # a transcript turn's output views
+        if self.conversational:
+            from playground.ui.conversation.thread import ConversationThread
+            from playground.ui.panels.transcript_layout import arrange_transcript
+
+            self.conversation = ConversationThread(self)
+            arrange_transcript(self, self.conversation)
+            self.conversation.replaced.connect(self._conversation_replaced)
+        self.requests: list[dict[str, Any]] | None = None  # the Images panel's (its dump)
+        if self.layout_of.upload == "image edit":
+            from playground.ui.panels.image_input import track_edits
+
+            self.requests = track_edits(self)
+        if not defer_output:
+            self.ensure_output()
+
+    def _build_controls(self, route: str) -> QWidget:
+        """The simulator's pickers (fault, pace, length) and the Stop and Send buttons."""
+        controls = QWidget()
+        controls_layout = QVBoxLayout(controls)
+        controls_layout.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
         self.fault_label = QLabel("Fault")
         self.fault = QComboBox()
@@ -134,7 +211,7 @@ class RoutePanel(SimPickers, QWidget):
         )
         self.length.setVisible(route in LENGTH_ROUTES)
         row.addWidget(self.length)
-        left_layout.addLayout(row)
+        controls_layout.addLayout(row)
         # Stop and Send get a row of their own: beside the pickers they set the panel's minimum
         # width past what a 1024 px window has for it next to the inspector.
         row = QHBoxLayout()
@@ -149,63 +226,8 @@ class RoutePanel(SimPickers, QWidget):
         self.send_button.setDefault(True)
         row.addWidget(self.stop_button)
         row.addWidget(self.send_button)
-        left_layout.addLayout(row)
-        splitter.addWidget(left)
-
-        # Right: banner, output widgets (or the empty state), status line.
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(4, 0, 0, 0)
-        self.banner = ErrorBanner()
-        right_layout.addWidget(self.banner)
-        self.stack = QStackedWidget()
-        self.layout_of = route_views(route)
-        self.empty = QLabel(self.layout_of.empty_text)
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setWordWrap(True)
-        self.empty.setStyleSheet("color: gray; font-size: 13px; padding: 24px;")
-        self.stack.addWidget(self.empty)
-        self._widgets: dict[str, QWidget] | None = None
-        self._views: dict[str, OutputView] = {}
-        self.output: QSplitter | None = None  # the output widgets' splitter, once built
-        self.output_state: bytes | None = None  # its remembered positions (set by the window)
-        right_layout.addWidget(self.stack, 1)
-        self.incomplete_note = QLabel()
-        self.incomplete_note.setStyleSheet("color: #e0a040; font-style: italic;")
-        self.incomplete_note.hide()
-        right_layout.addWidget(self.incomplete_note)
-        self.status_line = StatusLine()
-        right_layout.addWidget(self.status_line)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(0, 2)
-        splitter.setStretchFactor(1, 3)
-        splitter.setSizes([380, 620])
-
-        self.send_button.clicked.connect(self.send)
-        self.stop_button.clicked.connect(self.stop)
-        self.banner.retryRequested.connect(self.retry)
-        self.banner.stopRequested.connect(self.stop)
-        self.session.started.connect(self._on_started)
-        self.session.updated.connect(self._on_updated)
-        self.session.finished.connect(self._on_finished)
-        self.session.stalled.connect(self._on_stalled)
-        self.session.jobUpdated.connect(self._on_job)
-        self._tick = QTimer(self)
-        self._tick.setInterval(100)
-        self._tick.timeout.connect(self._update_status)
-        self.clock0 = 0.0
-        self.conversation: ConversationThread | None = None
-        if route_of(route).conversational:
-            from playground.ui.conversation.thread import ConversationThread
-
-            self.conversation = ConversationThread(self)
-        self.requests: list[dict[str, Any]] | None = None  # the Images panel's (its dump)
-        if self.layout_of.upload == "image edit":
-            from playground.ui.panels.image_input import track_edits
-
-            self.requests = track_edits(self)
-        if not defer_output:
-            self.ensure_output()
+        controls_layout.addLayout(row)
+        return controls
 
     # ---- the output widgets (built on first use: startup time) --------------------------------
     @property
@@ -250,13 +272,22 @@ class RoutePanel(SimPickers, QWidget):
         images = widgets.get("images")
         if images is not None:  # it decodes an image while its event still arrives
             self.session.chunk_tap = images.prefetch.feed  # type: ignore[attr-defined]
+        for widget in widgets.values():
+            signal = getattr(widget, "itemActivated", None)
+            if signal is not None:
+                signal.connect(self._widget_named_item)
+        if self.conversational:
+            # In the transcript's turn: stacked, each as tall as it shows (output_column.py).
+            from playground.ui.conversation.output_column import OutputColumn
+
+            self.output_column = OutputColumn(widgets)
+            self.stack.addWidget(self.output_column)
+            self._refresh_visibility()
+            return widgets
         output = QSplitter(Qt.Orientation.Vertical)
         output.setChildrenCollapsible(False)
         for widget in widgets.values():
             output.addWidget(widget)
-            signal = getattr(widget, "itemActivated", None)
-            if signal is not None:
-                signal.connect(self._widget_named_item)
         roles = list(widgets)
         if layout.stretch is not None:
             output.setStretchFactor(roles.index(layout.stretch), 3)
@@ -277,23 +308,33 @@ class RoutePanel(SimPickers, QWidget):
 
     def send(self) -> None:
         """Build the request from the editor and start it (a run still going is cancelled)."""
-        if self.conversation is not None and self.conversation.answer_open_calls():
+        thread = self.conversation
+        if thread is not None and thread.answer_open_calls():
             return  # open tool calls: Send (Ctrl+Enter) sends their results
         self.editor.flush()
+        if thread is not None:
+            prompt = self.editor.prompt_box()
+            typed = bool(prompt is not None and prompt.toPlainText().strip()) or bool(
+                thread.attachments
+            )
+            if not typed and not thread.has_turn_to_answer():
+                self.say("info", "Type a message first: the box under the conversation.")
+                return
+            thread.prepare_send(fresh_prompt=typed)  # a failed attempt is replaced, not stacked
         if self.spec_factory is None:
-            self.banner.show_message("error", "No provider is configured.")
+            self.say("error", "No provider is configured.")
             return
         try:
             files = self._files()
         except OSError as exc:
-            self.banner.show_message(
+            self.say(
                 "error",
                 f"Cannot read the audio file {Path(exc.filename or '').name}: "
                 f"{exc.strerror or exc}.",
             )
             return
         if self.layout_of.upload == "audio" and not files:
-            self.banner.show_message(
+            self.say(
                 "warning", "Pick an audio file to transcribe (or drop one on the panel)."
             )
             return
@@ -301,7 +342,7 @@ class RoutePanel(SimPickers, QWidget):
         try:
             spec = self.spec_factory(self.route, body, files, self.sim_headers())
         except Exception as exc:  # a missing base URL and the like: one sentence, no traceback
-            self.banner.show_message("error", str(exc) or type(exc).__name__)
+            self.say("error", str(exc) or type(exc).__name__)
             return
         if spec is None:
             return
@@ -310,13 +351,47 @@ class RoutePanel(SimPickers, QWidget):
             self.conversation.sent(body)  # what is sent is the thread now; the prompt box empties
         self.session.start(spec, allow_insecure_key=spec.allow_insecure_key)
 
-    def retry(self) -> None:
-        if self._last_spec is not None:
-            self.session.start(
-                self._last_spec, allow_insecure_key=self._last_spec.allow_insecure_key
-            )
+    def say(self, kind: str, text: str) -> None:
+        """A message about a Send that did not go: over the composer in a transcript (no turn
+        is there to hold it), else in the banner over the output."""
+        if self.transcript is not None:
+            self.transcript.notice.show_message(kind, text)
         else:
+            self.banner.show_message(kind, text)
+
+    def said_error(self) -> str:
+        """The error a Send that did not go said, if it said one."""
+        for banner in (self.transcript.notice if self.transcript else None, self.banner):
+            if banner is not None and banner.kind == "error" and banner.text:
+                return banner.text
+        return ""
+
+    def retry(self) -> None:
+        """Send the failed run's request again, built from the form as it is now (a changed
+        fault, model or parameter included); the run's turn says so while it goes."""
+        fault = self.fault.currentData() if self.on_simulator else None
+        what = f"fault: {self.fault.currentText()}" if fault else "the form as it is now"
+        thread = self.conversation
+        if thread is None:
+            self._retrying = f"Retrying with {what}…"
             self.send()
+            return
+        if self.session.is_running or not thread.prepare_retry():
+            self.send()
+            return
+        # The turn is sent again as it is; what the message box holds waits for the next Send.
+        prompt = self.editor.prompt_box()
+        kept = prompt.toPlainText() if prompt is not None else ""
+        if prompt is not None and kept:
+            with QSignalBlocker(prompt):
+                prompt.setPlainText("")
+            self.editor.rebuild()
+        self._retrying = f"Retrying this turn with {what}…"
+        try:
+            self.send()
+        finally:
+            if prompt is not None and kept:
+                prompt.setPlainText(kept)
 
     def stop(self) -> None:
         self.session.stop()
@@ -329,6 +404,13 @@ class RoutePanel(SimPickers, QWidget):
         for view in views.values():
             view.reset()
         self.banner.clear()
+        if self.transcript is not None:
+            self.transcript.notice.clear()
+        if self.conversation is not None:
+            self.conversation.run_started()  # a replay or an opened capture: a turn of its own
+        retrying, self._retrying = self._retrying, ""
+        if retrying:
+            self.banner.show_message("info", retrying)
         self.incomplete_note.hide()
         self.status_line.clear()
         self.status_line.set_status("connecting")
@@ -350,7 +432,28 @@ class RoutePanel(SimPickers, QWidget):
                 except Exception as exc:  # a widget bug must not stop the stream
                     self._widget_failed(widget, exc)
         self._refresh_visibility()
+        self._fit_output()
         self._update_status()
+
+    def _fit_output(self) -> None:
+        if self.output_column is not None:
+            self.output_column.fit()
+
+    def _conversation_replaced(self) -> None:
+        """Another conversation took the thread: nothing of this one's runs stays on screen (a
+        run still streaming into it is stopped; a replay opened with it goes on)."""
+        session = self.session
+        if session.is_running and not session.run.replay:
+            session.stop()
+        if not session.is_running:
+            for view in self.built_widgets().values():
+                view.reset()  # type: ignore[attr-defined]
+            self.stack.setCurrentIndex(0)
+            self.status_line.clear()
+        self.banner.clear()
+        self.incomplete_note.hide()
+        if self.transcript is not None:
+            self.transcript.notice.clear()
 
     def _widget_failed(self, widget: object, exc: Exception) -> None:
         self.banner.show_message(
@@ -369,6 +472,7 @@ class RoutePanel(SimPickers, QWidget):
                 except Exception as exc:
                     self._widget_failed(widget, exc)
         self._refresh_visibility()
+        self._fit_output()
         self._update_status()
         self._show_outcome(status)
 

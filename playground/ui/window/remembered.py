@@ -89,7 +89,9 @@ def _column_widths(saved: object) -> dict[int, int] | None:
 
 def restore_panel(window: MainWindow, panel: RoutePanel) -> None:
     """A panel just built takes back its remembered splitter positions."""
-    saved = _bytes(window, f"panel/{panel.route}/splitter")
+    # A transcript's splitter is another one (transcript | form): its own key, so the positions
+    # of a form-and-output panel saved by an earlier version are not read into it.
+    saved = _bytes(window, f"panel/{panel.route}/{_main_splitter(panel)}")
     if saved is not None:
         panel.splitter.restoreState(saved)
     # The output widgets are built later (idle time, or the first run): they take it then.
@@ -116,7 +118,11 @@ def remember(window: MainWindow) -> None:
 
 
 def _splitters(panel: RoutePanel) -> list[tuple[str, QSplitter]]:
-    found: list[tuple[str, QSplitter]] = [("splitter", panel.splitter)]
+    found: list[tuple[str, QSplitter]] = [(_main_splitter(panel), panel.splitter)]
     if panel.output is not None:
         found.append(("output", panel.output))
     return found
+
+
+def _main_splitter(panel: RoutePanel) -> str:
+    return "transcript" if panel.transcript is not None else "splitter"

@@ -192,9 +192,10 @@ def test_a_turn_with_an_image_looks_right(qloop: Any, sim: Any, tmp_path: Path) 
     shot = panel.grab()
     assert shot.save(str(tmp_path / "attachment.png"))  # looked at: the chip reads well
     assert "640×480 PNG" in panel.conversation.view.blocks[0].findChildren(ImageChip)[0].info.text()
-    # The thread's pane holds the whole user turn, its thumbnail not cut under the answer.
-    thread = panel.conversation
-    assert thread.splitter.sizes()[0] >= thread.view.preferred_height()
+    # The transcript shows the whole user turn, its thumbnail not cut: the column is as tall as
+    # its blocks, and the turn lies inside it.
+    block = panel.conversation.view.blocks[0]
+    assert block.geometry().bottom() <= panel.conversation.view.body.height()
 
 
 def test_a_drop_anywhere_on_the_panel_attaches_but_a_capture_is_the_windows(

@@ -45,14 +45,15 @@ def _body(panel: Any) -> str:
 @pytest.mark.parametrize("route", ROUTES)
 def test_a_follow_up_carries_the_earlier_turns(route: str, qloop: Any, sim: Any) -> None:
     panel = _panel(route, sim)
-    assert panel.conversation.view.isHidden()
+    view = panel.conversation.view
+    assert view.blocks == [] and view.empty_hint.isVisibleTo(panel)  # the transcript's empty state
     assert say(qloop, panel, FIRST) == "complete"
     first_answer = _text(panel)
     # The answer stays in the thread; the prompt box is empty for the next turn.
     assert [t.role for t in panel.conversation.turns] == ["user", "assistant"]
     assert panel.conversation.turns[1].text == first_answer
     assert panel.editor.prompt.toPlainText() == ""
-    assert not panel.conversation.view.isHidden()
+    assert not view.empty_hint.isVisibleTo(panel)
     assert len(panel.conversation.view.blocks) == 2
     # The JSON body view shows the thread's messages.
     assert FIRST in _body(panel) and first_answer in _body(panel)
@@ -86,7 +87,7 @@ def test_a_deleted_turn_is_not_sent(route: str, qloop: Any, sim: Any) -> None:
     shortcuts = [s for s in panel.findChildren(QShortcut) if s.key() == QKeySequence("Ctrl+N")]
     assert len(shortcuts) == 1
     shortcuts[0].activated.emit()
-    assert panel.conversation.turns == [] and panel.conversation.view.isHidden()
+    assert panel.conversation.turns == [] and panel.conversation.view.blocks == []
     assert "Rome" not in _body(panel)
 
 

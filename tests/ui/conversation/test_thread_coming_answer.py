@@ -51,19 +51,29 @@ def test_the_answer_on_its_way_has_a_block_whose_actions_wait_for_it(qloop: Any,
     assert answer.turn.text == panel.session.state.text and answer.turn.text
 
 
-def test_a_run_that_gives_no_answer_drops_the_block_kept_for_it(qloop: Any, sim: Any) -> None:
+def test_a_run_that_gives_no_answer_keeps_its_failed_turn_until_the_next_send(
+    qloop: Any, sim: Any
+) -> None:
     panel = sim_panel("chat", sim, pace="instant")
     view = panel.conversation.view
     panel.set_fault("http-500")
     panel.editor.prompt.setPlainText("Tell me about lighthouses")
     assert then_wait(qloop, panel) == "failed"
-    assert [(b.turn.role, b.coming) for b in view.blocks] == [("user", False)]
-    assert panel.conversation.turns[-1].role == "user" and not panel.conversation.awaiting
+    # The attempt stays on screen as a failed turn, its banner (with Retry) on it.
+    assert [(b.turn.role, b.coming) for b in view.blocks] == [("user", False), ("assistant", True)]
+    assert view.host_block() is view.blocks[-1] and panel.banner.isVisibleTo(panel)
+    assert panel.conversation.turn_state(running=False) == "failed"
+    # A new Send replaces the attempt: one user turn, then its answer.
+    panel.set_fault("none")
+    panel.editor.prompt.setPlainText("Tell me about harbours")
+    assert then_wait(qloop, panel) == "complete"
+    assert [t.role for t in panel.conversation.turns] == ["user", "assistant"]
+    assert panel.conversation.turns[0].text == "Tell me about harbours"
 
 
-def test_a_stopped_run_leaves_no_block_waiting(qloop: Any, sim: Any) -> None:
-    # Stopped at once: whether a token came first or not, no block waits for an answer after it,
-    # and each block shows one of the thread's turns.
+def test_a_stopped_run_says_so_on_its_turn(qloop: Any, sim: Any) -> None:
+    # Stopped at once: whether a token came first or not, the run's turn is the last and says
+    # it was cancelled; every other block shows one of the thread's turns.
     panel = sim_panel("chat", sim, pace="slow")
     view = panel.conversation.view
     panel.editor.prompt.setPlainText("Tell me about lighthouses")
@@ -73,5 +83,7 @@ def test_a_stopped_run_leaves_no_block_waiting(qloop: Any, sim: Any) -> None:
         asyncio.get_running_loop().call_soon(panel.session.stop)
 
     assert then_wait(qloop, panel, send_then_stop) == "cancelled"
-    assert not any(b.coming for b in view.blocks)
-    assert [b.turn for b in view.blocks] == panel.conversation.turns
+    assert view.host_block() is view.blocks[-1]
+    assert panel.conversation.turn_state(running=False) == "cancelled"
+    shown = [b.turn for b in view.blocks if not b.coming]
+    assert shown == panel.conversation.turns[: len(shown)]

@@ -135,7 +135,10 @@ def test_older_turns_far_out_of_view_park_their_text_and_get_it_back(qloop: Any,
     assert "Eiffel" in blocks[0].text_view.toPlainText()
     assert [b.height() for b in blocks] == tall
     assert view.scroller.verticalScrollBar().value() == 0
-    # Edit opens on a parked turn too, with its whole text.
+    # Edit opens on a parked turn too, with its whole text (back at the end, the oldest park
+    # again).
+    view.scroller.verticalScrollBar().setValue(view.scroller.verticalScrollBar().maximum())
+    qloop.wait_until(lambda: any(b.parked is not None for b in blocks), timeout=5)
     far = next(b for b in blocks if b.parked is not None)
     far.edit_button.click()
     assert far.editor is not None and far.parked is None

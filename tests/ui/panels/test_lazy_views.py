@@ -25,7 +25,12 @@ def test_deferred_output_widgets_are_built_on_first_use(qtbot: QtBot) -> None:
     eager = RoutePanel("chat")
     qtbot.addWidget(eager)
     assert eager.output_built and list(eager.widgets) == list(widgets)
-    assert eager.output is not None and eager.output.count() == 4
+    # A transcript's turn stacks them (output_column.py); a media panel has its splitter.
+    assert eager.output is None and eager.output_column is not None
+    assert list(eager.output_column.views) == list(widgets)
+    media = RoutePanel("speech")
+    qtbot.addWidget(media)
+    assert media.output is not None and media.output.count() == len(media.widgets)
 
 
 def test_output_widgets_activation_reaches_the_panel(qtbot: QtBot) -> None:
@@ -122,8 +127,8 @@ def test_a_run_on_a_deferred_panel_shows_its_output(qtbot: QtBot) -> None:
     qtbot.addWidget(panel)
     panel.show()
     panel.session.started.emit()  # a run starts before idle time built the output widgets
-    assert panel.output_built and panel.stack.currentWidget() is panel.output
-    assert panel.widgets["answer"].isVisibleTo(panel)
+    assert panel.output_built and panel.stack.currentWidget() is panel.output_column
+    assert panel.widgets["answer"].isVisibleTo(panel)  # in the run's turn of the transcript
     panel._tick.stop()
 
 
@@ -153,6 +158,9 @@ def test_raw_json_view_is_built_when_its_tab_opens(qtbot: QtBot) -> None:
     editor = RequestEditor("chat")
     qtbot.addWidget(editor)
     assert editor._raw is None  # building the form built no raw view (nor an error on it)
+    assert editor.body()["messages"] == []  # a conversation's message box starts empty
+    editor.set_prompt(DEFAULT_PROMPTS["chat"])
+    assert editor._raw is None
     body = editor.body()
     assert body["messages"][-1]["content"] == DEFAULT_PROMPTS["chat"]
     editor.set_body({**body, "n": 2})  # a capture opened before the tab ever was

@@ -55,6 +55,7 @@ def test_text_routes_show_text_reasoning_and_tool_calls(
     # Now with the sample tool: the call's name and arguments as streamed.
     panel.editor.use_tools.setChecked(True)
     panel.editor.tool_choice.setCurrentText("required")
+    panel.editor.set_prompt("What is the weather like in Paris today?")  # the next turn
     assert send_and_wait(panel) == "complete"
     truth = carried(panel).state
     assert truth.tool_calls
@@ -163,8 +164,11 @@ def test_retry_after_countdown_enables_retry(qloop: Any, sim: Any, send_and_wait
     assert not panel.banner.retry.isEnabled()
     qloop.wait_until(lambda: panel.banner.retry.isEnabled(), timeout=3.0)
     panel.set_fault("none")
-    qloop.do(panel.banner.retry.click)  # the retry resends the same request (still the faulty one)
-    assert qloop.run(panel.session.wait()) == "failed"
+    # Retry sends the request built from the form as it is now: the fault changed, so it goes.
+    qloop.do(panel.banner.retry.click)
+    assert "no fault" in panel.banner.text  # said on the turn while it goes
+    assert qloop.run(panel.session.wait()) == "complete"
+    assert [t.role for t in panel.conversation.turns] == ["user", "assistant"]
 
 
 @pytest.mark.parametrize(
