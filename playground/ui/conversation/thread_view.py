@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.ui.conversation.in_view import EditorInView
 from playground.ui.conversation.parking import Parking
 from playground.ui.conversation.turn_block import ACCENTS, TurnBlock, cut, shows, text_label
 from playground.ui.kit.elided_label import ElidedLabel
@@ -130,6 +131,7 @@ class ThreadView(QWidget):
         # The newest turn in view: the bar follows its range as blocks are added.
         self.scroller.verticalScrollBar().rangeChanged.connect(self._to_end)
         self.parking = Parking(self)  # older turns' rendered text, while far out of view
+        self.in_view = EditorInView(self)  # an editor just opened, scrolled into view
         outer.addWidget(self.scroller, 1)
         self.results_box = QWidget()
         results = QVBoxLayout(self.results_box)
@@ -308,7 +310,7 @@ class ThreadView(QWidget):
         draft.cancelled.connect(self.cancel_insert)
         self.blocks_layout.insertWidget(min(place, len(self.blocks)), draft)
         self.draft = draft
-        self.scroller.ensureWidgetVisible(draft)
+        self.in_view.reveal(draft)
 
     def cancel_insert(self) -> None:
         if self.draft is not None:

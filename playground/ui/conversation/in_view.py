@@ -1,0 +1,79 @@
+"""EditorInView: a turn's editor just opened (Edit, Insert) scrolled into the thread's view.
+
+An editor added to the thread's column has no place until the layouts have run: asking the
+scroll area to show it at once showed where it was not yet (Insert scrolled to the top, away
+from the new editor), and an Edit opened on a turn at the viewport's foot left Save and Cancel
+below it. So the editor is shown once the pending layouts have run, and again as the column's
+height settles (a block grows by the editor, a parked text comes back), until the user scrolls
+or a short while has passed: a streaming answer below must not pull the view back later.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtWidgets import QWidget
+
+if TYPE_CHECKING:
+    from playground.ui.conversation.thread_view import ThreadView
+    from playground.ui.conversation.turn_widgets import TurnEditor
+
+__all__ = ["SETTLE_MS", "EditorInView"]
+
+SETTLE_MS = 600  # how long a range change still brings the editor back into view
+MARGIN = 6  # room kept around the editor's buttons at the viewport's edge
+
+
+class EditorInView(QObject):
+    """Keeps the last editor the view opened inside its viewport while its layout settles."""
+
+    def __init__(self, view: ThreadView) -> None:
+        super().__init__(view)
+        self._view = weakref.ref(view)
+        self._editor: weakref.ref[TurnEditor] | None = None
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.timeout.connect(self._forget)
+        bar = view.scroller.verticalScrollBar()
+        bar.rangeChanged.connect(self._range_changed)
+        # A scroll the user makes (the bar, the wheel, the keys), not a range's clamp or ours.
+        bar.actionTriggered.connect(self._scrolled)
+
+    def reveal(self, editor: TurnEditor) -> None:
+        """Show ``editor`` whole (at least its Save and Cancel) and give its text the focus."""
+        self._editor = weakref.ref(editor)
+        self._settle.start(SETTLE_MS)
+        # After the layouts posted by adding it: at once its geometry is still (0, 0).
+        QTimer.singleShot(0, self, self._apply)
+
+    def _forget(self) -> None:
+        self._editor = None
+
+    def _range_changed(self, _low: int, _high: int) -> None:
+        if self._editor is not None:
+            self._apply()
+
+    def _scrolled(self, _action: int) -> None:
+        self._editor = None  # the user scrolled: the view is theirs again
+
+    def _apply(self) -> None:
+        view = self._view()
+        editor = self._editor() if self._editor is not None else None
+        if view is None or editor is None or not editor.isVisible():
+            return
+        # Every layout between the editor and the column placed first, so its geometry is true.
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        scroller = view.scroller
+        scroller.ensureWidgetVisible(editor, 0, MARGIN)
+        # Taller than the viewport: the buttons under the text are what must be seen.
+        scroller.ensureWidgetVisible(_buttons_row(editor), 0, MARGIN)
+        if not editor.edit.hasFocus():
+            editor.edit.setFocus()
+
+
+def _buttons_row(editor: TurnEditor) -> QWidget:
+    """The lower of Save and Cancel (one row: either shows both)."""
+    save, cancel = editor.save_button, editor.cancel_button
+    return save if save.geometry().bottom() >= cancel.geometry().bottom() else cancel
