@@ -24,6 +24,7 @@ from playground.protocol.requests import RequestParams, build_body
 from playground.ui.conversation.auto_reply import answer_when_ended, canned
 from playground.ui.conversation.thread_edit import ThreadEditing
 from playground.ui.conversation.thread_view import ThreadView
+from playground.ui.conversation.undo_delete import UndoDelete
 
 # The chat panel's thread is built before the first frame, empty and hidden: the conversation
 # model and its translations (protocol/conversation, a dozen frozen dataclasses: about 4 % of
@@ -79,6 +80,7 @@ class ConversationThread(QObject):
         self.view.resultsSubmitted.connect(self.send_results)
         self.view.newRequested.connect(self.clear)
         self.editing = ThreadEditing(self)  # Edit, Insert, Regenerate, Send to
+        self.undo_delete = UndoDelete(self)  # Ctrl+Z and the notice's Undo after a delete
         self.view.hide()
         panel.editor.merge_thread = _weakly(self.merge)
         panel.editor.absorb_thread = _weakly(self.absorb)
@@ -252,6 +254,7 @@ class ConversationThread(QObject):
     def delete(self, index: int) -> None:
         if not 0 <= index < len(self.turns):
             return
+        self.undo_delete.record(index)
         del self.turns[index]
         if self.live is not None:
             if index == self.live:
