@@ -44,12 +44,16 @@ class EditorInView(QObject):
     def reveal(self, editor: TurnEditor) -> None:
         """Show ``editor`` whole (at least its Save and Cancel) and give its text the focus."""
         self._editor = weakref.ref(editor)
+        # Saved or cancelled, it goes: its Python wrapper may outlive it, so it is forgotten.
+        editor.destroyed.connect(lambda _=None, gone=self._editor: self._forget(gone))
         self._settle.start(SETTLE_MS)
         # After the layouts posted by adding it: at once its geometry is still (0, 0).
         QTimer.singleShot(0, self, self._apply)
 
-    def _forget(self) -> None:
-        self._editor = None
+    def _forget(self, gone: weakref.ref[TurnEditor] | None = None) -> None:
+        """No editor to keep in view (``gone``: only if it is still that one)."""
+        if gone is None or self._editor is gone:
+            self._editor = None
 
     def _range_changed(self, _low: int, _high: int) -> None:
         if self._editor is not None:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QSplitter
 
 from playground.protocol.requests import RequestParams, build_body
 from playground.ui.conversation.auto_reply import answer_when_ended, canned
+from playground.ui.conversation.branching import ThreadBranching
 from playground.ui.conversation.thread_edit import ThreadEditing
 from playground.ui.conversation.thread_view import ThreadView
 from playground.ui.conversation.undo_delete import UndoDelete
@@ -87,6 +88,7 @@ class ConversationThread(QObject):
         panel.editor.attachments.bind(self)  # its pending images are ``attachments``
         panel.session.started.connect(self._on_started)
         panel.session.finished.connect(self._on_finished)
+        self.branching = ThreadBranching(self)  # after _on_finished: a run's answer, then this
         # The thread sits above the live output, in a splitter so either can have the room.
         right = panel.stack.parentWidget()
         layout = right.layout() if right is not None else None
