@@ -76,7 +76,7 @@ class ThreadBranching(QObject):
         session.finished.connect(self._run_ended)  # after the thread has taken the answer
 
     @property
-    def thread(self) -> ConversationThread:
+    def owner(self) -> ConversationThread:
         thread = self._thread()
         assert thread is not None, "the branching outlived its thread"
         return thread
@@ -86,7 +86,7 @@ class ThreadBranching(QObject):
         """The branches, their current path the thread's turns as they are now."""
         from playground.protocol.conversation.branches import BranchTree
 
-        turns = self.thread.turns
+        turns = self.owner.turns
         tree = self._tree if self._tree is not None else BranchTree(tuple(turns))
         return tree.follow(turns)
 
@@ -100,7 +100,7 @@ class ThreadBranching(QObject):
 
     def switch(self, at: int, k: int) -> None:
         """Branch ``k`` (from 0) of the fork at turn ``at`` shown, the thread's turns its own."""
-        thread = self.thread
+        thread = self.owner
         if thread.awaiting:
             return  # the answer coming joins the branch it was asked from
         self._apply(self.tree.switch(at, k), at)
@@ -111,7 +111,7 @@ class ThreadBranching(QObject):
     def settle(self) -> None:
         """A branch left empty at the thread's end (its run gave no answer, or never started)
         goes: the branch before it is shown again."""
-        thread = self.thread
+        thread = self.owner
         if self._tree is None or thread.awaiting:
             return
         tree = self.tree
@@ -120,13 +120,17 @@ class ThreadBranching(QObject):
             self._apply(settled, len(tree.path))
         self._decorate()
 
+    def kept(self) -> BranchTree | None:
+        """The branches as a kept conversation stores them (None: there are none)."""
+        return self.tree if self._tree is not None else None
+
     def restore(self, tree: BranchTree) -> None:
         """The branches kept with a conversation opened again (its path the thread's turns)."""
         self._tree = tree if tree.forks else None
         self._decorate()
 
     def _apply(self, tree: BranchTree, at: int) -> None:
-        thread = self.thread
+        thread = self.owner
         self._tree = tree if tree.forks else None
         if list(tree.path) == thread.turns:
             self._decorate()
@@ -150,7 +154,7 @@ class ThreadBranching(QObject):
     def _decorate(self) -> None:
         """A switch in the head of each block where branches part, and in no other. Only those
         blocks are looked at: this runs at every change of a thread of maybe hundreds of turns."""
-        thread = self.thread
+        thread = self.owner
         tree = self._tree
         if tree is None and not self._switches:
             return
@@ -169,13 +173,13 @@ class ThreadBranching(QObject):
                 switch.setParent(None)
                 switch.deleteLater()
         for key, (block, fork) in wanted.items():
-            switch = self._switches.get(key)
-            if switch is None:
-                switch = self._switches[key] = BranchSwitch(self)
-                block.head.insertWidget(1, switch)  # after the role, before the actions
+            shown = self._switches.get(key)
+            if shown is None:
+                shown = self._switches[key] = BranchSwitch(self)
+                block.head.insertWidget(1, shown)  # after the role, before the actions
                 # Gone with its block (a block rebuilt): no longer to be looked after.
-                switch.destroyed.connect(lambda _=None, k=key, w=switch: self._gone(k, w))
-            switch.show_branch(fork.at, fork.current, fork.count, enabled=enabled)
+                shown.destroyed.connect(lambda _=None, k=key, w=shown: self._gone(k, w))
+            shown.show_branch(fork.at, fork.current, fork.count, enabled=enabled)
 
     def _gone(self, key: int, switch: BranchSwitch) -> None:
         if self._switches.get(key) is switch:

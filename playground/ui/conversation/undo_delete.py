@@ -60,7 +60,7 @@ class UndoDelete(QObject):
         thread.replaced.connect(self._forget)
 
     @property
-    def thread(self) -> ConversationThread:
+    def owner(self) -> ConversationThread:
         thread = self._thread()
         assert thread is not None, "the undo outlived its thread"
         return thread
@@ -75,13 +75,13 @@ class UndoDelete(QObject):
 
     def record(self, index: int) -> None:
         """Turn ``index`` is about to be deleted: kept, and the notice shown."""
-        thread = self.thread
+        thread = self.owner
         self.deletes.record(thread.turns, index, thread.live)
         self.notice.show()
         self._timer.start(NOTICE_MS)
 
     def undo(self) -> None:
-        thread = self.thread
+        thread = self.owner
         if self._deletes is None or thread.panel.session.is_running:
             return  # nothing deleted; or a run's answer joins the turns it was sent with
         restored = self._deletes.undo(thread.turns)
@@ -94,7 +94,7 @@ class UndoDelete(QObject):
         thread.refresh()
 
     def _changed(self) -> None:
-        thread = self.thread
+        thread = self.owner
         if self._deletes is None or not len(self._deletes):
             return
         if not self.deletes.current(thread.turns):

@@ -133,3 +133,27 @@ def test_a_new_conversation_has_no_branches(sim: Any, qloop: Any) -> None:
     assert say(qloop, panel, FIRST) == "complete"
     assert say(qloop, panel, SECOND) == "complete"
     assert _switches(thread) == {}
+
+
+def test_branches_are_kept_with_the_conversation_and_opened_again(window: Any, qloop: Any) -> None:
+    panel = window.show_panel("chat")
+    panel.set_pace("instant")
+    thread = panel.conversation
+    assert say(qloop, panel, FIRST) == "complete"
+    assert say(qloop, panel, SECOND) == "complete"
+    old = _turns(thread)
+    assert then_wait(qloop, panel, thread.view.blocks[1].regenerate_button.click) == "complete"
+    new = _turns(thread)
+    qloop.sleep(0.05)
+    store = window.kept.store
+    kept_id = window.kept.current["chat"].id
+    saved = store.load(kept_id)
+    assert saved.branches is not None and saved.branches.shown(1) == (1, 2)
+    thread.clear()
+    assert _switches(thread) == {}
+    window.kept.open(saved)
+    assert _turns(thread) == new and _switches(thread) == {1: "2/2"}
+    _switch(thread.view.blocks[1]).previous_button.click()
+    assert _turns(thread) == old and _body_turns(panel) == old
+    qloop.sleep(0.05)
+    assert store.load(kept_id).conversation.turns == tuple(thread.turns)  # the switch kept
