@@ -157,3 +157,17 @@ def test_branches_are_kept_with_the_conversation_and_opened_again(window: Any, q
     assert _turns(thread) == old and _body_turns(panel) == old
     qloop.sleep(0.05)
     assert store.load(kept_id).conversation.turns == tuple(thread.turns)  # the switch kept
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_regenerate_that_fails_shows_the_old_answer_again(
+    route: str, sim: Any, qloop: Any
+) -> None:
+    panel = _two_exchanges(route, sim, qloop)
+    thread = panel.conversation
+    old = _turns(thread)
+    panel.set_fault("http-500")
+    assert then_wait(qloop, panel, thread.view.blocks[1].regenerate_button.click) != "complete"
+    qloop.sleep(0.05)
+    assert _turns(thread) == old and _shown(thread) == old and _body_turns(panel) == old
+    assert _switches(thread) == {}

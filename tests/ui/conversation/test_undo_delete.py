@@ -13,6 +13,7 @@ from panel_helpers import say, sim_panel
 from PySide6.QtCore import Qt
 
 from playground.protocol.conversation import parse_body
+from playground.ui.conversation.undo_delete import NOTICE_MS
 
 ROUTES = ("chat", "responses", "messages")
 
@@ -126,3 +127,18 @@ def test_the_notice_stays_when_the_only_turn_is_deleted(route: str, sim: Any, ql
     thread.undo_delete.undo_button.click()
     assert [t.role for t in thread.turns] == ["user", "assistant"]
     assert thread.view.isVisible()
+
+
+def test_the_notice_goes_after_a_while_and_ctrl_z_still_works(
+    sim: Any, qloop: Any, qtbot: Any
+) -> None:
+    panel = _two_exchanges("chat", sim, qloop)
+    thread = panel.conversation
+    before = _turns(thread)
+    thread.view.blocks[1].delete_button.click()
+    undo = thread.undo_delete
+    assert undo._timer.isActive() and undo._timer.interval() == NOTICE_MS
+    undo._timer.timeout.emit()  # its time is up (no test waits ten seconds)
+    assert undo.notice.isHidden()
+    _ctrl_z(qtbot, panel)
+    assert _turns(thread) == before
