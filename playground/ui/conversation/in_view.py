@@ -48,7 +48,7 @@ class EditorInView(QObject):
         editor.destroyed.connect(lambda _=None, gone=self._editor: self._forget(gone))
         self._settle.start(SETTLE_MS)
         # After the layouts posted by adding it: at once its geometry is still (0, 0).
-        QTimer.singleShot(0, self, self._apply)
+        QTimer.singleShot(0, self, self._placed_then_apply)
 
     def _forget(self, gone: weakref.ref[TurnEditor] | None = None) -> None:
         """No editor to keep in view (``gone``: only if it is still that one)."""
@@ -62,19 +62,26 @@ class EditorInView(QObject):
     def _scrolled(self, _action: int) -> None:
         self._editor = None  # the user scrolled: the view is theirs again
 
-    def _apply(self) -> None:
+    def _placed_then_apply(self) -> None:
+        # Every layout between the editor and the column run first, so its geometry is true
+        # (not from the range's signal: that comes from inside a layout pass).
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        if self._apply():  # the focus once: later passes must not take it back from elsewhere
+            editor = self._editor() if self._editor is not None else None
+            if editor is not None and not editor.edit.hasFocus():
+                editor.edit.setFocus()
+
+    def _apply(self) -> bool:
+        """The editor scrolled into view; False if there is none to show."""
         view = self._view()
         editor = self._editor() if self._editor is not None else None
         if view is None or editor is None or not editor.isVisible():
-            return
-        # Every layout between the editor and the column placed first, so its geometry is true.
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            return False
         scroller = view.scroller
         scroller.ensureWidgetVisible(editor, 0, MARGIN)
         # Taller than the viewport: the buttons under the text are what must be seen.
         scroller.ensureWidgetVisible(_buttons_row(editor), 0, MARGIN)
-        if not editor.edit.hasFocus():
-            editor.edit.setFocus()
+        return True
 
 
 def _buttons_row(editor: TurnEditor) -> QWidget:

@@ -94,3 +94,18 @@ def test_insert_shows_and_focuses_the_new_editor(route: str, sim: Any, qtbot: An
         assert _in_viewport(view, draft.edit)
         qtbot.waitUntil(draft.edit.hasFocus)
         draft.cancel_button.click()
+
+
+def test_an_editor_taller_than_the_viewport_shows_its_buttons(sim: Any, qtbot: Any) -> None:
+    panel = _panel("chat", sim, qtbot)
+    view = panel.conversation.view
+    splitter = panel.conversation.splitter
+    splitter.setSizes([100, sum(splitter.sizes()) - 100])
+    bar = view.scroller.verticalScrollBar()
+    qtbot.waitUntil(lambda: view.scroller.viewport().height() < 100)
+    bar.setValue(0)
+    block = view.blocks[2]
+    block.edit_button.click()
+    assert block.editor is not None
+    assert block.editor.sizeHint().height() > bar.pageStep()
+    _settled(qtbot, view, block.editor)
