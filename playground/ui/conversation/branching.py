@@ -140,8 +140,14 @@ class ThreadBranching(QObject):
             thread.live = None  # the live views show an answer of another branch now
         thread.refresh()
 
+    def forget(self) -> None:
+        """No branches: another conversation takes the thread's place (its own, if it has
+        any, come with it: ``restore``)."""
+        self._tree = None
+        self._decorate()
+
     def _replaced(self) -> None:
-        self._tree = None  # another conversation: its own branches, if any, come with it
+        self._tree = None  # the switches go as the new thread is shown
 
     def _changed(self) -> None:
         if self._tree is not None:

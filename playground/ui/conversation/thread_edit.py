@@ -149,4 +149,5 @@ class ThreadEditing:
             if box is not None:
                 with QSignalBlocker(box):
                     box.setPlainText(text)
+        thread.branching.forget()  # the branches were of the thread it replaces
         self._set(Conversation(conversation.turns), None)

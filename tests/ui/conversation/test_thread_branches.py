@@ -171,3 +171,22 @@ def test_a_regenerate_that_fails_shows_the_old_answer_again(
     qloop.sleep(0.05)
     assert _turns(thread) == old and _shown(thread) == old and _body_turns(panel) == old
     assert _switches(thread) == {}
+
+
+def test_a_thread_carried_in_replaces_the_branches(window: Any, qloop: Any) -> None:
+    chat = window.show_panel("chat")
+    chat.set_pace("instant")
+    assert say(qloop, chat, FIRST) == "complete"
+    block = chat.conversation.view.blocks[0]
+    block.edit_button.click()
+    block.editor.edit.setPlainText(EDITED)
+    block.editor.save_button.click()  # a fork at the first turn
+    assert _switches(chat.conversation) == {0: "2/2"}
+    messages = window.show_panel("messages")
+    messages.set_pace("instant")
+    assert say(qloop, messages, SECOND) == "complete"
+    actions = {a.data(): a for a in messages.conversation.view.send_to_menu.actions()}
+    actions["chat"].trigger()
+    assert window.current_panel() is chat
+    assert [t.text for t in chat.conversation.turns][0] == SECOND
+    assert _switches(chat.conversation) == {}
