@@ -188,5 +188,5 @@ def test_a_thread_carried_in_replaces_the_branches(window: Any, qloop: Any) -> N
     actions = {a.data(): a for a in messages.conversation.view.send_to_menu.actions()}
     actions["chat"].trigger()
     assert window.current_panel() is chat
-    assert [t.text for t in chat.conversation.turns][0] == SECOND
+    assert chat.conversation.turns[0].text == SECOND
     assert _switches(chat.conversation) == {}
