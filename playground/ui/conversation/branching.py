@@ -174,7 +174,8 @@ class ThreadBranching(QObject):
             if f.at < len(blocks)
         }
         for key, switch in list(self._switches.items()):
-            if key not in wanted:
+            # (An id is a live wrapper's only: a rebuilt block's may be a new block's.)
+            if key not in wanted or switch.parentWidget() is not wanted[key][0]:
                 del self._switches[key]
                 switch.setParent(None)
                 switch.deleteLater()
