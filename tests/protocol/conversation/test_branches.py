@@ -137,15 +137,16 @@ def test_any_forks_and_switches_keep_every_path(start: list[Turn], steps: list[t
             before = Counter(tree.leaves())
             tree = tree.fork(at, tuple(arg))
             assert tree.path == (*tree.path[:at], *arg)
-            if tree.shown(at) is not None and tree.shown(at)[1] < MAX_BRANCHES:  # type: ignore[index]
+            shown = tree.shown(at)
+            if shown is not None and shown[1] < MAX_BRANCHES:  # none dropped past the bound
                 assert Counter(tree.leaves()) == before + Counter([tree.path])
         elif kind == "switch":
-            before_tree, shown = tree, tree.shown(at)
+            before_tree, was = tree, tree.shown(at)
             tree = tree.switch(at, arg)
             assert Counter(tree.leaves()) == Counter(before_tree.leaves())
             assert tree.path[:at] == before_tree.path[:at]
-            if shown is not None:
-                assert tree.switch(at, shown[0]) == before_tree
+            if was is not None:
+                assert tree.switch(at, was[0]) == before_tree
         elif kind == "follow":
             tree = tree.follow((*tree.path[:at], *arg))
         _check(tree)
