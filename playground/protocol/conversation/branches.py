@@ -162,7 +162,10 @@ class BranchTree:
             if fork.at <= start:
                 kept.append(fork)
             elif fork.at >= len(old) - end:
-                kept.append(replace(fork, at=fork.at + moved))
+                at = fork.at + moved
+                # The turns between it and a fork before it deleted: the one before stays.
+                if not kept or kept[-1].at < at:
+                    kept.append(replace(fork, at=at))
         return BranchTree(new, tuple(kept))
 
     def leaves(self) -> list[tuple[Turn, ...]]:

@@ -150,3 +150,12 @@ def test_any_forks_and_switches_keep_every_path(start: list[Turn], steps: list[t
         elif kind == "follow":
             tree = tree.follow((*tree.path[:at], *arg))
         _check(tree)
+
+
+def test_turns_deleted_between_two_forks_leave_the_first() -> None:
+    # Found by the property above: the second fork moved onto the first one's turn.
+    q = _t("q")
+    tree = BranchTree((q, q, q)).fork(3, (q,)).fork(4, ())
+    assert [f.at for f in tree.forks] == [3, 4]
+    followed = tree.follow((q, q, q))
+    assert [f.at for f in followed.forks] == [3] and followed.shown(3) == (1, 2)
