@@ -3,8 +3,9 @@
 Layout under the data folder: ``conversations/<id>.conversation.json``, each holding the
 conversation's title (its first user prompt until renamed), route, model, system text, every
 turn in the route-neutral model (protocol/conversation/stored.py), the runs it made with their
-captures, and its created and updated times. A file that cannot be read is set aside as
-``*.corrupt`` with a message in ``ConversationStore.messages``: the others stay listed.
+captures, its created and updated times, and its branches if it has any (branches.py). A file
+that cannot be read is set aside as ``*.corrupt`` with a message in
+``ConversationStore.messages``: the others stay listed.
 Given a background ``FileWriter`` (runs/writer.py), each file is encoded and written on its
 thread; reading waits for what is queued first.
 """
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.protocol import safe_json
+from playground.protocol.conversation.branches import BranchTree, tree_from_json, tree_to_json
 from playground.protocol.conversation.model import Conversation
 from playground.protocol.conversation.stored import (
     conversation_from_json,
@@ -74,6 +76,9 @@ class SavedConversation:
     runs: list[KeptRun] = field(default_factory=list)
     created: str = ""
     updated: str = ""
+    # Its branches (an earlier question edited, an answer regenerated), their current path the
+    # conversation's turns; None: it has none. Kept under an optional "branches" key.
+    branches: BranchTree | None = None
 
     @property
     def turns(self) -> int:
@@ -132,6 +137,13 @@ def _new_id() -> str:
 
 
 def _as_json(saved: SavedConversation) -> dict[str, Any]:
+    data = _main_json(saved)
+    if saved.branches is not None and saved.branches.forks:
+        data["branches"] = tree_to_json(saved.branches)
+    return data
+
+
+def _main_json(saved: SavedConversation) -> dict[str, Any]:
     return {
         "format": FILE_FORMAT,
         "id": saved.id,
@@ -171,16 +183,20 @@ def _from_json(data: object) -> SavedConversation:
     renamed = data.get("renamed", False)
     if not isinstance(renamed, bool):
         raise ValueError("its 'renamed' is not true or false")
+    conversation = conversation_from_json(data.get("conversation"))
+    # Tolerant, unlike the rest: damaged branches are dropped, the conversation still opens.
+    branches = tree_from_json(data.get("branches"), conversation.turns)
     saved = SavedConversation(
         id=_text(data, "id"),
         route=_text(data, "route"),
-        conversation=conversation_from_json(data.get("conversation")),
+        conversation=conversation,
         model=_text(data, "model"),
         title=_text(data, "title"),
         renamed=renamed,
         runs=runs,
         created=_text(data, "created"),
         updated=_text(data, "updated"),
+        branches=branches if branches.forks else None,
     )
     if not _ID.fullmatch(saved.id) or not saved.route:
         raise ValueError("it has no id or no route")

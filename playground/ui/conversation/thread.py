@@ -21,8 +21,10 @@ from PySide6.QtGui import QKeySequence, QShortcut
 
 from playground.protocol.requests import RequestParams, build_body
 from playground.ui.conversation.auto_reply import answer_when_ended, canned
+from playground.ui.conversation.branching import ThreadBranching
 from playground.ui.conversation.thread_edit import ThreadEditing
 from playground.ui.conversation.thread_view import ThreadView
+from playground.ui.conversation.undo_delete import UndoDelete
 
 # The chat panel's thread is built before the first frame, empty and hidden: the conversation
 # model and its translations (protocol/conversation, a dozen frozen dataclasses: about 4 % of
@@ -83,11 +85,13 @@ class ConversationThread(QObject):
         self.view.resultsSubmitted.connect(self.send_results)
         self.view.newRequested.connect(self.clear)
         self.editing = ThreadEditing(self)  # Edit, Insert, Regenerate, Send to
+        self.undo_delete = UndoDelete(self)  # Ctrl+Z and the notice's Undo after a delete
         panel.editor.merge_thread = _weakly(self.merge)
         panel.editor.absorb_thread = _weakly(self.absorb)
         panel.editor.attachments.bind(self)  # its pending images are ``attachments``
         panel.session.started.connect(self._on_started)
         panel.session.finished.connect(self._on_finished)
+        self.branching = ThreadBranching(self)  # after _on_finished: a run's answer, then this
         # Each conversational panel has one; only the shown panel's is live (Qt matches
         # shortcuts of visible widgets only), so the three never clash.
         shortcut = QShortcut(QKeySequence("Ctrl+N"), panel)
@@ -301,6 +305,7 @@ class ConversationThread(QObject):
     def delete(self, index: int) -> None:
         if not 0 <= index < len(self.turns):
             return
+        self.undo_delete.record(index)
         del self.turns[index]
         if self.live is not None:
             if index == self.live:

@@ -63,7 +63,9 @@ class ThreadEditing:
 
     # ---- the turns ----------------------------------------------------------------------------
     def edit(self, index: int, text: str) -> None:
-        """Save of an Edit: the turn's text replaced, everything else in it kept."""
+        """Save of an Edit: the turn's text replaced, everything else in it kept. An earlier
+        question changed starts a branch there (branching.py), the turns after it kept in the
+        one before."""
         thread = self.thread
         if not 0 <= index < len(thread.turns):
             return
@@ -71,6 +73,9 @@ class ThreadEditing:
 
         conversation = thread.conversation()
         turn = with_text(conversation.turns[index], text)
+        if turn.role == "user" and index < len(thread.turns) - 1 and turn != thread.turns[index]:
+            thread.branching.fork(index, (turn,))  # what followed is kept as a branch
+            return
         # An edited answer is shown in its block: the live views below still show the old one.
         live = None if index == thread.live else thread.live
         self._set(conversation.replace_turn(index, turn), live)
@@ -93,7 +98,8 @@ class ThreadEditing:
 
     def regenerate(self, index: int) -> None:
         """Drop assistant turn ``index`` and every turn after it, and send the turns before it
-        (the prompt box is not a new turn here; what it holds stays there for later)."""
+        (the prompt box is not a new turn here; what it holds stays there for later). What was
+        dropped is kept as a branch beside the new answer (branching.py)."""
         thread = self.thread
         panel = thread.panel
         turns = thread.turns
@@ -106,10 +112,11 @@ class ThreadEditing:
         if prompt is not None and kept:
             with QSignalBlocker(prompt):  # the body is rebuilt once, by refresh below
                 prompt.setPlainText("")
-        self._set(thread.conversation().truncate(index), None)
+        thread.branching.fork(index, ())  # the old answer and what followed: a branch
         try:
             panel.send()
         finally:
+            thread.branching.settle()  # no run started: the old answer is shown again
             if prompt is not None and kept:
                 prompt.setPlainText(kept)  # and the body shows it as the next turn again
 
@@ -142,4 +149,5 @@ class ThreadEditing:
             if box is not None:
                 with QSignalBlocker(box):
                     box.setPlainText(text)
+        thread.branching.forget()  # the branches were of the thread it replaces
         self._set(Conversation(conversation.turns), None)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.ui.conversation.in_view import EditorInView
 from playground.ui.conversation.parking import Parking
 from playground.ui.conversation.system_section import SystemSection
 from playground.ui.conversation.turn_block import ACCENTS, TurnBlock, cut, shows, text_label
@@ -140,6 +141,7 @@ class ThreadView(QWidget):
         bar.rangeChanged.connect(self._to_end)
         bar.valueChanged.connect(self._scrolled)
         self.parking = Parking(self)  # older turns' rendered text, while far out of view
+        self.in_view = EditorInView(self)  # an editor just opened, scrolled into view
         outer.addWidget(self.scroller, 1)
         self.jump_button = QPushButton("↓ Jump to latest", self.scroller)
         self.jump_button.setToolTip("Scroll to the end of the conversation and follow it again")
@@ -379,7 +381,7 @@ class ThreadView(QWidget):
         draft.cancelled.connect(self.cancel_insert)
         self.blocks_layout.insertWidget(min(place, len(self.blocks)), draft)
         self.draft = draft
-        self.scroller.ensureWidgetVisible(draft)
+        self.in_view.reveal(draft)
 
     def cancel_insert(self) -> None:
         if self.draft is not None:

@@ -222,6 +222,7 @@ class TurnBlock(QFrame):
             self.text_view.hide()
         self.parts_layout.addWidget(self.editor)
         self.edit_button.setEnabled(False)
+        self.view.in_view.reveal(self.editor)
 
     def close_editor(self) -> None:
         if self.editor is None:

@@ -117,6 +117,7 @@ class ConversationKeeper(QObject):
     def _save(self, panel: RoutePanel, saved: SavedConversation) -> None:
         saved.conversation = self._conversation(panel)
         saved.model = self._model(panel) or saved.model
+        saved.branches = panel.conversation.branching.kept() if panel.conversation else None
         try:
             self.store.save(saved, secrets=tuple(self._secrets))
         except OSError as exc:  # a full or read-only disk: the panel goes on, and says so
@@ -184,6 +185,8 @@ class ConversationKeeper(QObject):
                 window.provider_bar.set_model(saved.model)
                 panel.editor.set_model(saved.model)
             thread.restore(list(saved.conversation.turns))
+            if saved.branches is not None:
+                thread.branching.restore(saved.branches)
             panel.editor.set_prompt("")
             self.current[saved.route] = saved
         finally:

@@ -79,6 +79,11 @@ def test_an_edited_question_and_answer_are_what_the_next_request_carries(
     block.editor.cancel_button.click()
     assert block.editor is None and thread.turns[0].text == FIRST
     _edit(thread.view.blocks[0], EDITED)
+    # An earlier question edited starts a branch (test_thread_branches.py): it ends the thread
+    # until Send asks it again.
+    assert [(t.role, t.text) for t in thread.turns] == [("user", EDITED)]
+    assert then_wait(qloop, panel) == "complete"
+    first_answer = thread.turns[1].text
     # Keys in the editor: Esc cancels, Ctrl+Enter saves (and does not send the request).
     block = thread.view.blocks[1]
     block.edit_button.click()
@@ -88,7 +93,7 @@ def test_an_edited_question_and_answer_are_what_the_next_request_carries(
     block.edit_button.click()
     _editor(block).edit.setPlainText(STEER)
     qtbot.keyClick(_editor(block).edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    assert len(thread.requests) == 1 and not panel.session.is_running
+    assert len(thread.requests) == 2 and not panel.session.is_running
     assert [(t.role, t.text) for t in thread.turns] == [("user", EDITED), ("assistant", STEER)]
     if route == "messages":  # the thinking and its signature stay on the edited answer
         thinking = [p for p in thread.turns[1].parts if isinstance(p, Thinking)]

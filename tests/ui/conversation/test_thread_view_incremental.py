@@ -67,15 +67,15 @@ def test_an_edit_delete_or_insert_rebuilds_only_what_it_changed(qloop: Any, sim:
     say(qloop, panel, "And Madrid?")
     before = list(view.blocks)
     assert len(before) == 6
-    # Edit the second question: its block alone is new.
-    block = before[2]
+    # Edit the second answer (an earlier question edited starts a branch): its block alone is new.
+    block = before[3]
     block.edit_button.click()
-    block.editor.edit.setPlainText("Then tell me about Milan")
+    block.editor.edit.setPlainText("Milan, then")
     block.editor.save_button.click()
     after = list(view.blocks)
-    assert [b is a for a, b in zip(before, after, strict=True)] == [True] * 2 + [False] + [True] * 3
-    assert after[2].turn.text == "Then tell me about Milan"
-    assert "Milan" in after[2].text_view.toPlainText()
+    assert [b is a for a, b in zip(before, after, strict=True)] == [True] * 3 + [False] + [True] * 2
+    assert after[3].turn.text == "Milan, then"
+    assert "Milan" in after[3].text_view.toPlainText()
     # Delete the first question: the others are the same blocks, at their new places.
     after[0].delete_button.click()
     kept = list(view.blocks)
