@@ -150,4 +150,7 @@ class ThreadEditing:
                 with QSignalBlocker(box):
                     box.setPlainText(text)
         thread.branching.forget()  # the branches were of the thread it replaces
-        self._set(Conversation(conversation.turns), None)
+        # Another conversation: nothing of this panel's runs stays (``replaced``), and the
+        # conversation kept for this panel goes on as a new one.
+        thread.restore(list(Conversation(conversation.turns).turns))
+        thread.refresh()

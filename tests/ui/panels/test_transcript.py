@@ -1,0 +1,236 @@
+"""The transcript: a conversational panel is one column where the run streams as the last turn,
+nothing of another conversation's runs stays on screen, a failed turn is replaced or retried on
+itself, and the transcript keeps its room."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from tests.ui.panel_helpers import sim_panel, then_wait
+
+ROUTES = ("chat", "responses", "messages")
+
+
+def _run_shown(panel: Any) -> bool:
+    """Whether anything of a run is on screen: its output box in a turn, a banner, a status."""
+    host = panel.output_box
+    answer = panel.built_widgets().get("answer")
+    return (
+        host.isVisibleTo(panel)
+        or panel.banner.isVisibleTo(panel)
+        or panel.status_line.text() not in ("", "idle")
+        or bool(answer is not None and answer.has_content())
+    )
+
+
+def _failed_run(qloop: Any, panel: Any) -> None:
+    panel.set_fault("http-429")
+    panel.editor.set_prompt("Tell me about lighthouses")
+    assert then_wait(qloop, panel) == "failed"
+    assert _run_shown(panel) and panel.banner.isVisibleTo(panel)
+    panel.set_fault("none")
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_the_run_streams_as_the_last_turn_and_stays_there(
+    route: str, qloop: Any, sim: Any
+) -> None:
+    panel = sim_panel(route, sim, pace="slow")
+    view = panel.conversation.view
+    seen: list[dict[str, Any]] = []
+
+    async def send_and_look() -> str:
+        panel.send()
+        while not panel.session.is_running or panel.session.state is None:
+            await asyncio.sleep(0.01)
+        while not panel.session.state.text:
+            await asyncio.sleep(0.01)
+        seen.append(panel.dump_state()["transcript"])
+        status: str = await panel.session.wait()
+        return status
+
+    assert qloop.run(send_and_look(), 60) == "complete"
+    qloop.sleep(0.05)
+    during = seen[0]
+    assert [t["role"] for t in during["turns"]] == ["user", "assistant"]
+    assert during["turns"][-1]["state"] == "streaming"
+    # The answer's views are inside the last turn, and that turn is the one that holds it after.
+    block = view.blocks[-1]
+    assert view.host_block() is block
+    assert panel.widgets["answer"].isVisibleTo(block)
+    after = panel.dump_state()["transcript"]
+    assert after["turns"][-1]["state"] == "done" and len(after["turns"]) == 2
+    x, y, w, h = after["rect"]
+    tx, ty, tw, th = after["turns"][-1]["rect"]
+    assert x <= tx and y <= ty and tx + tw <= x + w and ty + th <= y + h and th > 0
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("change", ["new", "paste body", "send to", "preset", "conversation"])
+def test_nothing_of_an_earlier_conversations_run_stays(
+    route: str, change: str, qloop: Any, window: Any, send_and_wait: Any
+) -> None:
+    panel = window.show_panel(route)
+    panel.set_fault("incomplete")  # a banner and a partial answer to leave behind
+    assert send_and_wait(panel) == "incomplete"
+    assert _run_shown(panel)
+    if change == "new":
+        panel.conversation.clear()
+    elif change == "paste body":
+        panel.editor.set_body(
+            {**panel.editor.body(), **_pasted(route)}  # another conversation typed as JSON
+        )
+        panel.editor.flush()
+    elif change == "send to":
+        # Another panel's thread carried here replaces this one.
+        other = window.show_panel(next(r for r in ROUTES if r != route))
+        other.editor.set_prompt("Carried over")
+        other.conversation.editing.send_to(route)
+        panel = window.show_panel(route)
+    elif change == "preset":
+        window.show_panel(route)
+        assert window.menus.presets.save("saved-now") is not None
+        panel.editor.set_prompt("Another question")
+        panel.set_fault("none")
+        assert send_and_wait(panel) == "complete"
+        panel.set_fault("midstream-error")
+        panel.editor.set_prompt("And one more")
+        assert send_and_wait(panel) == "failed"
+        assert window.menus.presets.open("saved-now") is panel
+    else:
+        saved = window.kept.keep_now(panel)
+        assert saved is not None
+        panel.conversation.clear()
+        panel.editor.set_prompt("A second conversation")
+        panel.set_fault("midstream-error")
+        assert send_and_wait(panel) == "failed"
+        window.kept.open(saved)
+    qloop.sleep(0.05)
+    panel = window.show_panel(route)
+    answer = panel.built_widgets().get("answer")
+    assert not _run_shown(panel), (
+        change,
+        panel.output_box.isVisibleTo(panel),
+        panel.banner.isVisibleTo(panel),
+        panel.status_line.text(),
+        answer is not None and answer.has_content(),
+    )
+    assert panel.conversation.view.host_block() is None
+    assert all(not b.coming for b in panel.conversation.view.blocks)
+
+
+def _pasted(route: str) -> dict[str, Any]:
+    if route == "chat":
+        return {"messages": [{"role": "user", "content": "A pasted question"}]}
+    if route == "responses":
+        return {"input": [{"role": "user", "content": "A pasted question"}]}
+    return {"messages": [{"role": "user", "content": "A pasted question"}]}
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_send_after_a_failure_replaces_the_failed_attempt(
+    route: str, qloop: Any, sim: Any
+) -> None:
+    panel = sim_panel(route, sim, pace="instant")
+    _failed_run(qloop, panel)
+    assert panel.dump_state()["transcript"]["turns"][-1]["state"] == "failed"
+    panel.editor.set_prompt("Tell me about harbours instead")
+    assert then_wait(qloop, panel) == "complete"
+    roles = [t.role for t in panel.conversation.turns]
+    assert roles == ["user", "assistant"]
+    assert panel.conversation.turns[0].text == "Tell me about harbours instead"
+    # An empty message box after a failure sends the failed turn again (one user turn still).
+    _failed_run(qloop, panel)
+    panel.editor.set_prompt("")
+    assert then_wait(qloop, panel) == "complete"
+    assert [t.role for t in panel.conversation.turns] == ["user", "assistant"] * 2
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_retry_sends_the_turn_again_with_the_fault_as_it_is_now(
+    route: str, qloop: Any, sim: Any
+) -> None:
+    panel = sim_panel(route, sim, pace="instant")
+    panel.set_fault("midstream-error")
+    panel.editor.set_prompt("Tell me about lighthouses")
+    assert then_wait(qloop, panel) == "failed"
+    assert panel.banner.retry.isVisibleTo(panel)
+    panel.editor.set_prompt("a draft typed meanwhile")  # waits for the next Send
+    panel.set_fault("none")
+    said: list[str] = []
+    panel.session.started.connect(lambda: said.append(panel.banner.text))
+    assert then_wait(qloop, panel, panel.banner.retry.click) == "complete"
+    assert said and "no fault" in said[-1]  # the turn said what the retry sends
+    assert [t.role for t in panel.conversation.turns] == ["user", "assistant"]
+    assert panel.conversation.turns[0].text == "Tell me about lighthouses"
+    assert panel.editor.prompt.toPlainText() == "a draft typed meanwhile"
+    assert panel.dump_state()["transcript"]["turns"][-1]["state"] == "done"
+
+
+def test_an_empty_message_box_sends_nothing_and_says_so(qloop: Any, sim: Any) -> None:
+    panel = sim_panel("chat", sim, pace="instant")
+    panel.editor.set_prompt("")
+    assert panel.editor.prompt.placeholderText()  # a placeholder, never prefilled text
+    panel.send()
+    assert panel.session.state is None
+    assert "Type a message" in panel.transcript.notice.text
+
+
+def test_the_transcript_gets_the_room_at_1024_by_700(window: Any, qloop: Any) -> None:
+    window.resize(1024, 700)
+    qloop.sleep(0.1)
+    panel = window.show_panel("chat")
+    qloop.sleep(0.1)
+    x, y, w, h = panel.dump_state()["transcript"]["rect"]
+    assert w >= 1024 // 2
+    assert not panel.transcript.form_shown  # the form gave way first
+    # Asked for, the form comes back; the transcript keeps its minimum.
+    panel.transcript.set_form_shown(True)
+    qloop.sleep(0.1)
+    assert panel.transcript.form_shown
+    assert panel.transcript.column.width() >= 420
+
+
+def test_starving_remembered_sizes_are_clamped(qloop: Any, sim: Any, settings: Any) -> None:
+    from PySide6.QtCore import QByteArray
+
+    from playground.ui.window.shell import MainWindow
+
+    first = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
+    first.resize(1100, 700)
+    first.show()
+    qloop.sleep(0.1)
+    panel = first.show_panel("chat")
+    panel.transcript.set_form_shown(True)
+    qloop.sleep(0.05)
+    # Drag everything away from the transcript: the inspector and the form as wide as can be.
+    first.splitter.setSizes([10, 5000])
+    panel.splitter.setSizes([10, 5000])
+    qloop.sleep(0.05)
+    assert panel.transcript.column.width() >= 420  # the drag itself is clamped
+    from playground.ui.window.remembered import remember
+
+    remember(first)
+    first._closing = True
+    qloop.run(first.shutdown(), 10)
+    first.close()
+    first.deleteLater()
+    assert isinstance(settings.value("panel/chat/transcript"), QByteArray)
+
+    again = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
+    try:
+        again.resize(1100, 700)
+        again.show()
+        qloop.sleep(0.1)
+        panel = again.show_panel("chat")
+        qloop.sleep(0.1)
+        assert panel.transcript.column.width() >= 420
+        assert panel.dump_state()["transcript"]["rect"][2] >= 420
+    finally:
+        again._closing = True
+        qloop.run(again.shutdown(), 10)
+        again.close()
+        again.deleteLater()
