@@ -408,6 +408,9 @@ class RoutePanel(SimPickers, QWidget):
             self.transcript.notice.clear()
         if self.conversation is not None:
             self.conversation.run_started()  # a replay or an opened capture: a turn of its own
+        answer = views.get("answer")
+        if self.output_column is not None and answer is not None:
+            answer.set_placeholder("Waiting for the first token…")  # type: ignore[attr-defined]
         retrying, self._retrying = self._retrying, ""
         if retrying:
             self.banner.show_message("info", retrying)
@@ -475,6 +478,8 @@ class RoutePanel(SimPickers, QWidget):
         self._fit_output()
         self._update_status()
         self._show_outcome(status)
+        if self.output_column is not None:
+            self._refresh_visibility()  # a turn with nothing to show: its banner and figures
 
     def _on_job(self, job: object) -> None:
         """Music: the polled job's status and progress go to the MusicView."""
@@ -563,11 +568,16 @@ class RoutePanel(SimPickers, QWidget):
 
     # ---- status ---
     def _refresh_visibility(self) -> None:
-        """Chat-like panels hide the thinking and tool views until something arrives for them."""
+        """Chat-like panels hide the thinking and tool views until something arrives for them;
+        in a transcript the run's turn shows its views once something arrived for any of them
+        (a refused request's turn is its banner and its status line)."""
         running_or_ran = self._ever_ran
         for role, widget in self.built_widgets().items():
             if role in self.layout_of.on_content:
                 widget.setVisible(running_or_ran and self._views[role].has_content())
+        if self.output_column is not None:
+            shows = any(view.has_content() for view in self._views.values())
+            self.stack.setVisible(shows or self.session.is_running and not self.banner.text)
 
     def _update_status(self) -> None:
         from playground.ui.panels.status_feed import update_status

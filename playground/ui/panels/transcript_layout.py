@@ -16,7 +16,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
@@ -43,6 +43,7 @@ __all__ = [
 ]
 
 TRANSCRIPT_MIN = 420  # px: a heading, a code line of ~50 characters, a 4-column table
+LAPTOP_WIDTH = 1200  # px: below this the transcript keeps half of the window, the form folds
 WIDE_WINDOW = 960  # px: below this the window is too small to promise the transcript's minimum
 FORM_SHORTCUT = "Ctrl+Shift+F"
 _FORM_SHARE = 0.34  # of the panel's width, when the form is shown beside the transcript
@@ -160,8 +161,11 @@ class TranscriptLayout(QObject):
         self.column.setMinimumWidth(TRANSCRIPT_MIN if wide else 0)
         if self.chosen is None and panel.isVisible():
             form_min = self.form_pane.minimumSizeHint().width()
-            # Room for both, with the transcript taking at least half of the window's width.
-            needed = max(TRANSCRIPT_MIN, window.width() // 2) + form_min + 24
+            # Room for both; in a laptop-sized window the transcript takes at least half of the
+            # window's width (the form folds first).
+            laptop = window.width() < LAPTOP_WIDTH
+            wanted = max(TRANSCRIPT_MIN, window.width() // 2) if laptop else TRANSCRIPT_MIN
+            needed = wanted + form_min + 24
             if self.form_shown and panel.width() < needed:
                 self._set_auto(False)
             elif not self.form_shown and panel.width() >= needed + 80:  # no flicker at the edge
@@ -170,6 +174,9 @@ class TranscriptLayout(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._panel() and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
             self.keep_room()
+            if event.type() == QEvent.Type.Show:
+                # Shown into a window laid out already, it gets its final width a moment later.
+                QTimer.singleShot(0, self.keep_room)
         return False
 
 
