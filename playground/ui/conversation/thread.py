@@ -370,6 +370,14 @@ class ConversationThread(QObject):
             prefill=canned(self),
             awaiting=self.awaiting,
         )
+        # The composer's Send answers the open calls (their result editors under the calls).
+        button = self.panel.send_button
+        button.setText("Send results" if calls else "Send")
+        button.setToolTip(
+            "Send the tool results back and let the model go on (Ctrl+Enter)"
+            if calls
+            else "Send the message (Ctrl+Enter)"
+        )
         self.changed.emit()
 
     def dump(self) -> dict[str, Any]:

@@ -46,7 +46,8 @@ TRANSCRIPT_MIN = 420  # px: a heading, a code line of ~50 characters, a 4-column
 LAPTOP_WIDTH = 1200  # px: below this the transcript keeps half of the window, the form folds
 WIDE_WINDOW = 960  # px: below this the window is too small to promise the transcript's minimum
 FORM_SHORTCUT = "Ctrl+Shift+F"
-_FORM_SHARE = 0.34  # of the panel's width, when the form is shown beside the transcript
+_FORM_SHARE = 0.34
+FORM_MIN = 120  # px: the form pane's own minimum (its content's is more)  # of the panel's width, when the form is shown beside the transcript
 
 
 class TranscriptLayout(QObject):
@@ -94,6 +95,9 @@ class TranscriptLayout(QObject):
         title.setWordWrap(True)
         form.addWidget(title)
         form.addWidget(panel.form_scroll, 1)
+        # Its content's minimum does not hold the window's: a window dragged narrow folds the
+        # form (``keep_room``) rather than stopping at the form's width beside the transcript.
+        self.form_pane.setMinimumWidth(FORM_MIN)
         splitter = panel.splitter
         splitter.addWidget(self.column)
         splitter.addWidget(self.form_pane)
@@ -138,9 +142,14 @@ class TranscriptLayout(QObject):
         self.form_pane.setVisible(on)
         if on:
             total = sum(self.panel.splitter.sizes()) or self.panel.width()
-            form = max(int(total * _FORM_SHARE), self.form_pane.minimumSizeHint().width())
+            form = max(int(total * _FORM_SHARE), self._form_width())
             self.panel.splitter.setSizes([max(total - form, 0), form])
         self.keep_room()
+
+    def _form_width(self) -> int:
+        """The width the form needs to show its fields whole (its scroll area keeps it)."""
+        scroll = self.panel.form_scroll
+        return max(scroll.minimumWidth(), scroll.minimumSizeHint().width()) + 8
 
     def _set_auto(self, on: bool) -> None:
         if self.form_toggle.isChecked() == on:
@@ -160,7 +169,7 @@ class TranscriptLayout(QObject):
         wide = window is not panel and window.width() >= WIDE_WINDOW
         self.column.setMinimumWidth(TRANSCRIPT_MIN if wide else 0)
         if self.chosen is None and panel.isVisible():
-            form_min = self.form_pane.minimumSizeHint().width()
+            form_min = self._form_width()
             # Room for both; in a laptop-sized window the transcript takes at least half of the
             # window's width (the form folds first).
             laptop = window.width() < LAPTOP_WIDTH

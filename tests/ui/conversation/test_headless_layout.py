@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,16 +79,29 @@ def test_dump_during_is_written_while_the_stream_runs(tmp_path: Path) -> None:
     assert mid["timing"]["end"] is None
     assert 0 < len(mid["text"] + mid["reasoning"]) < len(last["text"] + last["reasoning"])
     assert last["status"] == "complete"
+    # The transcript: the streaming answer is the last turn, then the same turn done.
+    assert [t["role"] for t in mid["transcript"]["turns"]] == ["user", "assistant"]
+    assert mid["transcript"]["turns"][-1]["state"] == "streaming"
+    assert last["transcript"]["turns"][-1]["state"] == "done"
+    assert len(last["transcript"]["turns"]) == 2
+    assert mid["window"] == last["window"] and len(last["window"]) == 2
 
 
-def test_dump_during_needs_ms_and_file(tmp_path: Path) -> None:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    proc = subprocess.run(
-        [sys.executable, "-m", "playground", "--route", "chat", "--dump-during", "soon"],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=env,
-    )
-    assert proc.returncode == 2
-    assert "MS:FILE" in proc.stderr
+@pytest.mark.parametrize("route", ["chat", "responses", "messages"])
+def test_the_transcript_takes_half_the_window_at_1024_by_700(tmp_path: Path, route: str) -> None:
+    def dump(*args: str) -> dict[str, object]:
+        target = tmp_path / "dump.json"
+        _run(tmp_path, "--route", route, "--size", "1024x700", "--dump-state", str(target), *args)
+        state: dict[str, object] = json.loads(target.read_text())
+        return state
+
+    state: dict[str, Any] = dump("--prompt", "A table, please", "--pace", "instant")
+    assert state["window"] == [1024, 700]
+    x, y, w, h = state["transcript"]["rect"]
+    assert w >= 512 and h > 0
+    last = state["transcript"]["turns"][-1]
+    assert last["role"] == "assistant" and last["state"] == "done"
+    lx, ly, lw, lh = last["rect"]
+    assert x <= lx and y <= ly and lx + lw <= x + w and ly + lh <= y + h and lh > 0
+    failed: dict[str, Any] = dump("--prompt", "Again", "--fault", "http-500")
+    assert failed["transcript"]["turns"][-1]["state"] == "failed"

@@ -35,9 +35,7 @@ def _failed_run(qloop: Any, panel: Any) -> None:
 
 
 @pytest.mark.parametrize("route", ROUTES)
-def test_the_run_streams_as_the_last_turn_and_stays_there(
-    route: str, qloop: Any, sim: Any
-) -> None:
+def test_the_run_streams_as_the_last_turn_and_stays_there(route: str, qloop: Any, sim: Any) -> None:
     panel = sim_panel(route, sim, pace="slow")
     view = panel.conversation.view
     seen: list[dict[str, Any]] = []
@@ -199,7 +197,9 @@ def test_starving_remembered_sizes_are_clamped(qloop: Any, sim: Any, settings: A
 
     from playground.ui.window.shell import MainWindow
 
-    first = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
+    first = MainWindow(
+        settings, simulator_url=sim.base_url, start_simulator=False, interactive=False
+    )
     first.resize(1100, 700)
     first.show()
     qloop.sleep(0.1)
@@ -220,7 +220,9 @@ def test_starving_remembered_sizes_are_clamped(qloop: Any, sim: Any, settings: A
     first.deleteLater()
     assert isinstance(settings.value("panel/chat/transcript"), QByteArray)
 
-    again = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
+    again = MainWindow(
+        settings, simulator_url=sim.base_url, start_simulator=False, interactive=False
+    )
     try:
         again.resize(1100, 700)
         again.show()
