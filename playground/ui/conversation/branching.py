@@ -112,11 +112,19 @@ class ThreadBranching(QObject):
         """A branch left empty at the thread's end (its run gave no answer, or never started)
         goes: the branch before it is shown again."""
         thread = self.owner
-        if self._tree is None or thread.awaiting:
+        if self._tree is None or thread.pending == "streaming":
             return
         tree = self.tree
         settled = tree.settled()
         if settled != tree:
+            if thread.pending in ("failed", "cancelled"):
+                # The new branch's run gave no answer: the branch goes and the answer before it
+                # comes back; the composer says why (the failed turn goes with its branch).
+                why = thread.panel.said_error() or thread.panel.banner.text or thread.pending
+                thread.drop_attempt()
+                thread.panel.say(
+                    "warning", f"The new answer did not come ({why}); the previous one is back."
+                )
             self._apply(settled, len(tree.path))
         self._decorate()
 

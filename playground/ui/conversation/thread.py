@@ -264,6 +264,11 @@ class ConversationThread(QObject):
         """The thread ends with a turn the model has not answered (a user turn, tool results)."""
         return bool(self.turns) and self.turns[-1].role in ("user", "tool")
 
+    def drop_attempt(self) -> None:
+        """The failed or cancelled attempt's turn goes from the screen (its thread is not
+        changed here: whoever drops it shows the thread it wants)."""
+        self._end_attempt()
+
     def _end_attempt(self) -> None:
         self.pending = None
         self.awaiting = False

@@ -577,7 +577,7 @@ class RoutePanel(SimPickers, QWidget):
                 widget.setVisible(running_or_ran and self._views[role].has_content())
         if self.output_column is not None:
             shows = any(view.has_content() for view in self._views.values())
-            self.stack.setVisible(shows or self.session.is_running and not self.banner.text)
+            self.stack.setVisible(shows or (self.session.is_running and not self.banner.text))
 
     def _update_status(self) -> None:
         from playground.ui.panels.status_feed import update_status

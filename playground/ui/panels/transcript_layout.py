@@ -46,8 +46,8 @@ TRANSCRIPT_MIN = 420  # px: a heading, a code line of ~50 characters, a 4-column
 LAPTOP_WIDTH = 1200  # px: below this the transcript keeps half of the window, the form folds
 WIDE_WINDOW = 960  # px: below this the window is too small to promise the transcript's minimum
 FORM_SHORTCUT = "Ctrl+Shift+F"
-_FORM_SHARE = 0.34
-FORM_MIN = 120  # px: the form pane's own minimum (its content's is more)  # of the panel's width, when the form is shown beside the transcript
+_FORM_SHARE = 0.34  # of the panel's width, when the form is shown beside the transcript
+FORM_MIN = 120  # px: the form pane's own minimum (its content's is more)
 
 
 class TranscriptLayout(QObject):
