@@ -77,10 +77,16 @@ class ConversationThread(QObject):
         # The run whose answer has not joined the thread: "streaming" from the Send on, then
         # "failed" or "cancelled" when it ended without an answer (its turn stays on screen with
         # its banner, Retry and Edit), None once the answer joined or the conversation changed.
+        # Each answer's figures (TTFT, tok/s, tokens, time) as its run's status line ended, by
+        # its role and text (the thread is read back from each body sent, and a route's body
+        # keeps less than the answer had): its block shows them once another run's views took
+        # its place.
+        self._figures: dict[tuple[str, str], str] = {}
         self.pending: str | None = None
         # How the run the live turn shows ended ("complete", "failed", "cancelled", ...).
         self.live_status: str | None = None
         self.view = ThreadView()
+        self.view.figures_for = _weakly(self.figures_of)
         self.view.deleteRequested.connect(self.delete)
         self.view.resultsSubmitted.connect(self.send_results)
         self.view.newRequested.connect(self.clear)
@@ -341,8 +347,21 @@ class ConversationThread(QObject):
             self.pending = "streaming"
         self._show()
 
+    def figures_of(self, turn: Turn) -> str:
+        """The status line ``turn``'s run ended with (its figures), if it was answered here."""
+        return self._figures.get((turn.role, turn.text), "") if turn.role == "assistant" else ""
+
+    def _keep_figures(self, turn: Turn) -> None:
+        if len(self._figures) > 2 * len(self.turns) + 8:  # turns deleted or edited since
+            alive = {(t.role, t.text) for t in self.turns}
+            self._figures = {k: v for k, v in self._figures.items() if k in alive}
+        text = self.panel.status_line.text()
+        if text and text != "idle":
+            self._figures[(turn.role, turn.text)] = text
+
     def join_answer(self, turn: Turn) -> None:
         """``turn``, the answer of the run the live views show, joins the thread as its last."""
+        self._keep_figures(turn)
         self.awaiting = False
         self.pending = None
         self.turns.append(turn)

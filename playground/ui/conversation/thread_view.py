@@ -6,7 +6,7 @@ thread itself lives in ``ConversationThread`` (thread.py beside this module).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, Signal
@@ -157,6 +157,8 @@ class ThreadView(QWidget):
         # The run's output (banner, live views, status line): inside the turn it answers
         # (``set_live_host``); parked here, hidden, while no turn shows a run.
         self.live_host: QWidget | None = None
+        # An answer's figures as its run ended (the thread's), shown in its block.
+        self.figures_for: Callable[[Turn], str] | None = None
         self._host_park = QWidget(self)
         self._host_park.hide()
         self.results_box = QWidget()

@@ -156,6 +156,11 @@ class TurnBlock(QFrame):
             return  # the run's views show this answer in full, in this block (adopt)
         for show in _blocks_of(turn):  # each kind's block, as its declaration names it
             show(self, turn)
+        figures = view.figures_for(turn) if view.figures_for is not None else ""
+        if figures:  # what its run's status line said: TTFT, tok/s, tokens, time
+            label = text_label(figures, muted=True)
+            label.setObjectName("turnFigures")
+            layout.addWidget(label)
 
     def adopt(self, host: QWidget) -> None:
         """Show the run's output (``ThreadView.live_host``) as this turn's content: the answer

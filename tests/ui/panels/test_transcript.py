@@ -236,3 +236,18 @@ def test_starving_remembered_sizes_are_clamped(qloop: Any, sim: Any, settings: A
         qloop.run(again.shutdown(), 10)
         again.close()
         again.deleteLater()
+
+
+def test_an_earlier_answer_keeps_its_figures_in_its_turn(qloop: Any, sim: Any) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    panel = sim_panel("chat", sim, pace="instant")
+    assert then_wait(qloop, panel) == "complete"
+    ended = panel.status_line.text()
+    panel.editor.set_prompt("And then?")
+    assert then_wait(qloop, panel) == "complete"
+    qloop.sleep(0.05)
+    first = panel.conversation.view.blocks[1]
+    assert first.turn.role == "assistant" and not first.live
+    labels = [w.text() for w in first.findChildren(QLabel) if w.objectName() == "turnFigures"]
+    assert labels == [ended] and "TTFT" in ended
