@@ -37,7 +37,7 @@ def _panel(route: str, sim: Any, qtbot: Any) -> Any:
 def _in_viewport(view: Any, widget: Any) -> bool:
     viewport = view.scroller.viewport()
     rect = QRect(widget.mapTo(viewport, QPoint(0, 0)), widget.size())
-    return widget.isVisible() and viewport.rect().contains(rect)
+    return bool(widget.isVisible() and viewport.rect().contains(rect))
 
 
 def _buttons_shown(view: Any, editor: Any) -> bool:

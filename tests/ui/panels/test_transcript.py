@@ -203,7 +203,7 @@ def test_starving_remembered_sizes_are_clamped(qloop: Any, sim: Any, settings: A
     first.resize(1100, 700)
     first.show()
     qloop.sleep(0.1)
-    panel = first.show_panel("chat")
+    panel: Any = first.show_panel("chat")
     panel.transcript.set_form_shown(True)
     qloop.sleep(0.05)
     # Drag everything away from the transcript: the inspector and the form as wide as can be.
@@ -228,7 +228,7 @@ def test_starving_remembered_sizes_are_clamped(qloop: Any, sim: Any, settings: A
         again.show()
         qloop.sleep(0.1)
         panel = again.show_panel("chat")
-        qloop.sleep(0.1)
+        qloop.sleep(0.1)  # (a conversational panel: it has a transcript)
         assert panel.transcript.column.width() >= 420
         assert panel.dump_state()["transcript"]["rect"][2] >= 420
     finally:
