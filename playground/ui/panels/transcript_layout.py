@@ -164,7 +164,9 @@ class TranscriptLayout(QObject):
     def keep_room(self) -> None:
         """The transcript at least ``TRANSCRIPT_MIN`` wide in a wide window (the form folds
         first, unless the user asked for it); the form shown again when there is room."""
-        panel = self.panel
+        panel = self._panel()
+        if panel is None:  # a Resize or Show while the panel is being destroyed
+            return
         window = panel.window()
         wide = window is not panel and window.width() >= WIDE_WINDOW
         self.column.setMinimumWidth(TRANSCRIPT_MIN if wide else 0)
@@ -181,7 +183,7 @@ class TranscriptLayout(QObject):
                 self._set_auto(True)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._panel() and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+        if watched is self._panel() and watched is not None and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
             self.keep_room()
             if event.type() == QEvent.Type.Show:
                 # Shown into a window laid out already, it gets its final width a moment later.
