@@ -246,8 +246,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if path.is_dir():
             return _fail(f"{args.file}: is a directory")
-        # Only the capture is kept (its chunks are the timeline's raw bytes), not the file too.
-        capture = read_capture(path.read_bytes())
+        # Only the capture is kept (its chunks are the timeline's raw bytes), not the file too:
+        # raw SSE is read from the file a piece at a time.
+        capture = read_capture(path)
     except FileNotFoundError:
         return _fail(f"{args.file}: no such file")
     except OSError as exc:

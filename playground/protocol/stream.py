@@ -452,12 +452,12 @@ class StreamDecoder(RouteChoice, BodyModes):
             self.state.comments += 1
             self._repeats.append(item.index)
         elif type(item) is SSEUnterminated:
-            raw = item.raw
-            more = f" (+{len(raw) - 200} bytes)" if len(raw) > 200 else ""
+            size = item.size  # an endless line's megabytes are not joined for the message
+            more = f" (+{size - 200} bytes)" if size > 200 else ""
             self._sink.report(
                 "unterminated_event",
                 "the stream ended inside an event (no blank line after it), so it was "
-                f"never dispatched: {raw[:200]!r}{more}",
+                f"never dispatched: {item.head(200)!r}{more}",
                 item.index,
             )
 
