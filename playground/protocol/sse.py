@@ -406,8 +406,8 @@ class SSEUnterminated:
         self.index = index
         self.event = event
         self.data = data
-        # Pieces of bytes only: the parser's are (a buffer a caller may reuse is copied).
-        self._pieces = [raw] if isinstance(raw, bytes) else [bytes(piece) for piece in raw if piece]
+        # Bytes only (bytes() of bytes is the same object): a buffer a caller may reuse is copied.
+        self._pieces = [bytes(p) for p in raw if p] if isinstance(raw, list) else [bytes(raw)]
         self.start = start
         self.end = end
         self.t_first = t_first

@@ -134,12 +134,13 @@ def test_depth_of_pieces_is_the_depth_of_their_join(pieces: list[str], limit: in
     closes, empty pieces: the walk over the pieces answers as the whole text does."""
     whole = "".join(pieces)
     walked = safe_json_module._COPIED_MAX
-    safe_json_module._COPIED_MAX = 0  # every text walked piece by piece, however short
+    # Every text walked piece by piece, however short.
+    safe_json_module._COPIED_MAX = 0  # type: ignore[misc]
     try:
         assert exceeds_depth_in_pieces(pieces, limit) is exceeds_depth(whole, limit)
         assert exceeds_depth_in_pieces([whole], limit) is exceeds_depth(whole, limit)
     finally:
-        safe_json_module._COPIED_MAX = walked
+        safe_json_module._COPIED_MAX = walked  # type: ignore[misc]
 
 
 def test_deep_pieces_are_checked_without_joining_them() -> None:

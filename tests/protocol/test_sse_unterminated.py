@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import tracemalloc
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from playground.protocol.sse import SSEParser, SSEUnterminated, parse_all
+from playground.protocol.sse import SSEItem, SSEParser, SSEUnterminated, parse_all
 
 _LINE = st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b""))
 
@@ -23,7 +24,7 @@ def test_the_unterminated_item_reads_the_bytes_received_under_any_chunking(
 ) -> None:
     stream = b"".join(before) + b"data: " + line  # ends inside an event
     parser = SSEParser()
-    items = []
+    items: list[SSEItem] = []
     last = 0
     for cut in [*sorted({min(c, len(stream)) for c in cuts}), len(stream)]:
         items.extend(parser.feed(stream[last:cut], 0.0))
@@ -54,3 +55,16 @@ def test_an_endless_line_is_not_copied_at_the_end_of_the_stream() -> None:
     assert peak < 65536 * 4
     assert tail.size == tail.end - tail.start == sum(map(len, reads))
     assert tail.raw == b"".join(reads)  # read whole, it is every byte received
+
+
+def test_bytes_given_in_any_buffer_are_kept_as_bytes_of_their_own() -> None:
+    given_raw = bytearray(b"data: par")
+    reused = bytearray(b"par")
+    pieces: list[Any] = [memoryview(b"data: "), b"", reused, b"tial"]
+    one = SSEUnterminated(0, None, None, given_raw, 0, 9, 0.0, 0.0)  # type: ignore[arg-type]
+    many = SSEUnterminated(0, None, None, pieces, 0, 13, 0.0, 0.0)
+    given_raw[:] = b"xxxxxxxxx"  # the caller reuses its buffers
+    reused[:] = b"xxx"
+    assert (one.raw, many.raw) == (b"data: par", b"data: partial")
+    assert type(one.raw) is bytes and type(many.raw) is bytes
+    assert (one.size, many.size, many.head(8)) == (9, 13, b"data: pa")
