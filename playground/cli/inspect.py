@@ -25,8 +25,6 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 
 
-
-
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -145,8 +143,11 @@ def _event_line(item: SSEItem, bodies: Container[int] = ()) -> dict[str, Any]:
     return {"event": item.event, "data": item.data, "id": item.id, "retry": item.retry}
 
 
-def _short(text: str, limit: int = 2000) -> str:
-    return text if len(text) <= limit else text[:limit] + f"… (+{len(text) - limit} chars)"
+def _short(text: str, limit: int = 2000, length: int | None = None) -> str:
+    """``text`` cut to ``limit`` characters; ``length``: the whole text's, when ``text`` is
+    only its start."""
+    length = len(text) if length is None else length
+    return text if length <= limit else text[:limit] + f"… (+{length - limit} chars)"
 
 
 def _human(decoder: StreamDecoder) -> str:
@@ -182,7 +183,9 @@ def _human(decoder: StreamDecoder) -> str:
             tag = " (server)" if call.server else ""
             ok = "valid JSON" if call.valid_json else "not valid JSON yet"
             lines.append(f"  {call.name or '?'} {call.id or ''}{tag} [{ok}]")
-            lines.append(f"    {_short(call.arguments.value, 400)}")
+            # Its first characters only: megabytes of arguments are not joined to show 400.
+            args = call.arguments
+            lines.append(f"    {_short(args.head(401), 400, len(args))}")
     for image in state.images:
         kind = "final" if image.final else f"partial #{image.index}"
         size = f"{image.width}x{image.height}" if image.width else "?x?"
@@ -243,8 +246,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if path.is_dir():
             return _fail(f"{args.file}: is a directory")
-        # Only the capture is kept (its chunks are the timeline's raw bytes), not the file too.
-        capture = read_capture(path.read_bytes())
+        # Only the capture is kept (its chunks are the timeline's raw bytes), not the file too:
+        # raw SSE is read from the file a piece at a time.
+        capture = read_capture(path)
     except FileNotFoundError:
         return _fail(f"{args.file}: no such file")
     except OSError as exc:

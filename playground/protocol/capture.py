@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import io
 import json
 import os
 from dataclasses import dataclass, field
@@ -171,6 +172,27 @@ def _pieces(t: float, data: bytes) -> list[tuple[float, bytes]]:
     return out
 
 
+def _read_pieces(file: io.BufferedReader, head: bytes) -> list[tuple[float, bytes]]:
+    """``_pieces(0.0, head + the rest of file)``, read a piece at a time: the file's bytes are
+    never in memory twice (whole, and cut), as 8 MB of one endless line were while it was cut
+    (``playground bench --only hostile``)."""
+    out: list[tuple[float, bytes]] = []
+    held = head
+    while True:
+        wanted = PIECE - len(held)
+        buffer = held + file.read(wanted) if wanted > 0 else held
+        if not buffer:
+            return out
+        stop = len(buffer)
+        if stop == PIECE and file.peek(1):  # more after this piece: it ends after a blank line
+            blank = buffer.rfind(b"\n\n")
+            stop = blank + 2 if blank >= 0 else stop
+        out.append((0.0, buffer[:stop]))
+        held = buffer[stop:]
+        if stop < PIECE and not held:
+            return out
+
+
 def _set_headers(capture: Capture, pairs: list[tuple[str, str]]) -> None:
     capture.header_pairs = pairs
     capture.response_headers = dict(pairs)
@@ -271,7 +293,15 @@ def read_capture(source: str | os.PathLike[str] | bytes, *, strict: bool = False
     last line, and on a file that is not a capture. (A missing file raises ``OSError`` from
     ``open`` either way: the caller decides how to report that.)
     """
-    data = source if isinstance(source, bytes) else Path(source).read_bytes()
+    if isinstance(source, bytes):
+        data = source
+    else:
+        with open(source, "rb") as file:
+            # What decides the format is the first 4 KiB (is_capture); raw SSE is read in pieces.
+            head = file.read(4096)
+            if not strict and not is_capture(head):
+                return Capture(None, None, None, {}, _read_pieces(file, head), raw=True)
+            data = head + file.read()
     if strict:
         name = "capture" if isinstance(source, bytes) else Path(source).name
         records = _parse_strict(data, name)

@@ -21,9 +21,10 @@ if TYPE_CHECKING:  # the window imports this at startup; the state module loads 
 __all__ = ["parsed_tool_calls", "state_json", "tool_call_json"]
 
 
-def tool_call_json(call: ToolCallState) -> dict[str, Any]:
-    """One tool call: ``{id, name, arguments, valid_json, choice, server}``."""
-    return call.as_json() | {"choice": call.choice, "server": call.server}
+def tool_call_json(call: ToolCallState, *, pieces: bool = False) -> dict[str, Any]:
+    """One tool call: ``{id, name, arguments, valid_json, choice, server}``; ``pieces``: the
+    arguments as their ``TextBuffer``, not joined (see ``state_json``)."""
+    return call.as_json(pieces=pieces) | {"choice": call.choice, "server": call.server}
 
 
 def parsed_tool_calls(state: StreamState | None) -> list[dict[str, Any]]:
@@ -39,8 +40,12 @@ def parsed_tool_calls(state: StreamState | None) -> list[dict[str, Any]]:
     return out
 
 
-def state_json(state: StreamState) -> dict[str, Any]:
-    """The JSON of a state (the keys docs/design.md and README.md name for ``inspect --json``)."""
+def state_json(state: StreamState, *, pieces: bool = False) -> dict[str, Any]:
+    """The JSON of a state (the keys docs/design.md and README.md name for ``inspect --json``).
+
+    ``pieces``: tool calls' arguments as their ``TextBuffer``, never joined, for a writer that
+    writes them piece by piece (``json_out.write_json``): megabytes of arguments joined whole
+    cost a copy beside the pieces while the join runs."""
     err = state.error
     audio = state.audio
     return {
@@ -50,9 +55,9 @@ def state_json(state: StreamState) -> dict[str, Any]:
         "text": state.text,
         "reasoning": state.reasoning,
         "refusal": state.refusal,
-        "tool_calls": [tool_call_json(c) for c in state.tool_calls],
+        "tool_calls": [tool_call_json(c, pieces=pieces) for c in state.tool_calls],
         "server_tool_calls": [
-            {"id": c.id, "name": c.name, "arguments": c.arguments.value}
+            {"id": c.id, "name": c.name, "arguments": c.arguments if pieces else c.arguments.value}
             for c in state.tool_calls
             if c.server
         ],

@@ -12,12 +12,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
 import orjson
 
-__all__ = ["MAX_DEPTH", "JsonTooDeep", "exceeds_depth", "loads", "loads_or"]
+__all__ = [
+    "MAX_DEPTH",
+    "JsonTooDeep",
+    "exceeds_depth",
+    "exceeds_depth_in_pieces",
+    "loads",
+    "loads_or",
+]
 
 # Deeper than any request or response a provider documents (tool schemas nest a few dozen levels
 # at most), shallow enough that every recursive walk in Python stays far from its recursion limit.
@@ -31,6 +38,9 @@ _OPENERS: Final = frozenset(b"[{")
 _TOKENS: Final = re.compile(rb'("(?:[^"\\]|\\.)*")|([\[{])|([\]}])', re.DOTALL)
 _TOKENS_STR: Final = re.compile(r'("(?:[^"\\]|\\.)*")|([\[{])|([\]}])', re.DOTALL)
 _COPIED_MAX: Final = 1 << 20  # bytes of text checked through copies (C speed) at most
+# Pieces of a text: a token as above, or (group 4) a quote whose string goes on past the piece.
+_PIECE_TOKENS: Final = re.compile(r'("(?:[^"\\]|\\.)*")|([\[{])|([\]}])|(")', re.DOTALL)
+_IN_STRING: Final = re.compile(r'(?:[^"\\]|\\.)*', re.DOTALL)
 
 
 class JsonTooDeep(ValueError):
@@ -86,6 +96,65 @@ def _walk_exceeds(tokens: Iterator[re.Match[str]] | Iterator[re.Match[bytes]], l
         elif kind == 3:
             depth -= 1
     return False
+
+
+def exceeds_depth_in_pieces(pieces: Sequence[str], limit: int = MAX_DEPTH) -> bool:
+    """``exceeds_depth("".join(pieces), limit)``, without that join when the text is long.
+
+    A tool call's arguments are kept as the pieces they arrived in; joined whole they were a
+    second copy of megabytes beside the pieces, the largest part of what reading 8 MB of deep
+    arguments cost (``playground bench --only hostile``). A string may run across pieces: its
+    quote is followed into the next ones, and, as the regular expression does on the whole
+    text, a quote whose string never closes is passed over and the walk goes on after it.
+    """
+    if sum(piece.count("[") + piece.count("{") for piece in pieces) <= limit:
+        return False
+    if sum(map(len, pieces)) <= _COPIED_MAX:
+        return exceeds_depth("".join(pieces), limit)
+    depth = 0
+    index, pos = 0, 0  # where the walk is: piece ``index``, character ``pos``
+    count = len(pieces)
+    while index < count:
+        piece = pieces[index]
+        opened: tuple[int, int] | None = None
+        for token in _PIECE_TOKENS.finditer(piece, pos):
+            kind = token.lastindex
+            if kind == 2:
+                depth += 1
+                if depth > limit:
+                    return True
+            elif kind == 3:
+                depth -= 1
+            elif kind == 4:
+                opened = (index, token.start())
+                break
+        if opened is None:
+            index, pos = index + 1, 0
+            continue
+        closed = _string_end(pieces, opened[0], opened[1] + 1)
+        # A string that never closes is no string: the walk goes on just after its quote.
+        index, pos = closed if closed is not None else (opened[0], opened[1] + 1)
+    return False
+
+
+def _string_end(pieces: Sequence[str], index: int, pos: int) -> tuple[int, int] | None:
+    """Where the string whose characters start at ``pieces[index][pos]`` ends (just after its
+    closing quote, as ``(piece, position)``), or None when the text ends first."""
+    escaped = False  # the last piece ended on a backslash: the next character is escaped
+    while index < len(pieces):
+        piece = pieces[index]
+        if escaped and piece:
+            pos += 1
+            escaped = False
+        if not escaped:
+            found = _IN_STRING.match(piece, pos)
+            stop = found.end() if found is not None else len(piece)
+            if stop < len(piece):
+                if piece[stop] == '"':
+                    return (index, stop + 1)
+                escaped = True  # a backslash, the piece's last character
+        index, pos = index + 1, 0
+    return None
 
 
 def _reject_constant(name: str) -> Any:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 __all__ = [
@@ -370,23 +370,97 @@ class SSEComment:
         return len(self.raw)
 
 
-@dataclass(slots=True)
 class SSEUnterminated:
-    """Bytes left at end of stream without the blank line that would dispatch them (never fired)."""
+    """Bytes left at end of stream without the blank line that would dispatch them (never fired).
+
+    Its bytes are kept as the pieces the stream brought them in, and ``raw`` joins them when
+    read: an endless line is megabytes of reads which the reader keeps anyway (a capture's
+    chunks, a run's record); joined at the end of the stream it was a second copy of all of them
+    (``playground bench --only hostile``). ``size`` and ``head`` read the pieces.
+    """
+
+    __slots__ = ("_pieces", "data", "end", "event", "fields", "index", "start", "t_first", "t_last")
 
     index: int
     event: str | None
     data: str | None
-    raw: bytes
+    _pieces: list[bytes]
     start: int
     end: int
     t_first: float
     t_last: float
-    fields: list[str] = field(default_factory=list)
+    fields: list[str]
+
+    def __init__(
+        self,
+        index: int,
+        event: str | None,
+        data: str | None,
+        raw: bytes | list[bytes],
+        start: int,
+        end: int,
+        t_first: float,
+        t_last: float,
+        fields: list[str] | None = None,
+    ) -> None:
+        self.index = index
+        self.event = event
+        self.data = data
+        # Bytes only (bytes() of bytes is the same object): a buffer a caller may reuse is copied.
+        self._pieces = [bytes(p) for p in raw if p] if isinstance(raw, list) else [bytes(raw)]
+        self.start = start
+        self.end = end
+        self.t_first = t_first
+        self.t_last = t_last
+        self.fields = [] if fields is None else fields
+
+    @property
+    def raw(self) -> bytes:
+        """The bytes, joined anew on each read when they came in more than one piece."""
+        pieces = self._pieces
+        if len(pieces) == 1:
+            return pieces[0]
+        return b"".join(pieces)
 
     @property
     def size(self) -> int:
-        return len(self.raw)
+        return sum(map(len, self._pieces))
+
+    def head(self, limit: int) -> bytes:
+        """The first ``limit`` bytes, joined from the first pieces only."""
+        out: list[bytes] = []
+        wanted = limit
+        for piece in self._pieces:
+            if wanted <= 0:
+                break
+            out.append(piece[:wanted])
+            wanted -= len(piece)
+        return b"".join(out)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SSEUnterminated):
+            return NotImplemented
+        return (
+            self.index == other.index
+            and self.event == other.event
+            and self.data == other.data
+            and self.start == other.start
+            and self.end == other.end
+            and self.t_first == other.t_first
+            and self.t_last == other.t_last
+            and self.fields == other.fields
+            and self.size == other.size
+            and self.raw == other.raw
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __repr__(self) -> str:
+        return (
+            f"SSEUnterminated(index={self.index!r}, event={self.event!r}, data={self.data!r}, "
+            f"raw={self.raw!r}, start={self.start!r}, end={self.end!r}, "
+            f"t_first={self.t_first!r}, t_last={self.t_last!r}, fields={self.fields!r})"
+        )
 
 
 SSEItem = SSEEvent | SSEComment | SSEUnterminated
@@ -521,12 +595,14 @@ class SSEParser:
             consumed = self._cut_any(held, self._base, len(held), t, out)
             self._parts = [held[consumed:]] if consumed < len(held) else []
             self._base += consumed
-        tail = self._held + b"".join(self._parts)
+        # The line begun and never ended stays in the pieces it came in (SSEUnterminated).
+        tail = [self._held, *self._parts]
         self._held, self._parts = b"", []
         base = self._base
-        self._base = base + len(tail)  # offset stays the number of bytes received
+        received = sum(map(len, tail))
+        self._base = base + received  # offset stays the number of bytes received
         start = self._ev_start
-        if start is None and not tail:
+        if start is None and not received:
             return out
         lines = b"".join(self._ev_parts)
         event_type = self._event_type
@@ -535,7 +611,7 @@ class SSEParser:
                 self._index,
                 event_type.decode("utf-8", "replace") if event_type else None,
                 data_bytes_of_raw(lines).decode("utf-8", "replace") if self._data_lines else None,
-                lines + tail,
+                [lines, *tail],
                 base if start is None else start,
                 self._base,
                 self._line_t if start is None else self._ev_t,

@@ -92,8 +92,12 @@ class ToolCallState:
     def valid_json(self) -> bool:
         """Whether the arguments so far parse as JSON (they do once the call is whole); False
         when they nest deeper than ``safe_json.MAX_DEPTH`` (the run has ``json_too_deep``)."""
-        from playground.protocol.safe_json import loads
+        from playground.protocol.safe_json import exceeds_depth_in_pieces, loads
 
+        # Too deep is decided on the pieces: arguments nested past the limit (megabytes of
+        # brackets) are never joined whole for it.
+        if not self.arguments or exceeds_depth_in_pieces(self.arguments.pieces()):
+            return False
         text = self.arguments.value
         if not text.strip():
             return False
@@ -103,11 +107,12 @@ class ToolCallState:
             return False
         return True
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, *, pieces: bool = False) -> dict[str, Any]:
+        """``pieces``: the arguments as their ``TextBuffer`` (projection.state_json)."""
         return {
             "id": self.id,
             "name": self.name,
-            "arguments": self.arguments.value,
+            "arguments": self.arguments if pieces else self.arguments.value,
             "valid_json": self.valid_json,
         }
 

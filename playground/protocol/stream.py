@@ -17,7 +17,7 @@ from playground.protocol.fastpath import Template, build_template, string_body
 from playground.protocol.findings import FindingSink
 from playground.protocol.media import LetterRuns
 from playground.protocol.routes import ROUTE_NAMES, make_decoder
-from playground.protocol.safe_json import MAX_DEPTH, JsonTooDeep, exceeds_depth
+from playground.protocol.safe_json import MAX_DEPTH, JsonTooDeep, exceeds_depth_in_pieces
 from playground.protocol.sse import (
     SSEComment,
     SSEEvent,
@@ -202,7 +202,7 @@ class StreamDecoder(RouteChoice, BodyModes):
             except Exception as exc:  # pragma: no cover - defensive boundary
                 self._sink.report("decoder_error", f"finish: {exc!r}", None)
         for call in state.tool_calls:
-            if exceeds_depth(call.arguments.value):
+            if exceeds_depth_in_pieces(call.arguments.pieces()):
                 self._sink.report(
                     "json_too_deep",
                     f"tool call {call.name or call.id or ''}'s arguments nest deeper than "
@@ -452,12 +452,12 @@ class StreamDecoder(RouteChoice, BodyModes):
             self.state.comments += 1
             self._repeats.append(item.index)
         elif type(item) is SSEUnterminated:
-            raw = item.raw
-            more = f" (+{len(raw) - 200} bytes)" if len(raw) > 200 else ""
+            size = item.size  # an endless line's megabytes are not joined for the message
+            more = f" (+{size - 200} bytes)" if size > 200 else ""
             self._sink.report(
                 "unterminated_event",
                 "the stream ended inside an event (no blank line after it), so it was "
-                f"never dispatched: {raw[:200]!r}{more}",
+                f"never dispatched: {item.head(200)!r}{more}",
                 item.index,
             )
 

@@ -319,7 +319,7 @@ def _summarize(item: SSEItem, payload: object | None) -> str:
     if isinstance(item, SSEComment):
         return f": {item.text}" if item.text else ": (keep-alive)"
     if isinstance(item, SSEUnterminated):
-        return f"cut off at end of stream ({_size(len(item.raw))})"
+        return f"cut off at end of stream ({_size(item.size)})"
     assert isinstance(item, SSEEvent)
     if item.event == "audio" and not item.data:
         return f"audio {item.end - item.start} B"

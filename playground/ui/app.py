@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 import time
@@ -361,19 +360,17 @@ async def run_headless(window: MainWindow, args: argparse.Namespace) -> int:
     return 0
 
 
-_DUMP_SLICE = 1 << 20  # characters of the dump encoded and written at a time
-
-
 def _write_dump(panel: Any, path: str) -> None:
-    state = panel.dump_state()
+    from playground.protocol.json_out import write_json
+    from playground.ui.panels.dump import dump_panel
+
+    # Written as it is encoded, a slice at a time, and a tool call's arguments from their
+    # pieces: the whole text, its bytes, or the arguments joined were each one more copy of
+    # an 8 MB tool call's arguments (playground bench --only hostile).
+    state = dump_panel(panel, pieces=True)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    # Written as it is encoded, a slice at a time: the whole text and its bytes at once were
-    # three copies of an 8 MB tool call's arguments (playground bench --only hostile).
-    encoder = json.JSONEncoder(indent=2, ensure_ascii=False, default=str)
     with open(path, "w", encoding="utf-8") as out:
-        for part in encoder.iterencode(state):
-            for at in range(0, len(part), _DUMP_SLICE):
-                out.write(part[at : at + _DUMP_SLICE])
+        write_json(state, out.write)
 
 
 async def _dump_during(panel: Any, ms: int, path: str) -> None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import base64
 import json
+import tracemalloc
 from pathlib import Path
 
 from capture_helpers import RecordedCapture
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from playground.protocol.capture import FORMAT, PIECE, read_capture, redact_headers
 
@@ -160,3 +163,35 @@ def test_line_encoding_survives_integers_beyond_64_bits() -> None:
     line = encode_line(header_record("chat", {"body": {"seed": 2**70}}, "now"))
     assert line.endswith(b"\n") and json.loads(line)["request"]["body"]["seed"] == 2**70
     assert json.loads(encode_line(chunk_record(0.5, b"\xff"))) == {"t": 0.5, "b64": "/w=="}
+
+
+_STRETCHES = st.sampled_from([b"x", b"\n", b"\n\n", b"data: a\n\n", b"\r\n", b"y" * 4000])
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(_STRETCHES, st.integers(1, 40)), max_size=12))
+def test_raw_sse_read_from_a_file_is_cut_as_the_same_bytes_would_be(
+    tmp_path: Path, stretches: list[tuple[bytes, int]]
+) -> None:
+    """A file of raw SSE is read a piece at a time (never whole and cut beside it): the pieces
+    are exactly those of its bytes read whole, and joined they are every byte of it."""
+    raw = b"".join(stretch * count for stretch, count in stretches)
+    raw = raw * (1 + 3 * PIECE // max(1, len(raw))) if raw and len(raw) < PIECE else raw
+    path = tmp_path / "stream.sse"
+    path.write_bytes(raw)
+    capture = read_capture(path)
+    assert capture.raw and capture.chunks == read_capture(raw).chunks
+    assert capture.body == raw
+
+
+def test_an_endless_line_is_read_from_its_file_without_a_second_copy(tmp_path: Path) -> None:
+    path = tmp_path / "line.sse"
+    path.write_bytes(b"data: " + b"x" * (8 * 1024 * 1024))
+    tracemalloc.start()
+    try:
+        capture = read_capture(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert capture.body == path.read_bytes()
+    assert peak < 8 * 1024 * 1024 * 1.2  # the pieces, and one piece being read

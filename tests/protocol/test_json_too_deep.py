@@ -126,3 +126,25 @@ def test_inspect_reads_deep_tool_arguments(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr.decode()[-2000:]
         assert b"json_too_deep" in done.stdout
         assert b"Traceback" not in done.stderr
+
+
+def test_deep_arguments_are_read_and_dumped_without_joining_them() -> None:
+    """The finding, ``valid_json``, inspect's lines and the dump read the pieces: an 8 MB call
+    joined whole had a second copy of itself beside its pieces (bench --only hostile)."""
+    import io
+
+    from playground.bench.hostile_inputs import deep_tool_arguments
+    from playground.cli.inspect import _human
+    from playground.protocol.json_out import write_json
+
+    decoder = decode(deep_tool_arguments(2_000_000), "chat")
+    state = decoder.state
+    (call,) = state.tool_calls
+    arguments = call.arguments
+    assert "json_too_deep" in _codes_of(state) and call.valid_json is False
+    shown = _human(decoder)
+    assert f"    {'[' * 400}… (+{len(arguments) - 400} chars)\n" in shown
+    out = io.StringIO()
+    write_json(state_json(state, pieces=True), out.write)
+    assert len(arguments.parts) > 1  # none of them joined the pieces
+    assert json.loads(out.getvalue()) == json.loads(json.dumps(state_json(state)))

@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from playground.protocol.safe_json import MAX_DEPTH, JsonTooDeep, exceeds_depth, loads, loads_or
+import playground.protocol.safe_json as safe_json_module
+from playground.protocol.safe_json import (
+    MAX_DEPTH,
+    JsonTooDeep,
+    exceeds_depth,
+    exceeds_depth_in_pieces,
+    loads,
+    loads_or,
+)
 
 
 def nested(depth: int, opener: str = "[", closer: str = "]") -> str:
@@ -114,3 +122,34 @@ def test_depth_agrees_with_the_value(value: object) -> None:
     text = json.dumps(value)
     for limit in range(0, 6):
         assert exceeds_depth(text, limit) == (depth(value) > limit)
+
+
+_PIECE_TEXT = st.text(alphabet='[]{}"\\ax', max_size=60)
+
+
+@settings(max_examples=400)
+@given(st.lists(_PIECE_TEXT, max_size=8), st.integers(0, 6))
+def test_depth_of_pieces_is_the_depth_of_their_join(pieces: list[str], limit: int) -> None:
+    """Strings that run across pieces, a backslash at a piece's end, a string that never
+    closes, empty pieces: the walk over the pieces answers as the whole text does."""
+    whole = "".join(pieces)
+    walked = safe_json_module._COPIED_MAX
+    # Every text walked piece by piece, however short.
+    safe_json_module._COPIED_MAX = 0  # type: ignore[misc]
+    try:
+        assert exceeds_depth_in_pieces(pieces, limit) is exceeds_depth(whole, limit)
+        assert exceeds_depth_in_pieces([whole], limit) is exceeds_depth(whole, limit)
+    finally:
+        safe_json_module._COPIED_MAX = walked  # type: ignore[misc]
+
+
+def test_deep_pieces_are_checked_without_joining_them() -> None:
+    pieces = ["[" * 4096] * 1000 + ["]" * 4096] * 1000  # 8 MB of arguments as they arrived
+    tracemalloc.start()
+    try:
+        assert exceeds_depth_in_pieces(pieces)
+        assert not exceeds_depth_in_pieces(pieces, 4096 * 1000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4096 * 2000 // 8

@@ -140,3 +140,19 @@ def test_a_reader_thread_joining_while_another_appends_loses_no_piece(kind: str)
     finally:
         sys.setswitchinterval(interval)
     assert buffer.value == "".join(pieces) and len(buffer) == len(buffer.value)
+
+
+@pytest.mark.parametrize("cls", [TextBuffer, SOURCE_BUFFER.TextBuffer])
+@given(parts=pieces, limit=st.integers(-1, 200))
+def test_pieces_and_head_read_the_text_without_joining_it(
+    cls: type[TextBuffer], parts: list[tuple[str, int]], limit: int
+) -> None:
+    buffer = cls()
+    for text, item in parts:
+        buffer.append(text, item)
+    whole = "".join(text for text, _ in parts)
+    kept = list(buffer.parts)
+    assert "".join(buffer.pieces()) == whole
+    assert buffer.head(limit) == whole[: max(0, limit)]
+    assert buffer.parts == kept  # still the pieces: neither read joined them
+    assert buffer.value == whole and "".join(buffer.pieces()) == whole  # and after a join

@@ -12,9 +12,10 @@ if TYPE_CHECKING:
 __all__ = ["dump_panel"]
 
 
-def dump_panel(panel: RoutePanel) -> dict[str, Any]:
+def dump_panel(panel: RoutePanel, *, pieces: bool = False) -> dict[str, Any]:
     """What ``panel``'s widgets show: the headless contract's JSON (``--dump-state``); on a
-    conversational panel also its ``thread`` and ``requests`` (ui/conversation/thread.py)."""
+    conversational panel also its ``thread`` and ``requests`` (ui/conversation/thread.py).
+    ``pieces``: tool calls' arguments left as their text buffers (protocol/json_out.py)."""
     from playground.ui.kit.layout_audit import audit_layout
 
     window = panel.window()
@@ -29,7 +30,7 @@ def dump_panel(panel: RoutePanel) -> dict[str, Any]:
         talk = {"requests": panel.requests}
     from playground.ui.views.structured_view import structured_dump
 
-    return _dump(panel) | shown | talk | _accounts(panel, talk) | structured_dump(panel)
+    return _dump(panel, pieces) | shown | talk | _accounts(panel, talk) | structured_dump(panel)
 
 
 def _transcript(panel: RoutePanel) -> dict[str, Any] | None:
@@ -67,7 +68,7 @@ def _accounts(panel: RoutePanel, talk: dict[str, Any]) -> dict[str, Any]:
     return {"cost": cost.to_json() if cost is not None else None}
 
 
-def _dump(panel: RoutePanel) -> dict[str, Any]:
+def _dump(panel: RoutePanel, pieces: bool = False) -> dict[str, Any]:
     session = panel.session
     state = session.state
     run = session.run
@@ -103,7 +104,7 @@ def _dump(panel: RoutePanel) -> dict[str, Any]:
     answer = panel.widgets.get("answer")
     # The state's one projection (protocol/projection.py; its route is the decoded one, which a
     # replayed raw stream may give on another route's panel), and what only the window knows.
-    return state_json(state) | {
+    return state_json(state, pieces=pieces) | {
         "http_status": run.status,
         "audio_seconds": round(audio.seconds, 3) if audio is not None else 0.0,
         "audio_bytes": len(audio.data) if audio is not None else 0,
