@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from playground.evaluate.experiments import Experiment, new_experiment, save_experiment
-from playground.evaluate.runner import Cell, Progress, Runner
+from playground.evaluate.runner import Cell, Progress, Runner, Sender
 from playground.evaluate.suite import Suite
 
 __all__ = ["GridRun", "prepare_grid", "run_grid"]
@@ -35,6 +35,7 @@ def prepare_grid(
     progress: Callable[[Progress], None] | None = None,
     root: Path | None = None,
     only: Iterable[tuple[str, str, int]] | None = None,
+    sender: Sender | None = None,
 ) -> GridRun:
     """The experiment folder and its runner, not started (the caller may keep it to cancel);
     ``only``: the (case, variant, repeat) cells to run (the window's row, column, failed ones)."""
@@ -48,6 +49,7 @@ def prepare_grid(
         capture_dir=experiment.cells_dir,
         progress=progress,
         only=only,
+        sender=sender,
     )
     return GridRun(experiment, runner)
 

@@ -24,7 +24,9 @@ from PySide6.QtCore import (
 
 from playground.evaluate.runner import Cell
 from playground.protocol.stream import StreamDecoder
+from playground.ui.runtime import reader_pause
 from playground.ui.runtime.frame_rate import FRAME_MS
+from playground.ui.runtime.frames import paint_now
 
 __all__ = ["CELL_ROLE", "CellView", "GridModel"]
 
@@ -170,9 +172,15 @@ class GridModel(QAbstractTableModel):
         self._dirty = True
 
     def _frame(self) -> None:
-        """Tell the view of the cells whose state or text changed since the last frame."""
+        """Tell the view of the cells whose state or text changed since the last frame, and
+        paint them now, with the reader threads paused (ui/runtime/frames.py says why)."""
         if not (self._dirty or self.live):
             return
+        with reader_pause.paused():
+            self._tell_view()
+            paint_now()
+
+    def _tell_view(self) -> None:
         self._dirty = False
         live = self.live
         changed = []

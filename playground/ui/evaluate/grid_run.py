@@ -9,18 +9,26 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from playground.evaluate.cell_thread import send_on_reader_thread
 from playground.evaluate.grid import GridRun, prepare_grid, run_grid
 from playground.evaluate.runner import Progress
 from playground.evaluate.suite import Suite
 from playground.ui.evaluate.grid_model import GridModel
-from playground.ui.runtime import gc_schedule
+from playground.ui.runtime import gc_schedule, reader_pause
 from playground.ui.runtime.frames import SWITCH_INTERVAL_S
 
-__all__ = ["GridController"]
+__all__ = ["GridController", "send_in_window"]
+
+# The grid's streams are read and decoded on reader threads, as a panel's stream is, each
+# reader paused (its decode lock held) while the grid's frame reads and paints the cells.
+send_in_window = partial(
+    send_on_reader_thread, register=reader_pause.register, unregister=reader_pause.unregister
+)
 
 
 class GridController(QObject):
@@ -65,6 +73,7 @@ class GridController(QObject):
             progress=self._on_progress,
             root=self.root,
             only=only,
+            sender=send_in_window,
         )
         self.grid = grid
         self.progress = grid.runner.snapshot()

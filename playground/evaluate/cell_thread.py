@@ -1,0 +1,92 @@
+"""One request of a cell read and decoded on a reader thread, as a panel's stream is.
+
+The window's grid sends this way (``Runner(sender=send_on_reader_thread)``): with hundreds of
+streams going, decoding each read on the event loop's thread (``cell_run.send_once``) made that
+thread, the window's, do the work of every stream. Here the transport's ``ThreadedReader`` reads
+with httpx's blocking client on a thread of its own and decodes each read there as it arrives
+(``DecodeAhead``, the same ``StreamDecoder`` the panels use); the loop's thread takes what the
+reader queued once a frame: the times, the status and the bytes for the capture journal, which
+cost it next to nothing. The cell's outcome, its capture and its cancellation are the same as
+``send_once``'s. ``playground eval`` keeps ``send_once``: with no window, a thread per stream
+would only add switching.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+from playground.evaluate.cell_run import Attempt, DecodingSink, attempt_of, journaled
+from playground.protocol.state import StreamState
+from playground.protocol.stream import StreamDecoder
+from playground.transport.decode_ahead import DecodeAhead
+from playground.transport.reader import ThreadedReader
+from playground.transport.spec import RequestSpec
+
+__all__ = ["DRAIN_S", "send_on_reader_thread"]
+
+# How often the loop's thread takes what a reader queued: about a frame (60 Hz). The decoder's
+# state is current all along (the reader thread decodes); only the journal and the times wait.
+DRAIN_S: Final = 0.016
+CONNECT_TIMEOUT_S: Final = 10.0
+
+
+def _has_output(state: StreamState) -> bool:
+    from playground.runs.outcome import has_output
+
+    return has_output(state)
+
+
+async def send_on_reader_thread(
+    spec: RequestSpec,
+    body: dict[str, Any] | None,
+    capture: Path | None,
+    client: object = None,
+    *,
+    first_byte_timeout: float = 120.0,
+    on_decoder: Callable[[StreamDecoder], None] | None = None,
+    register: Callable[[threading.RLock], None] | None = None,
+    unregister: Callable[[threading.RLock], None] | None = None,
+) -> Attempt:
+    """``send_once`` with the reading and decoding on a reader thread (``client`` is unused:
+    the reader has a blocking client of its own). ``register``/``unregister`` get the decode
+    lock while the reader runs, so the window can pause every reader for a frame's work."""
+    decoding = DecodingSink(spec.route, body, spec.secrets(), decoded_ahead=True)
+    ahead = DecodeAhead(decoding.decoder, _has_output)
+    if on_decoder is not None:
+        on_decoder(decoding.decoder)
+    tee = journaled(decoding, spec, capture)
+    reader = ThreadedReader(
+        spec,
+        connect_timeout=CONNECT_TIMEOUT_S,
+        first_byte_timeout=first_byte_timeout,
+        allow_insecure_key=spec.allow_insecure_key,
+    )
+    reader.ahead = ahead
+    reader.start(asyncio.get_running_loop())
+    if register is not None:
+        register(ahead.lock)
+    try:
+        while True:
+            ended = await reader.wait(DRAIN_S)
+            reader.drain(tee, None)
+            if ended and reader.empty():
+                break
+    except asyncio.CancelledError:
+        # Stop: the reader closes its connection at its next wait; what it decoded is kept,
+        # nothing more is (close waits for a decode under way), and the capture ends cancelled.
+        reader.cancel()
+        ahead.close()
+        decoding.cancelled = True
+        reader.drain(tee, None)
+        tee.end_if_open(decoding.record.end_time())
+        raise
+    finally:
+        if unregister is not None:
+            unregister(ahead.lock)
+    if reader.error is not None:
+        raise reader.error  # a bug below the transport: the runner's cell says so, not a hang
+    return attempt_of(decoding)
