@@ -21,6 +21,7 @@ from playground.protocol.stream import StreamDecoder
 from playground.runs.journal import CaptureJournal
 from playground.runs.outcome import end_run
 from playground.runs.record import RunRecord
+from playground.runs.writer import FileWriter
 from playground.transport.client import stream_request
 from playground.transport.errors import TransportError
 from playground.transport.pipeline import ScrubbingSink, TeeSink, scrub_bytes
@@ -127,11 +128,17 @@ async def send_once(
     return attempt_of(decoding)
 
 
-def journaled(decoding: DecodingSink, spec: RequestSpec, capture: Path | None) -> TeeSink:
-    """``decoding`` first, then the capture journal (scrubbed of the request's keys), if any."""
+def journaled(
+    decoding: DecodingSink,
+    spec: RequestSpec,
+    capture: Path | None,
+    writer: FileWriter | None = None,
+) -> TeeSink:
+    """``decoding`` first, then the capture journal (scrubbed of the request's keys), if any;
+    its lines, fsync and rename on ``writer``'s thread when one is given."""
     sinks: list[Any] = []
     if capture is not None:
-        journal = CaptureJournal(capture, spec.route, status_source=decoding.status)
+        journal = CaptureJournal(capture, spec.route, status_source=decoding.status, writer=writer)
         sinks.append(ScrubbingSink(journal, decoding.secrets))
     return TeeSink(decoding, *sinks)
 
