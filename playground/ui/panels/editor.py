@@ -133,7 +133,7 @@ class RequestEditor(QWidget):
             self.variables = VariablesGroup(self._built)
             self.variables.changed.connect(self._form_edited)
             self.changed.connect(self.variables.rescan_soon)  # a JSON body typed or pasted
-            self.form.addRow(self.variables)
+            self.variables.place_in(self.form, self._system_box)
         self._form_to_raw()
 
     def form_fields(self) -> list[tuple[Field, QWidget]]:
@@ -399,9 +399,12 @@ class RequestEditor(QWidget):
         self._raw_error.setText(self._note())
 
     def _note(self) -> str:
-        """What the body built from the form leaves out, and why (tools the list cannot send)."""
+        """What the body built from the form leaves out, and why (tools the list cannot send),
+        and the variables it sends as written (no value)."""
         tools = self.tools_list()
-        return tools.left_out_note() if tools is not None and tools.use_tools.isChecked() else ""
+        left = tools.left_out_note() if tools is not None and tools.use_tools.isChecked() else ""
+        unfilled = self.variables.note.text() if self.variables is not None else ""
+        return "\n".join(note for note in (left, unfilled) if note)
 
     def _on_raw_text(self) -> None:
         if not self._syncing:

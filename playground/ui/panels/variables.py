@@ -83,6 +83,15 @@ class VariablesGroup(QGroupBox):
         values = {n: v for n, v in self._values.items() if v}
         return fill_body(body, values) if values else body
 
+    def place_in(self, form: QFormLayout, below: QWidget | None) -> None:
+        """Take a row of ``form`` under ``below`` (the System box: the group sits by the text
+        it fills, not under the folded fields), or its last row."""
+        row = form.getWidgetPosition(below)[0] if below is not None else -1
+        if row < 0:
+            form.addRow(self)
+        else:
+            form.insertRow(row + 1, self)
+
     def rescan_soon(self) -> None:
         """The request changed where no body was built (the thread): look for names shortly."""
         self._rescan.start()

@@ -139,6 +139,7 @@ def test_an_unfilled_variable_is_sent_as_written(qloop: Any, sim: Any) -> None:
     panel.editor.prompt.setPlainText("Tell me about {{topic}}.")
     group = panel.editor.variables
     assert group.note.text() == "No value for {{topic}}: sent as written."
+    assert group.note.text() in panel.editor.raw_error.text()  # under the JSON body too
     assert then_wait(qloop, panel) == "complete"
     assert "Tell me about {{topic}}." in _strings(panel.conversation.requests[-1]["body"])
 
