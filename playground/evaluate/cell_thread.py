@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Final
 
@@ -26,6 +27,7 @@ from playground.runs.writer import FileWriter
 from playground.transport.decode_ahead import DecodeAhead
 from playground.transport.reader import ThreadedReader
 from playground.transport.spec import RequestSpec
+from playground.transport.thread_priority import READER_NICE, lower_priority
 
 __all__ = ["DRAIN_S", "send_on_reader_thread"]
 
@@ -35,6 +37,22 @@ __all__ = ["DRAIN_S", "send_on_reader_thread"]
 # thread a thousand times a second for nothing a person sees.
 DRAIN_S: Final = 0.1
 CONNECT_TIMEOUT_S: Final = 10.0
+_helper: ThreadPoolExecutor | None = None
+
+
+def _helper_thread() -> ThreadPoolExecutor:
+    """One helper thread, below the window's thread in priority as a reader is: it starts the
+    readers and works out finished cells' outcomes. One, not a pool: a round of 16 cells paced
+    alike ends at once, and six helpers decoding its outcomes side by side kept the window's
+    thread waiting for the GIL (its timer's lag doubled)."""
+    global _helper
+    if _helper is None:
+        _helper = ThreadPoolExecutor(
+            max_workers=1,
+            thread_name_prefix="evaluate-helper",
+            initializer=lambda: lower_priority(threading.get_native_id(), READER_NICE),
+        )
+    return _helper
 
 
 def _has_output(state: StreamState) -> bool:
@@ -51,15 +69,11 @@ async def send_on_reader_thread(
     *,
     first_byte_timeout: float = 120.0,
     on_decoder: Callable[[StreamDecoder], None] | None = None,
-    register: Callable[[threading.RLock], None] | None = None,
-    unregister: Callable[[threading.RLock], None] | None = None,
     writer: FileWriter | None = None,
 ) -> Attempt:
     """``send_once`` with the reading and decoding on a reader thread (``client`` is unused:
-    the reader has a blocking client of its own). ``register``/``unregister`` get the decode
-    lock while the reader runs, so the window can pause every reader for a frame's work;
-    ``writer`` writes the capture's lines, fsync and rename on its thread (the caller flushes
-    it before the captures are read)."""
+    the reader has a blocking client of its own); ``writer`` writes the capture's lines, fsync
+    and rename on its thread (the caller flushes it before the captures are read)."""
     decoding = DecodingSink(spec.route, body, spec.secrets(), decoded_ahead=True)
     ahead = DecodeAhead(decoding.decoder, _has_output)
     if on_decoder is not None:
@@ -73,12 +87,10 @@ async def send_on_reader_thread(
     )
     reader.ahead = ahead
     loop = asyncio.get_running_loop()
-    if register is not None:
-        register(ahead.lock)
     try:
         # Thread.start waits until the new thread runs: with every core busy that was 3 ms on
         # average, 23 ms at worst, of the window's thread (2-core AMD EPYC); a helper waits.
-        await loop.run_in_executor(None, reader.start, loop)
+        await loop.run_in_executor(_helper_thread(), reader.start, loop)
         while True:
             ended = await reader.wait(DRAIN_S)
             reader.drain(tee, None)
@@ -93,12 +105,9 @@ async def send_on_reader_thread(
         reader.drain(tee, None)
         tee.end_if_open(decoding.record.end_time())
         raise
-    finally:
-        if unregister is not None:
-            unregister(ahead.lock)
     if reader.error is not None:
         raise reader.error  # a bug below the transport: the runner's cell says so, not a hang
     # The outcome's figures read the whole decoded stream (about 2 ms a cell), and a round of
     # 16 cells paced alike ends at once: worked out off the window's thread, nothing else
     # touches the finished decoder.
-    return await loop.run_in_executor(None, attempt_of, decoding)
+    return await loop.run_in_executor(_helper_thread(), attempt_of, decoding)

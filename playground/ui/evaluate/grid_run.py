@@ -20,16 +20,13 @@ from playground.evaluate.runner import Progress
 from playground.evaluate.suite import Suite
 from playground.runs.writer import FileWriter
 from playground.ui.evaluate.grid_model import GridModel
-from playground.ui.runtime import gc_schedule, reader_pause
+from playground.ui.runtime import gc_schedule
 from playground.ui.runtime.frames import SWITCH_INTERVAL_S
 
 __all__ = ["GridController", "send_in_window"]
 
-# The grid's streams are read and decoded on reader threads, as a panel's stream is, each
-# reader paused (its decode lock held) while the grid's frame reads and paints the cells.
-send_in_window = partial(
-    send_on_reader_thread, register=reader_pause.register, unregister=reader_pause.unregister
-)
+# The grid's streams are read and decoded on reader threads, as a panel's stream is.
+send_in_window = send_on_reader_thread
 
 
 class GridController(QObject):

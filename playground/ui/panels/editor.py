@@ -346,8 +346,11 @@ class RequestEditor(QWidget):
     def template_body(self) -> dict[str, Any]:
         """The body with its ``{{name}}`` variables as written (what a preset and the thread
         keep); without variables, ``body()`` itself."""
-        uses = self.variables is not None and self.variables.names()
-        return self._built() if uses else self.body()
+        if self.variables is None:
+            return self.body()
+        built = self._built()
+        self.variables.fill(built)  # its names now (a pasted body's look may be pending)
+        return built if self.variables.names() else self.body()
 
     def _built(self) -> dict[str, Any]:
         body = build_body(self.route, self.params())

@@ -86,7 +86,8 @@ class VariablesGroup(QGroupBox):
     def place_in(self, form: QFormLayout, below: QWidget | None) -> None:
         """Take a row of ``form`` under ``below`` (the System box: the group sits by the text
         it fills, not under the folded fields), or its last row."""
-        row = form.getWidgetPosition(below)[0] if below is not None else -1
+        found: Any = form.getWidgetPosition(below) if below is not None else (-1, None)
+        row = int(found[0])  # PySide6 types the (row, role) pair as object
         if row < 0:
             form.addRow(self)
         else:
