@@ -23,10 +23,7 @@ from playground.ui.evaluate.grid_model import GridModel
 from playground.ui.runtime import gc_schedule
 from playground.ui.runtime.frames import SWITCH_INTERVAL_S
 
-__all__ = ["GridController", "send_in_window"]
-
-# The grid's streams are read and decoded on reader threads, as a panel's stream is.
-send_in_window = send_on_reader_thread
+__all__ = ["GridController"]
 
 
 class GridController(QObject):
@@ -72,9 +69,10 @@ class GridController(QObject):
             progress=self._on_progress,
             root=self.root,
             only=only,
-            # The captures' lines, fsyncs and renames on a thread of their own: an fsync per
-            # cell's end on the window's thread made its frames late by up to 100 ms.
-            sender=partial(send_in_window, writer=self._writer),
+            # Each stream read and decoded on a reader thread, as a panel's stream is, and the
+            # captures' lines, fsyncs and renames on a thread of their own: an fsync per cell's
+            # end on the window's thread made its frames late by up to 100 ms.
+            sender=partial(send_on_reader_thread, writer=self._writer),
         )
         self.grid = grid
         self.progress = grid.runner.snapshot()
