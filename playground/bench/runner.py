@@ -96,9 +96,9 @@ GROUPS: tuple[str, ...] = (
     "eval",
     "hostile",
 )
-# A plain run measures these; the long session (about 25 s), the evaluation grid (450 streams,
-# about 90 s) and the hostile inputs (a minute or two of child processes) run on their own:
-# --only session, --only eval, --only hostile.
+# A plain run measures these; the long session (about 25 s), the evaluation grid (450 streams
+# at realtime pace, about 4.5 min; --quick 180, about 2 min) and the hostile inputs (a minute or
+# two of child processes) run on their own: --only session, --only eval, --only hostile.
 _ON_THEIR_OWN: tuple[str, ...] = ("session", "eval", "hostile")
 DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in _ON_THEIR_OWN)
 QT_GROUPS: frozenset[str] = frozenset(

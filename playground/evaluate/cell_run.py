@@ -21,12 +21,13 @@ from playground.protocol.stream import StreamDecoder
 from playground.runs.journal import CaptureJournal
 from playground.runs.outcome import end_run
 from playground.runs.record import RunRecord
+from playground.runs.writer import FileWriter
 from playground.transport.client import stream_request
 from playground.transport.errors import TransportError
 from playground.transport.pipeline import ScrubbingSink, TeeSink, scrub_bytes
 from playground.transport.spec import RequestSpec
 
-__all__ = ["Attempt", "send_once"]
+__all__ = ["Attempt", "DecodingSink", "attempt_of", "journaled", "send_once"]
 
 ERROR_BODY_MAX: Final = 1 << 20  # an error body is kept up to 1 MiB to read its envelope
 
@@ -40,11 +41,21 @@ class Attempt:
     retry_after: str | None
 
 
-class _DecodingSink:
-    """A RunSink that decodes as the bytes come; the record holds times and status, not bytes."""
+class DecodingSink:
+    """A RunSink that decodes as the bytes come; the record holds times and status, not bytes.
+    With ``decoded_ahead`` set, a reader thread has decoded each read already
+    (``transport.decode_ahead``): this sink only keeps the times, the status and an error body."""
 
-    def __init__(self, route: str, body: dict[str, Any] | None, secrets: list[str]) -> None:
+    def __init__(
+        self,
+        route: str,
+        body: dict[str, Any] | None,
+        secrets: list[str],
+        *,
+        decoded_ahead: bool = False,
+    ) -> None:
         self.secrets = secrets
+        self.decoded_ahead = decoded_ahead
         self.decoder = StreamDecoder(route, request=body)
         self.record = RunRecord(route=route)
         self.error_body = bytearray()
@@ -58,7 +69,7 @@ class _DecodingSink:
     def on_response(self, status: int, headers: list[tuple[str, str]], t: float) -> None:
         record = self.record
         record.status, record.response_headers, record.t_headers = status, headers, t
-        if status < 400:
+        if status < 400 and not self.decoded_ahead:
             self.decoder.set_content_type(record.header("content-type"))
 
     def on_chunk(self, t: float, data: bytes) -> None:
@@ -70,7 +81,8 @@ class _DecodingSink:
             if room > 0:
                 self.error_body += data[:room]
             return
-        self.decoder.feed(data, t)
+        if not self.decoded_ahead:
+            self.decoder.feed(data, t)
 
     def on_transport_error(self, error: TransportError, t: float) -> None:
         self.record.transport_error = error
@@ -103,20 +115,37 @@ async def send_once(
     with the status ``cancelled``. ``on_decoder`` gets the run's decoder before the request is
     sent, so a window can show the answer as it grows."""
     secrets = spec.secrets()
-    decoding = _DecodingSink(spec.route, body, secrets)
+    decoding = DecodingSink(spec.route, body, secrets)
     if on_decoder is not None:
         on_decoder(decoding.decoder)
-    sinks: list[Any] = []
-    if capture is not None:
-        journal = CaptureJournal(capture, spec.route, status_source=decoding.status)
-        sinks.append(ScrubbingSink(journal, secrets))
-    tee = TeeSink(decoding, *sinks)
+    tee = journaled(decoding, spec, capture)
     try:
         await stream_request(spec, tee, client=client, first_byte_timeout=first_byte_timeout)
     except asyncio.CancelledError:
         decoding.cancelled = True
         tee.end_if_open(decoding.record.end_time())
         raise
+    return attempt_of(decoding)
+
+
+def journaled(
+    decoding: DecodingSink,
+    spec: RequestSpec,
+    capture: Path | None,
+    writer: FileWriter | None = None,
+) -> TeeSink:
+    """``decoding`` first, then the capture journal (scrubbed of the request's keys), if any;
+    its lines, fsync and rename on ``writer``'s thread when one is given."""
+    sinks: list[Any] = []
+    if capture is not None:
+        journal = CaptureJournal(capture, spec.route, status_source=decoding.status, writer=writer)
+        sinks.append(ScrubbingSink(journal, decoding.secrets))
+    return TeeSink(decoding, *sinks)
+
+
+def attempt_of(decoding: DecodingSink) -> Attempt:
+    """What a request that ended gave, from its sink; no echoed key in its answer or error."""
+    secrets = decoding.secrets
     record = decoding.record
     error = record.transport_error.message if record.transport_error is not None else None
     if error is None and record.http_error is not None:

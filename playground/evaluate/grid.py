@@ -3,13 +3,15 @@ captures in it, and the experiment file written atomically at the end (cancelled
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 from playground.evaluate.experiments import Experiment, new_experiment, save_experiment
-from playground.evaluate.runner import Cell, Progress, Runner
+from playground.evaluate.runner import Cell, Progress, Runner, Sender
 from playground.evaluate.suite import Suite
 
 __all__ = ["GridRun", "prepare_grid", "run_grid"]
@@ -35,6 +37,7 @@ def prepare_grid(
     progress: Callable[[Progress], None] | None = None,
     root: Path | None = None,
     only: Iterable[tuple[str, str, int]] | None = None,
+    sender: Sender | None = None,
 ) -> GridRun:
     """The experiment folder and its runner, not started (the caller may keep it to cancel);
     ``only``: the (case, variant, repeat) cells to run (the window's row, column, failed ones)."""
@@ -48,6 +51,7 @@ def prepare_grid(
         capture_dir=experiment.cells_dir,
         progress=progress,
         only=only,
+        sender=sender,
     )
     return GridRun(experiment, runner)
 
@@ -59,7 +63,10 @@ async def run_grid(grid: GridRun) -> GridRun:
     try:
         await runner.run()
     finally:
-        save_experiment(
+        # Written (an fsync and a rename) on a worker thread: the window's frames go on meanwhile
+        # (a 100 ms late frame at the end of each grid run, on a loaded 2-core VM).
+        save = partial(
+            save_experiment,
             grid.experiment,
             runner.suite.source,
             runner.cells,
@@ -73,4 +80,5 @@ async def run_grid(grid: GridRun) -> GridRun:
                 "concurrency": runner.concurrency,
             },
         )
+        await asyncio.get_running_loop().run_in_executor(None, save)
     return grid

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -30,7 +30,11 @@ from playground.evaluate.suite import Case, Suite, Variant
 from playground.protocol.accounting.prices import PriceTable
 from playground.protocol.stream import StreamDecoder
 
-__all__ = ["OUTPUT_KEEP", "RETRY_STATUSES", "Cell", "Progress", "Runner"]
+__all__ = ["OUTPUT_KEEP", "RETRY_STATUSES", "Cell", "Progress", "Runner", "Sender"]
+
+# How a cell's request is sent: ``cell_run.send_once`` (on the loop's thread; the default) or
+# ``cell_thread.send_on_reader_thread`` (read and decoded on a thread; the window's grid).
+Sender = Callable[..., Awaitable[Attempt]]
 
 RETRY_STATUSES: Final = frozenset({429, 503})
 OUTPUT_KEEP: Final = 16_384  # characters of each answer kept for the side-by-side (the rest is
@@ -134,10 +138,13 @@ class Runner:
         backoff_base: float = 1.0,
         only: Iterable[tuple[str, str, int]] | None = None,
         prices: PriceTable | None = None,
+        sender: Sender | None = None,
     ) -> None:
         """``only``: the (case, variant, repeat) cells to run (a row, a column, the failed
         ones again); by default every cell. ``prices``: the price table (by default the data
-        folder's price file) for the models the providers' lists do not price."""
+        folder's price file) for the models the providers' lists do not price. ``sender``:
+        how each request goes (``Sender``)."""
+        self.sender: Sender = sender or send_once
         if prices is None:
             from playground.runs.prices import load_prices
 
@@ -308,7 +315,7 @@ class Runner:
                 if own:  # the cell's cache and cost read what its provider's models list says
                     await self.accounts.models_for(self._client_now(), spec)
                 sent_at = time.monotonic()
-                attempt: Attempt = await send_once(
+                attempt: Attempt = await self.sender(
                     spec,
                     body,
                     capture,

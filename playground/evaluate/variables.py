@@ -5,9 +5,18 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
-__all__ = ["PATTERN", "fill", "fill_tools", "fill_turns", "names_in", "names_in_value"]
+__all__ = [
+    "PATTERN",
+    "fill",
+    "fill_body",
+    "fill_tools",
+    "fill_turns",
+    "names_in",
+    "names_in_body",
+    "names_in_value",
+]
 
 # Mustache-like, as promptfoo, Langfuse and the Anthropic Console write them; spaces inside the
 # braces are allowed ({{ topic }}), a name is a word (letters, digits, _, -, .).
@@ -87,7 +96,9 @@ def fill_tools(tools: list[dict[str, Any]], values: Mapping[str, Any]) -> list[d
         function: dict[str, Any] = inner if isinstance(inner, dict) else tool
         if isinstance(function.get("description"), str):
             function["description"] = fill(function["description"], values)
+        # A function's schema: "parameters" (chat, responses), "input_schema" (messages).
         _fill_descriptions(function.get("parameters"), values)
+        _fill_descriptions(function.get("input_schema"), values)
         out.append(tool)
     return out
 
@@ -101,3 +112,44 @@ def _fill_descriptions(schema: Any, values: Mapping[str, Any]) -> None:
     elif isinstance(schema, list):
         for item in schema:
             _fill_descriptions(item, values)
+
+
+def fill_body(body: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """A built chat, responses or messages body with its variables filled where a variant's are:
+    the system (``system``, ``instructions``), every turn's text (``messages``, ``input``) and the
+    tools' descriptions. Other keys (the model, a schema's enum) are sent as written."""
+    out = dict(body)
+    for key in ("system", "instructions", "input"):
+        value = out.get(key)
+        if isinstance(value, str):
+            out[key] = fill(value, values)
+        elif key == "system" and isinstance(value, list):  # messages' system as text blocks
+            out[key] = fill_turns([{"content": value}], values)[0]["content"]
+        elif key == "input" and _turns(value):  # responses' input items
+            out[key] = fill_turns(value, values)
+    if _turns(messages := out.get("messages")):
+        out["messages"] = fill_turns(messages, values)
+    if _turns(tools := out.get("tools")):
+        out["tools"] = fill_tools(tools, values)
+    return out
+
+
+def _turns(value: Any) -> TypeGuard[list[dict[str, Any]]]:
+    return isinstance(value, list) and all(isinstance(item, dict) for item in value)
+
+
+class _Asked(dict[str, Any]):
+    """A mapping with no values that notes every name ``fill`` asks it for, in order."""
+
+    def __contains__(self, name: object) -> bool:
+        if isinstance(name, str):
+            self.setdefault(name, None)
+        return False
+
+
+def names_in_body(body: Mapping[str, Any]) -> list[str]:
+    """The variable names ``fill_body`` would fill in ``body``, in order of first use: found by
+    the fill itself, so the places looked at are the places filled."""
+    asked = _Asked()
+    fill_body(body, asked)
+    return list(asked)

@@ -9,7 +9,9 @@ A preset file (``<data dir>/presets/<name>.json``, written atomically) holds::
      "thread": {...} | null,               # the thread's turns alone, in the route's shape
                                            # with what a body leaves out (chat's reasoning)
      "tools": {"canned": {name: result},   # canned results (never sent)
-               "auto_reply": bool | null}}
+               "auto_reply": bool | null},
+     "variables": {name: value}}           # the {{name}} values typed (optional); the body
+                                           # keeps its variables as written
 
 The body is the truth (it is what the JSON body view shows); ``model`` and ``system`` repeat
 what it holds so a listing needs no parse. A file that is not a preset is reported in one
@@ -80,6 +82,7 @@ class Preset:
     auto_reply: bool | None = None
     saved_at: str = ""
     thread: dict[str, Any] | None = None
+    variables: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,6 +95,7 @@ class Preset:
             "body": self.body,
             "thread": self.thread,
             "tools": {"canned": dict(self.canned), "auto_reply": self.auto_reply},
+            "variables": dict(self.variables),
         }
 
 
@@ -177,6 +181,11 @@ def parse_preset(data: Any, where: str = "The preset") -> Preset:
     ):
         raise PresetError(f"{where}: its canned results are not tool names and strings.")
     auto_reply = tools.get("auto_reply")
+    variables = data.get("variables") or {}
+    if not isinstance(variables, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in variables.items()
+    ):
+        raise PresetError(f"{where}: its 'variables' are not names and strings.")
     system = data.get("system")
     if system is not None and not isinstance(system, str):
         raise PresetError(f"{where}: its 'system' is not a string.")
@@ -190,6 +199,7 @@ def parse_preset(data: Any, where: str = "The preset") -> Preset:
         auto_reply=auto_reply if isinstance(auto_reply, bool) else None,
         saved_at=_text(data, "saved_at", where),
         thread=thread,
+        variables=dict(variables),
     )
 
 
@@ -242,6 +252,7 @@ def save_preset(preset: Preset, root: Path | None = None) -> Path:
         auto_reply=preset.auto_reply,
         saved_at=datetime.now(UTC).isoformat(timespec="seconds"),
         thread=preset.thread,
+        variables=preset.variables,
     )
     parse_preset(stamped.to_json(), f"The preset {name!r}")  # never write what cannot be read
     folder = preset_dir(root)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from playground.evaluate.variables import fill, fill_tools, names_in, names_in_value
+from playground.evaluate.variables import (
+    fill,
+    fill_body,
+    fill_tools,
+    names_in,
+    names_in_body,
+    names_in_value,
+)
 
 
 def test_names_and_filling() -> None:
@@ -29,3 +36,42 @@ def test_tools_descriptions_are_filled_not_their_names() -> None:
     assert filled["function"]["description"] == "for Oslo"
     assert filled["function"]["parameters"]["properties"]["q"]["description"] == "about Oslo"
     assert tool["function"]["description"] == "for {{n}}"  # the template is not changed
+
+
+def test_a_built_body_is_filled_where_a_variant_is_on_every_route() -> None:
+    chat = {
+        "model": "{{model}}",
+        "messages": [
+            {"role": "system", "content": "About {{topic}}."},
+            {"role": "user", "content": [{"type": "text", "text": "{{ topic }} {{n}}"}]},
+        ],
+        "tools": [{"type": "function", "function": {"name": "f", "description": "{{topic}}"}}],
+    }
+    responses = {
+        "instructions": "About {{topic}}.",
+        "input": [{"role": "user", "content": [{"type": "input_text", "text": "{{n}}"}]}],
+        "tools": [{"type": "function", "name": "f", "description": "{{tool}}"}],
+    }
+    messages = {
+        "system": [{"type": "text", "text": "About {{topic}}."}],
+        "messages": [{"role": "user", "content": "{{n}}"}],
+        "tools": [
+            {
+                "name": "f",
+                "description": "d",
+                "input_schema": {"properties": {"a": {"description": "{{arg}}"}}},
+            }
+        ],
+    }
+    assert names_in_body(chat) == ["topic", "n"]  # the model is sent as written
+    assert names_in_body(responses) == ["topic", "n", "tool"]
+    assert names_in_body(messages) == ["topic", "n", "arg"]
+    values = {"topic": "owls", "n": "3", "tool": "T", "arg": "A"}
+    assert fill_body(chat, values)["messages"][1]["content"][0]["text"] == "owls 3"
+    assert fill_body(chat, values)["model"] == "{{model}}"
+    assert fill_body(responses, values)["instructions"] == "About owls."
+    assert fill_body(responses, values)["tools"][0]["description"] == "T"
+    filled = fill_body(messages, values)
+    assert filled["system"][0]["text"] == "About owls."
+    assert filled["tools"][0]["input_schema"]["properties"]["a"]["description"] == "A"
+    assert messages["system"][0]["text"] == "About {{topic}}."  # the body given is not changed

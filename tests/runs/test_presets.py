@@ -20,6 +20,7 @@ from playground.runs.presets import (
     list_presets,
     load_preset,
     new_conversation_body,
+    parse_preset,
     preset_dir,
     save_preset,
 )
@@ -77,6 +78,7 @@ def test_a_preset_round_trips_through_its_file(tmp_path: Path) -> None:
         "system",
         "thread",
         "tools",
+        "variables",
     ]
     assert data["format"] == PRESET_FORMAT == "playground-preset/1"
     assert data["body"] == CHAT_BODY
@@ -318,3 +320,13 @@ def test_a_folder_in_a_preset_file_place_is_set_aside_and_the_preset_saved(
     path = save_preset(_preset(name="good"), tmp_path)
     assert path.is_file() and find_preset("good", tmp_path).name == "good"
     assert (tmp_path / "good.json.1.corrupt").is_dir()
+
+
+def test_a_preset_keeps_the_values_of_its_variables(tmp_path: Path) -> None:
+    path = save_preset(_preset(variables={"topic": "owls"}), tmp_path)
+    assert load_preset(path).variables == {"topic": "owls"}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["variables"]  # a preset saved before variables were kept
+    assert parse_preset(data).variables == {}
+    with pytest.raises(PresetError, match="variables"):
+        parse_preset(data | {"variables": {"topic": 3}})

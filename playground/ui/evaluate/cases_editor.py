@@ -7,7 +7,7 @@ case from traffic through its ``case_from_capture``: the table only holds text.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -270,8 +270,12 @@ class PanelVariables(QWidget):
     addCase = Signal(dict)
 
     def __init__(
-        self, read_panel: Callable[[], list[str]] | None = None, parent: QWidget | None = None
+        self,
+        read_panel: Callable[[], Mapping[str, str] | list[str]] | None = None,
+        parent: QWidget | None = None,
     ) -> None:
+        """``read_panel``: the panel's variables, each with the value its Variables group holds
+        (or names alone)."""
         super().__init__(parent)
         self.read_panel = read_panel
         self.table = QTableWidget(0, 2)
@@ -297,7 +301,9 @@ class PanelVariables(QWidget):
         layout.addWidget(self.table, 1)
 
     def refresh(self) -> None:
-        names = self.read_panel() if self.read_panel is not None else []
+        found = self.read_panel() if self.read_panel is not None else []
+        names = list(found)
+        held = found if isinstance(found, Mapping) else {}
         old = self.values()
         self.table.setRowCount(0)
         for name in names:
@@ -306,7 +312,7 @@ class PanelVariables(QWidget):
             item = _item(name)
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
             self.table.setItem(row, 0, item)
-            self.table.setItem(row, 1, _item(old.get(name, "")))
+            self.table.setItem(row, 1, _item(held.get(name) or old.get(name, "")))
 
     def values(self) -> dict[str, str]:
         out = {}

@@ -36,10 +36,14 @@ def status_line(view: CellView) -> str:
     """``pass 3/3 · 48 ms (40–60) · 126 tok · 1.2 s``: the verdict and the figures."""
     head = view.status
     scored = view.finished - view.cancelled  # a cancelled repeat has no verdict to count
-    if (view.repeats > 1 or view.cancelled) and scored:
-        head += f" {view.passed}/{scored}"
     if view.repeats > 1 and 0 < view.finished < view.repeats:
-        head += f" ({view.finished}/{view.repeats} run)"
+        # Part way through its repeats: how many ran, then how those went ("running 1/1
+        # (1/3 run)" read as a verdict of one repeat out of one).
+        head += f" {view.finished} of {view.repeats}" + (
+            f" · {view.passed}/{scored} passed" if scored else ""
+        )
+    elif (view.repeats > 1 or view.cancelled) and scored:
+        head += f" {view.passed}/{scored}"
     parts = [head]
     if view.ttft_ms is not None:
         ttft = f"{view.ttft_ms:.0f} ms"

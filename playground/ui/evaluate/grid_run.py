@@ -9,13 +9,16 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from playground.evaluate.cell_thread import send_on_reader_thread
 from playground.evaluate.grid import GridRun, prepare_grid, run_grid
 from playground.evaluate.runner import Progress
 from playground.evaluate.suite import Suite
+from playground.runs.writer import FileWriter
 from playground.ui.evaluate.grid_model import GridModel
 from playground.ui.runtime import gc_schedule
 from playground.ui.runtime.frames import SWITCH_INTERVAL_S
@@ -43,6 +46,7 @@ class GridController(QObject):
         self.grid: GridRun | None = None
         self.progress: Progress | None = None
         self.task: asyncio.Future[None] | None = None
+        self._writer = FileWriter(name="evaluate-captures")
 
     @property
     def running(self) -> bool:
@@ -65,6 +69,10 @@ class GridController(QObject):
             progress=self._on_progress,
             root=self.root,
             only=only,
+            # Each stream read and decoded on a reader thread, as a panel's stream is, and the
+            # captures' lines, fsyncs and renames on a thread of their own: an fsync per cell's
+            # end on the window's thread made its frames late by up to 100 ms.
+            sender=partial(send_on_reader_thread, writer=self._writer),
         )
         self.grid = grid
         self.progress = grid.runner.snapshot()
@@ -97,6 +105,8 @@ class GridController(QObject):
         try:
             await run_grid(grid)
         finally:
+            # Every capture written and in place before the run is said to be over.
+            await asyncio.get_running_loop().run_in_executor(None, self._writer.flush)
             gc_schedule.release()
             self.progress = grid.runner.snapshot()
             self.model.detach()

@@ -49,7 +49,7 @@ class EvaluateWindow(QWidget):
         self,
         *,
         base_urls: Callable[[], Mapping[str, str]],
-        panel_variables: Callable[[], list[str]] | None = None,
+        panel_variables: Callable[[], Mapping[str, str] | list[str]] | None = None,
         panel_variant: Callable[[str], dict[str, Any]] | None = None,
         presets: Callable[[], list[str]] | None = None,
         preset_variant: Callable[[str], dict[str, Any]] | None = None,

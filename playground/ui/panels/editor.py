@@ -35,6 +35,7 @@ from playground.ui.panels.editor_parts import (
 )
 from playground.ui.panels.fields import FIELDS, Field
 from playground.ui.panels.tools_editor import ToolsEditor
+from playground.ui.panels.variables import VARIABLE_ROUTES, VariablesGroup
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -130,6 +131,13 @@ class RequestEditor(QWidget):
             self._build_fields()
         finally:
             self._syncing = False
+        # The {{name}} variables of a conversational request (ui/panels/variables.py).
+        self.variables: VariablesGroup | None = None
+        if route in VARIABLE_ROUTES:
+            self.variables = VariablesGroup(self._built)
+            self.variables.changed.connect(self._form_edited)
+            self.changed.connect(self.variables.rescan_soon)  # a JSON body typed or pasted
+            self.variables.place_in(self.form, self._system_box)
         self._form_to_raw()
 
     def form_fields(self) -> list[tuple[Field, QWidget]]:
@@ -216,7 +224,7 @@ class RequestEditor(QWidget):
             return None
         self._raw_stale = False
         try:
-            self._raw_text = json.dumps(self._built(), indent=2, ensure_ascii=False)
+            self._raw_text = json.dumps(self._sent(), indent=2, ensure_ascii=False)
         except Exception as exc:
             return f"Cannot build the body: {exc}"
         return None
@@ -350,18 +358,34 @@ class RequestEditor(QWidget):
             value = safe_json.loads(self._raw_plain())
         except ValueError:
             value = None
-        if isinstance(value, dict):
-            return value
-        return self._built()
+        if isinstance(value, dict):  # filled: a body typed with {{name}} in it goes filled in
+            return self.variables.filled(value) if self.variables is not None else value
+        return self._sent()
+
+    def template_body(self) -> dict[str, Any]:
+        """The body with its ``{{name}}`` variables as written (what a preset and the thread
+        keep); without variables, ``body()`` itself."""
+        if self.variables is None:
+            return self.body()
+        built = self._built()
+        self.variables.fill(built)  # its names now (a pasted body's look may be pending)
+        return built if self.variables.names() else self.body()
 
     def _built(self) -> dict[str, Any]:
         body = build_body(self.route, self.params())
         return self.merge_thread(body) if self.merge_thread is not None else body
 
+    def _sent(self) -> dict[str, Any]:
+        """The form's body as it is sent: the variables filled in."""
+        body = self._built()
+        return self.variables.fill(body) if self.variables is not None else body
+
     def rebuild(self) -> None:
         """Show the body again from the form (the thread changed)."""
         if self._raw is None:
             self._raw_stale = True  # no view to show it: built when there is, or when read
+            if self.variables is not None:
+                self.variables.rescan_soon()  # a turn of the thread may use a new variable
             return
         self._form_to_raw()
 
@@ -383,7 +407,7 @@ class RequestEditor(QWidget):
         # Eager, unlike rebuild(): building the body is what checks the form's fields as they
         # are typed (a schema's note says at once that it is not valid JSON yet).
         try:
-            body = self._built()
+            body = self._sent()
         except Exception as exc:  # a bad tools JSON and the like: say so, keep the last body
             self.raw_error.setText(f"Cannot build the body: {exc}")
             return
@@ -397,9 +421,12 @@ class RequestEditor(QWidget):
         self._raw_error.setText(self._note())
 
     def _note(self) -> str:
-        """What the body built from the form leaves out, and why (tools the list cannot send)."""
+        """What the body built from the form leaves out, and why (tools the list cannot send),
+        and the variables it sends as written (no value)."""
         tools = self.tools_list()
-        return tools.left_out_note() if tools is not None and tools.use_tools.isChecked() else ""
+        left = tools.left_out_note() if tools is not None and tools.use_tools.isChecked() else ""
+        unfilled = self.variables.note.text() if self.variables is not None else ""
+        return "\n".join(note for note in (left, unfilled) if note)
 
     def _on_raw_text(self) -> None:
         if not self._syncing:

@@ -348,7 +348,8 @@ class RoutePanel(SimPickers, QWidget):
             return
         self._last_spec = spec
         if self.conversation is not None:
-            self.conversation.sent(body)  # what is sent is the thread now; the prompt box empties
+            # What is sent is the thread now, its {{variables}} as written; the prompt box empties.
+            self.conversation.sent(self.editor.template_body())
         self.session.start(spec, allow_insecure_key=spec.allow_insecure_key)
 
     def say(self, kind: str, text: str) -> None:

@@ -77,16 +77,38 @@ class EvaluateLauncher:
             urls[bar.provider().id] = bar.base_url()
         return urls
 
-    def panel_variables(self) -> list[str]:
+    def panel_variables(self) -> dict[str, str]:
+        """The variables the current panel's request uses (its thread's too), each with the
+        value its Variables group holds ("" for none)."""
         from playground.ui.evaluate.sources import variables_of
 
-        return variables_of(self.window.current_panel().editor.params())
+        editor = self.window.current_panel().editor
+        names = variables_of(self._params_with_thread())
+        held = editor.variables.values() if editor.variables is not None else {}
+        return {name: held.get(name, "") for name in names}
+
+    def _params_with_thread(self) -> Any:
+        """The current panel's request fields, its thread's turns as ``messages`` (the form's
+        own fields leave the thread out), the message box as the prompt."""
+        panel = self.window.current_panel()
+        params = panel.editor.params()
+        thread = panel.conversation
+        if thread is not None and thread.turns and not params.messages:
+            from playground.protocol.conversation.bodies import conversation_keys
+            from playground.protocol.conversation.model import Conversation
+            from playground.protocol.routes import route_of
+
+            keys = conversation_keys(panel.route, Conversation(tuple(thread.turns)))
+            params.messages = route_of(panel.route).params_from_body(keys).messages
+            if not params.prompt:
+                params.prompt = None  # an empty box after a Send: the thread is the request
+        return params
 
     def panel_variant(self, name: str) -> dict[str, Any]:
         from playground.ui.evaluate.sources import variant_from_params
 
         panel = self.window.current_panel()
-        params = panel.editor.params()
+        params = self._params_with_thread()
         params.model = params.model or self.window.provider_bar.model()
         return variant_from_params(
             name, panel.route, params, self.window.provider_bar.provider().id
@@ -110,7 +132,8 @@ class EvaluateLauncher:
         return variant_from_params(name, preset.route, params)
 
     def selected_captures(self) -> list[Path]:
-        """The History run selected and the Traffic exchanges selected (those saved)."""
+        """The History run selected, the Traffic exchanges selected (those saved) and the
+        conversation selected in the Conversations list."""
         window, out = self.window, []
         if window.docks_built:
             run_id = window.docks.history_view.selected_id()
@@ -122,4 +145,20 @@ class EvaluateLauncher:
                 out += [
                     Path(e.ex.capture) for e in traffic.panel.selected_entries() if e.ex.capture
                 ]
+            out += self._selected_conversation()
         return out
+
+    def _selected_conversation(self) -> list[Path]:
+        """The last run of the conversation selected in the Conversations list: its request is
+        the whole thread and its last user turn, its answer the conversation's last."""
+        conversation_id = self.window.docks.conversations_view.selected_id()
+        if not conversation_id:
+            return []
+        from playground.runs.conversations import ConversationError
+
+        try:
+            saved = self.window.kept.store.load(conversation_id)
+        except (ConversationError, OSError):
+            return []
+        kept = [run for run in saved.runs if run.capture]
+        return [Path(kept[-1].capture)] if kept else []

@@ -95,7 +95,7 @@ class Presets:
         thread = panel.conversation
         canned = dict(thread.auto_results) if thread is not None else {}
         canned |= editor.tools.canned_results()
-        body = editor.body()
+        body = editor.template_body()  # its {{variables}} as written, their values beside it
         system = editor.system_box()
         return Preset(
             name=name,
@@ -108,6 +108,7 @@ class Presets:
             thread=None
             if thread is None
             else thread_keys(panel.route, Conversation(tuple(thread.turns))),
+            variables=editor.variables.values() if editor.variables is not None else {},
         )
 
     def save(self, name: str | None = None) -> Path | None:
@@ -206,6 +207,8 @@ class Presets:
             # The canned results go back to the Tools list (below), not to the thread's
             # --tool-result answers: those answer every call at once, whatever Auto-reply says.
             thread.auto_results = {}
+        if panel.editor.variables is not None:
+            panel.editor.variables.set_values(preset.variables)
         panel.editor.set_body(body)  # the body's turns before the prompt become the thread
         panel.editor.tools.put_canned(dict(preset.canned), preset.auto_reply)
         if thread is not None:

@@ -201,3 +201,10 @@ def test_a_429_pause_is_shown_on_the_progress_line(evaluate: Any, qloop: Any) ->
     assert shown[("limited", "chat")].status == "error"
     assert "429" in evaluate.model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
     assert "paused" not in evaluate.grid.status.text()  # the pause is over with the run
+
+
+def test_a_cell_part_way_through_its_repeats_says_how_many_ran() -> None:
+    view = CellView(status="running", repeats=3, finished=1, passed=1, ttft_ms=43.0)
+    assert status_line(view) == "running 1 of 3 · 1/1 passed · 43 ms"
+    done = CellView(status="pass", repeats=3, finished=3, passed=3)
+    assert status_line(done) == "pass 3/3"

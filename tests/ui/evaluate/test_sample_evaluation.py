@@ -3,6 +3,7 @@ simulator, and a cell's run opens in its route's panel."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from playground.ui.evaluate.grid_model import CELL_ROLE
@@ -93,3 +94,45 @@ def test_the_main_windows_shutdown_stops_a_running_grid(window: Any, qloop: Any)
     assert (grid.experiment.folder / "experiment.json").is_file()  # saved, stopped or not
     assert any(c.status == "cancelled" for c in grid.cells)
     assert all(c.finished for c in grid.cells)
+
+
+def test_a_variant_from_the_panel_keeps_its_thread_and_its_variables_values(
+    window: Any, qloop: Any, send_and_wait: Any
+) -> None:
+    panel = window.show_panel("messages")
+    panel.editor.prompt.setPlainText("Tell me about owls")
+    assert send_and_wait(panel) == "complete"
+    answer = panel.session.state.text
+    panel.editor.prompt.setPlainText("And {{topic}}?")
+    panel.editor.variables.field("topic").textEdited.emit("tides")
+    qloop.do(window.menus.evaluate_action.trigger)
+    evaluate = window.menus.evaluate.evaluate_window
+    variant = evaluate.variants.read()[0]
+    assert variant["route"] == "messages" and variant["prompt"] == "And {{topic}}?"
+    # The thread the panel would send before the message box, as the variant's messages.
+    assert [m["role"] for m in variant["messages"]] == ["user", "assistant"]
+    assert "Tell me about owls" in str(variant["messages"][0])
+    assert json.dumps(answer)[1:-1] in json.dumps(variant["messages"][1])
+    evaluate.variables.refresh()
+    assert evaluate.variables.values() == {"topic": "tides"}  # the panel's value, not a blank
+
+
+def test_add_from_traffic_makes_a_case_of_the_conversation_selected(
+    window: Any, qloop: Any, send_and_wait: Any
+) -> None:
+    panel = window.show_panel("chat")
+    panel.editor.prompt.setPlainText("Tell me about owls")
+    assert send_and_wait(panel) == "complete"
+    panel.editor.prompt.setPlainText("And their eyes?")
+    assert send_and_wait(panel) == "complete"
+    answer = panel.session.state.text
+    view = window.docks.conversations_view
+    qloop.wait_until(lambda: (view.refresh(), view.ids())[1] != [], 10)
+    assert view.select(view.ids()[0])
+    qloop.do(window.menus.evaluate_action.trigger)
+    evaluate = window.menus.evaluate.evaluate_window
+    assert evaluate.cases.add_from_traffic() == 1
+    case = evaluate.cases.read()[-1]
+    assert case["vars"]["input"] == "And their eyes?"
+    assert case["expected"] == answer and answer
+    assert "Tell me about owls" in str(case.get("messages"))

@@ -225,3 +225,27 @@ def test_save_as_preset_asks_for_a_name_and_before_replacing(
     assert presets.save() is not None  # Yes
     assert find_preset("Asked name", tmp_path).system == "second"
     assert asked == ["", "Asked name", "Asked name"] and answers == []
+
+
+def test_a_preset_keeps_variables_as_written_and_their_values(
+    window: Any, qloop: Any, tmp_path: Path
+) -> None:
+    presets = window.menus.presets
+    presets.root = tmp_path
+    panel = window.show_panel("chat")
+    panel.set_pace("instant")
+    editor = panel.editor
+    editor.system.setPlainText("You write about {{topic}}.")
+    assert say(qloop, panel, "One line on {{topic}}, please.") is not None
+    editor.variables.field("topic").textEdited.emit("tides")
+    presets.save("topical")
+    saved = find_preset("topical", tmp_path)
+    # The body keeps the variables as written, the values beside it.
+    assert "{{topic}}" in json.dumps(saved.body) and "tides" not in json.dumps(saved.body)
+    assert saved.variables == {"topic": "tides"}
+    editor.variables.set_values({})
+    editor.system.setPlainText("")
+    presets.open("topical")
+    assert editor.variables.names() == ["topic"]
+    assert editor.variables.field("topic").text() == "tides"
+    assert "You write about tides." in editor.raw.toPlainText()
