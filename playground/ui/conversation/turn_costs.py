@@ -1,0 +1,175 @@
+"""Each answer's cache and cost under its turn, and the conversation's running total.
+
+The thread's requests and their facts (thread.py: when each went, the usage its answer
+reported) are accounted as the headless dump accounts them (protocol/accounting/ledger.py
+``account_requests``): each against the one before it. A request's answer is the assistant turn
+that follows the turns it sent, so each figures line goes on that turn's block. The summary line
+adds the total of the requests since the conversation began ("New conversation" starts again).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QLabel
+
+from playground.ui.kit.account_words import cache_figure, cache_tip, cost_figure, cost_tip, money
+
+if TYPE_CHECKING:
+    from playground.protocol.accounting.ledger import Accounted, Ledger
+    from playground.protocol.accounting.models_meta import ModelInfo
+    from playground.protocol.accounting.prices import PriceTable
+    from playground.ui.conversation.thread import ConversationThread
+    from playground.ui.conversation.turn_block import TurnBlock
+
+__all__ = ["TurnCosts", "answer_turn", "figures_of", "total_text"]
+
+ModelsSource = Callable[[], "dict[str, ModelInfo]"]
+PricesSource = Callable[[], "PriceTable"]
+
+
+def answer_turn(route: str, body: Any, turns: list[Any]) -> int | None:
+    """The index in ``turns`` of the answer to a request that sent ``body``: the turn after the
+    ones it sent, when the thread still starts with them (same roles) and that turn answers."""
+    from playground.protocol.conversation.bodies import parse_body
+
+    try:
+        sent = parse_body(body, route).conversation.turns
+    except Exception:  # a body the thread cannot read (the thread never sent it): no turn
+        return None
+    n = len(sent)
+    if n >= len(turns) or turns[n].role != "assistant":
+        return None
+    if [t.role for t in sent] != [t.role for t in turns[:n]]:
+        return None
+    return n
+
+
+def figures_of(done: Accounted) -> tuple[str, str]:
+    """A turn's figures line and its tooltip: the cache, then the cost."""
+    text = " · ".join(s for s in (cache_figure(done.cache), cost_figure(done.cost)) if s)
+    return text, cache_tip(done.cache) + "\n\n" + cost_tip(done.cost)
+
+
+def total_text(accounts: list[Accounted]) -> tuple[str, str]:
+    """The running total of ``accounts`` ("" when none) and its tooltip."""
+    if not accounts:
+        return "", ""
+    if any(done.cost is None for done in accounts):
+        unknown = sum(1 for done in accounts if done.cost is None)
+        return "cost unknown", (
+            f"{unknown} of {len(accounts)} requests have no known price (or reported no usage)."
+        )
+    costs = [done.cost for done in accounts if done.cost is not None]
+    total = sum(c.total for c in costs)
+    currency = costs[0].currency
+    lines = [f"request {i + 1}: {money(c.total, c.currency)}" for i, c in enumerate(costs)]
+    return money(total, currency), "\n".join(
+        [f"The conversation so far: {money(total, currency)}", *lines]
+    )
+
+
+class TurnCosts(QObject):
+    """Keeps the figures lines of a thread's answers and its summary's total up to date."""
+
+    def __init__(
+        self, thread: ConversationThread, models: ModelsSource, prices: PricesSource
+    ) -> None:
+        super().__init__(thread)
+        self._thread = weakref.ref(thread)
+        self.models = models
+        self.prices = prices
+        self.first = 0  # the first request of the conversation the total counts
+        self.accounts: list[Accounted] = []  # one per ended request, in order
+        self._ledger: Ledger | None = None
+        self._sources: tuple[int, int] = (0, 0)  # which models and prices the ledger has
+        self._suffix = ""  # what this adds to the thread view's summary
+        self._open = False  # a run is on: the last request's answer has not ended
+        thread.changed.connect(self.refresh)
+        thread.replaced.connect(self._new_conversation)
+        thread.panel.session.started.connect(self._started)
+        thread.panel.session.finished.connect(self._ended)
+
+    def _started(self) -> None:
+        self._open = True
+
+    def _ended(self, *_args: object) -> None:
+        self._open = False
+        self.refresh()
+
+    def _new_conversation(self) -> None:
+        thread = self._thread()
+        if thread is not None:
+            self.first = len(thread.requests)
+
+    def _account(self, thread: ConversationThread) -> list[Accounted]:
+        """The ended requests accounted; only new ones are, unless the prices or the models
+        changed (then every request again, as the dump would)."""
+        from playground.protocol.accounting.ledger import Ledger, account_requests
+
+        models, prices = self.models(), self.prices()
+        sources = (id(models), id(prices))
+        if self._ledger is None or sources != self._sources:
+            self._ledger = Ledger(models=dict(models), prices=dict(prices))
+            self._sources = sources
+            self.accounts = []
+        requests, facts = thread.requests, thread.request_facts
+        ended = len(requests)
+        if ended and self._open:
+            ended -= 1  # the last one's answer is on its way: no usage yet
+        start = len(self.accounts)
+        if ended > start:
+            self.accounts += account_requests(
+                self._ledger, thread.route, requests[start:ended], facts[start:ended]
+            )
+        return self.accounts
+
+    def refresh(self, *_args: object) -> None:
+        thread = self._thread()
+        if thread is None:
+            return
+        accounts = self._account(thread)
+        by_turn: dict[int, Accounted] = {}
+        for request, done in zip(thread.requests, accounts, strict=False):
+            turn = answer_turn(thread.route, request.get("body"), thread.turns)
+            if turn is not None:
+                by_turn[turn] = done
+        for block in thread.view.blocks:
+            done = by_turn.get(block.index)
+            if done is None or block.coming or block.turn.role != "assistant":
+                _put(block, "", "")
+            else:
+                _put(block, *figures_of(done))
+        self._show_total(thread, accounts[self.first :])
+
+    def _show_total(self, thread: ConversationThread, accounts: list[Accounted]) -> None:
+        summary = thread.view.summary
+        text = summary.text()
+        if self._suffix and text.endswith(self._suffix):
+            text = text[: -len(self._suffix)]
+        total, tip = total_text(accounts)
+        self._suffix = f" · {total}" if total and thread.turns else ""
+        summary.setText(text + self._suffix)
+        summary.setToolTip(tip)
+
+
+def _put(block: TurnBlock, text: str, tip: str) -> None:
+    """``block``'s figures line (made on its first figures; hidden when it has none)."""
+    label = block.figures
+    if label is None:
+        if not text:
+            return
+        label = QLabel()
+        label.setObjectName("turnFigures")
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setStyleSheet("color: gray; font-size: 11px;")
+        label.setWordWrap(True)
+        block.box.addWidget(label)
+        block.figures = label
+    if label.text() != text:
+        label.setText(text)
+    label.setToolTip(tip)
+    label.setVisible(bool(text))

@@ -1,0 +1,245 @@
+"""ContextGauge: how full the model's context window is with the request about to be sent.
+
+The request body's input tokens split into system, tools, history, attachments and the new
+message (protocol/accounting/tokens.py ``estimate_context``), against the model's window from
+the gateway's /v1/models ("unknown window" when it says none); amber from 80 %, red from 95 %.
+The count is the offline estimate, labelled so, or the gateway's counting endpoint's where the
+route has one (asked off the UI thread, after typing pauses, a newer body cancelling an older
+question). After a run, the input the provider reported is shown beside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
+
+from playground.ui.kit.theme import is_dark
+
+if TYPE_CHECKING:
+    from playground.protocol.accounting.models_meta import ModelInfo
+    from playground.protocol.accounting.tokens import ContextEstimate
+    from playground.ui.panels.route_panel import RoutePanel
+
+__all__ = ["DEBOUNCE_MS", "ContextGauge", "Counter", "ModelSource", "gauge_text"]
+
+DEBOUNCE_MS = 350  # after the last keystroke: the estimate reads the whole body
+# The current model of the panel's route: its name and what /v1/models says of it.
+ModelSource = Callable[[], "tuple[str, ModelInfo | None]"]
+# (route, body) -> the gateway's count of the body's input tokens, or None (no endpoint).
+Counter = Callable[[str, dict[str, Any]], Awaitable["int | None"]]
+
+SPLIT = (
+    ("system", "system", "#8a8a8a"),
+    ("tools", "tools", "#d08a2c"),
+    ("history", "history", "#3aa675"),
+    ("attachments", "attachments", "#a05bd6"),
+    ("new_message", "new message", "#3d7fd9"),
+)
+LEVEL_COLORS = {"ok": ("#1a7f37", "#57c26a"), "amber": ("#b35900", "#e0a040")}
+LEVEL_COLORS["red"] = ("#cf222e", "#ff6b6b")
+LEVEL_COLORS["unknown"] = ("#6b7075", "#9aa0a6")
+
+
+def level_color(level: str) -> QColor:
+    light, dark = LEVEL_COLORS.get(level, LEVEL_COLORS["unknown"])
+    return QColor(dark if is_dark() else light)
+
+
+def gauge_text(estimate: ContextEstimate, reported: int | None = None) -> str:
+    """``1,234 / 131,072 tokens (0.9%) · estimate · reported 1,250`` (or "unknown window")."""
+    total = f"{estimate.total:,}"
+    if estimate.context_window:
+        fraction = estimate.fraction or 0.0
+        head = f"{total} / {estimate.context_window:,} tokens ({fraction:.1%})"
+    else:
+        head = f"{total} tokens · unknown window"
+    source = "counted by the gateway" if estimate.source == "counted" else "estimate"
+    tail = f" · last run reported {reported:,}" if reported is not None else ""
+    return f"Context: {head} · {source}{tail}"
+
+
+class _Bar(QWidget):
+    """The window as a bar: each part's share in its colour, the rest empty."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.estimate: ContextEstimate | None = None
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(8)
+
+    def sizeHint(self) -> QSize:
+        return QSize(120, 8)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        painter.setPen(level_color(self.estimate.level if self.estimate else "unknown"))
+        painter.drawRect(rect)
+        estimate = self.estimate
+        if estimate is not None:
+            whole = estimate.context_window or max(1, estimate.total)
+            split_total = sum(getattr(estimate, name) for name, _w, _c in SPLIT) or 1
+            # A counted total is split in the estimate's proportions.
+            scale = estimate.total / split_total
+            x = rect.left() + 1
+            inner = rect.width() - 2
+            for name, _words, color in SPLIT:
+                width = inner * min(1.0, getattr(estimate, name) * scale / whole)
+                width = min(width, rect.right() - 1 - x)
+                if width > 0:
+                    painter.fillRect(
+                        QRectF(x, rect.top() + 1, width, rect.height() - 2), QColor(color)
+                    )
+                    x += width
+        painter.end()
+
+
+class ContextGauge(QWidget):
+    """The context gauge of one panel (``panel.editor.body()`` and ``panel.conversation``)."""
+
+    def __init__(
+        self,
+        panel: RoutePanel,
+        model: ModelSource,
+        counter: Counter | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("contextGauge")
+        self.panel = panel
+        self.route = panel.route
+        self.model = model
+        self.counter = counter
+        self.estimate: ContextEstimate | None = None
+        self.reported: int | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._asked: Any = None  # the body the running count is for
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
+        self.bar = _Bar()
+        self.label = QLabel()
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setStyleSheet("font-size: 11px;")
+        self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.label.setMinimumWidth(60)
+        layout.addWidget(self.bar, 1)
+        layout.addWidget(self.label, 3)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.update_now)
+        panel.editor.changed.connect(self.soon)
+        panel.session.finished.connect(self._finished)
+        if panel.conversation is not None:
+            panel.conversation.changed.connect(self.soon)
+        self.soon()
+
+    def soon(self) -> None:
+        """The body changed: count it again once typing pauses (never on each keystroke)."""
+        self._timer.start()
+
+    @property
+    def level(self) -> str:
+        return self.estimate.level if self.estimate is not None else "unknown"
+
+    def update_now(self) -> None:
+        from playground.protocol.accounting.canonical import canonical_request
+        from playground.protocol.accounting.tokens import estimate_context
+
+        body = self._body()
+        if body is None:
+            return
+        _name, info = self.model()
+        window = info.context_window if info is not None else None
+        self._show(estimate_context(canonical_request(self.route, body), window))
+        self._ask(body, window)
+
+    def _body(self) -> dict[str, Any] | None:
+        try:
+            body = self.panel.editor.body()
+        except Exception:  # a half-typed body the form cannot build: the last figure stays
+            return None
+        if not isinstance(body, dict):
+            return None
+        name, _info = self.model()
+        if name and not body.get("model"):
+            body = {**body, "model": name}  # as the request will go (transport/spec.py)
+        return body
+
+    def _ask(self, body: dict[str, Any], window: int | None) -> None:
+        """The counting endpoint's answer for ``body``, off the UI thread; a newer body cancels
+        the question before it."""
+        from playground.protocol.accounting.counting import COUNTING_PATHS
+
+        if self.counter is None or self.route not in COUNTING_PATHS:
+            return
+        if self._task is not None and not self._task.done():
+            if self._asked == body:
+                return
+            self._task.cancel()
+        from playground.ui.runtime import lazy
+
+        loop = lazy.running_loop()
+        if loop is None:
+            return
+        self._asked = body
+        self._task = loop.create_task(self._count(body, window))
+
+    async def _count(self, body: dict[str, Any], window: int | None) -> None:
+        from playground.protocol.accounting.canonical import canonical_request
+        from playground.protocol.accounting.tokens import estimate_context
+
+        counter = self.counter
+        if counter is None:
+            return
+        counted: int | None = None
+        with contextlib.suppress(Exception):  # no count: the estimate stays, labelled so
+            counted = await counter(self.route, body)
+        if counted is None or self._asked != body:
+            return
+        self._show(estimate_context(canonical_request(self.route, body), window, counted))
+
+    def _finished(self, *_args: object) -> None:
+        from playground.protocol.accounting.usage import usage_from_wire
+
+        state = self.panel.session.state
+        usage = usage_from_wire(state.usage) if state is not None else None
+        self.reported = usage.total_input if usage is not None else None
+        self.soon()
+
+    def _show(self, estimate: ContextEstimate) -> None:
+        self.estimate = estimate
+        self.bar.estimate = estimate
+        self.bar.update()
+        self.label.setText(gauge_text(estimate, self.reported))
+        color = level_color(estimate.level)
+        weight = "font-weight: 600;" if estimate.level in ("amber", "red") else ""
+        self.label.setStyleSheet(f"font-size: 11px; color: {color.name()}; {weight}")
+        rows = [f"{words}: {getattr(estimate, name):,} tokens" for name, words, _color in SPLIT]
+        source = (
+            "Counted by the gateway's counting endpoint; the split is the offline estimate's."
+            if estimate.source == "counted"
+            else "An offline estimate (no tokenizer of the provider's): close for English "
+            "prose, exact against the simulator."
+        )
+        window = (
+            f"Context window: {estimate.context_window:,} tokens (from /v1/models)."
+            if estimate.context_window
+            else "Context window unknown: the gateway's /v1/models does not say it."
+        )
+        tip = "\n".join([*rows, f"total: {estimate.total:,}", window, source])
+        if self.reported is not None:
+            tip += f"\nThe last run's reported input: {self.reported:,} tokens."
+        self.setToolTip(tip)
+
+    def closeEvent(self, event: Any) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        super().closeEvent(event)
