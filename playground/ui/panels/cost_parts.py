@@ -40,6 +40,12 @@ class ContextParts(QWidget):
         layout.setSpacing(2)
         self.warning = CacheWarning(panel, model)
         self.gauge = ContextGauge(panel, model, counter)
+        self.breakpoints = None
+        if panel.route == "messages":
+            from playground.ui.panels.prefix_breakpoints import PrefixBreakpoints
+
+            self.breakpoints = PrefixBreakpoints(panel)
+            layout.addWidget(self.breakpoints)
         layout.addWidget(self.warning)
         layout.addWidget(self.gauge)
 
@@ -121,6 +127,10 @@ def attach_context_parts(
         from playground.ui.conversation.turn_costs import TurnCosts
 
         turns = TurnCosts(thread, models, prices)
+        if panel.route == "messages":  # Anthropic's cache_control, set from the thread
+            from playground.ui.conversation.cache_marks import CacheMarks
+
+            panel.cache_marks = CacheMarks(thread)  # type: ignore[attr-defined]
     panel.run_accounts = RunAccounts(panel, models, prices, turns)  # type: ignore[attr-defined]
     if panel.route not in GAUGE_ROUTES:
         return None
