@@ -47,7 +47,7 @@ def _marked(body: Body) -> tuple[bool, bool]:
 
 
 class PrefixBreakpoints(QWidget):
-    """"Cache breakpoint on: [ ] system [ ] tools" for one messages panel."""
+    """The switches "Cache breakpoint on: system, tools" of one messages panel."""
 
     def __init__(self, panel: RoutePanel, parent: QWidget | None = None) -> None:
         super().__init__(parent)

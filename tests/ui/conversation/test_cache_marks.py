@@ -35,8 +35,8 @@ def test_cache_up_to_here_sets_the_breakpoint_and_the_simulator_caches(
     answer = thread.view.blocks[1]
     assert _marker(answer).startswith("⚑ cache breakpoint (5 min)")
     menu = marks.menu_for(answer)
-    assert [a.text() for a in menu.actions()][0] == "Cache up to here"
-    assert menu.actions()[0].isChecked()
+    first = menu.actions()[0]
+    assert first.text() == "Cache up to here" and first.isChecked()
     assert say(qloop, panel, "And then?") == "complete"
     usage = panel.session.state.usage
     assert usage["cache_creation_input_tokens"] > 0  # the marked prefix was written
@@ -53,7 +53,8 @@ def test_a_pasted_bodys_breakpoints_show_on_their_turns(qloop: Any, sim: Any) ->
         "model": "sim-chat",
         "max_tokens": 256,
         "messages": [
-            {"role": "user", "content": [{"type": "text", "text": LONG, "cache_control": EPHEMERAL}]},
+            {"role": "user",
+             "content": [{"type": "text", "text": LONG, "cache_control": EPHEMERAL}]},
             {"role": "assistant", "content": "Noted."},
             {"role": "user", "content": "And then?"},
         ],

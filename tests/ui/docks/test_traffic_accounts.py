@@ -55,9 +55,7 @@ def test_a_client_that_changes_its_system_prompt(window: Any, sim: Any, qloop: L
 
     def ended() -> bool:
         entries = [e for e in panel.model.entries if e.ex.route == "chat"]
-        return len(entries) == 3 and all(
-            panel.model.row_cells(e)[COST_COLUMN] for e in entries
-        )
+        return len(entries) == 3 and all(panel.model.row_cells(e)[COST_COLUMN] for e in entries)
 
     qloop.wait_until(ended, 20)
     rows = [e for e in reversed(panel.model.entries) if e.ex.route == "chat"]  # oldest first
