@@ -53,7 +53,9 @@ def _marked(content: str | list[dict[str, Any]], breakpoint: str | None) -> Any:
     only a block carries ``cache_control``)."""
     if breakpoint is None:
         return content
-    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
+    blocks: list[dict[str, Any]] = (
+        [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
+    )
     if blocks:
         blocks[-1] = {**blocks[-1], "cache_control": cache_control(breakpoint)}
     return blocks

@@ -138,11 +138,11 @@ class TurnCosts(QObject):
             if turn is not None:
                 by_turn[turn] = done
         for block in thread.view.blocks:
-            done = by_turn.get(block.index)
-            if done is None or block.coming or block.turn.role != "assistant":
+            found = by_turn.get(block.index)
+            if found is None or block.coming or block.turn.role != "assistant":
                 _put(block, "", "")
             else:
-                _put(block, *figures_of(done))
+                _put(block, *figures_of(found))
         self._show_total(thread, accounts[self.first :])
 
     def _show_total(self, thread: ConversationThread, accounts: list[Accounted]) -> None:

@@ -127,9 +127,10 @@ class PriceEditor(QWidget):
                 item.setForeground(QBrush(QColor("gray")))
                 item.setToolTip("From the gateway's /v1/models: used as it is, not editable here")
             self.grid.setItem(row, column, item)
-        if editable and not model:
+        first = self.grid.item(row, 0)
+        if editable and not model and first is not None:
             self.grid.setCurrentCell(row, 0)
-            self.grid.editItem(self.grid.item(row, 0))
+            self.grid.editItem(first)
         return row
 
     def remove_selected(self) -> None:
@@ -179,7 +180,7 @@ class PriceEditor(QWidget):
                 continue
             if model in out:
                 raise ValueError(f"{model[:80]} is listed twice")
-            out[model] = ModelPrices(**values)
+            out[model] = ModelPrices(**values)  # type: ignore[arg-type]  # (the float fields)
         return out
 
     @staticmethod
