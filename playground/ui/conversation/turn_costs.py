@@ -50,7 +50,9 @@ def answer_turn(route: str, body: Any, turns: list[Any]) -> int | None:
 
 def figures_of(done: Accounted) -> tuple[str, str]:
     """A turn's figures line and its tooltip: the cache, then the cost."""
-    text = " · ".join(s for s in (cache_figure(done.cache), cost_figure(done.cost)) if s)
+    cost = cost_figure(done.cost)
+    cost = f"cost {cost}" if cost.startswith("$") else cost
+    text = " · ".join(s for s in (cache_figure(done.cache), cost) if s)
     return text, cache_tip(done.cache) + "\n\n" + cost_tip(done.cost)
 
 

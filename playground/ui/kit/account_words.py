@@ -72,11 +72,11 @@ def _figure(status: str, cached: int | None, total: int | None, where: str | Non
     if cached is None:  # not reported: no count, never "0 cached"
         return f"cache {words}"
     ratio = f" ({cached / total:.0%})" if total else ""
-    return f"cache {words}, {cached} cached{ratio}"
+    return f"cache {words}: {cached} tok{ratio}"
 
 
 def cache_figure(verdict: CacheVerdict | None) -> str:
-    """``cache hit, 1234 cached (92%)``; ``cache prefix changed at system, 0 cached (0%)``;
+    """``cache hit: 1234 tok (92%)``; ``cache prefix changed at system: 0 tok (0%)``;
     ``cache not reported``; "" when there is no verdict (the request did not end)."""
     if verdict is None:
         return ""
@@ -133,10 +133,10 @@ def cache_tip(verdict: CacheVerdict | None) -> str:
 
 
 def cost_figure(cost: Cost | None, *, known: bool = True) -> str:
-    """``cost $0.0012``, or ``cost unknown`` (``known``: False when there was nothing to price)."""
+    """``$0.0012``, or ``cost unknown`` (``known``: False when there was nothing to price)."""
     if cost is None:
         return "cost unknown" if known else ""
-    return f"cost {money(cost.total, cost.currency)}"
+    return money(cost.total, cost.currency)
 
 
 def cost_tip(cost: Cost | None) -> str:

@@ -52,16 +52,17 @@ def level_color(level: str) -> QColor:
 
 
 def gauge_text(estimate: ContextEstimate, reported: int | None = None) -> str:
-    """``1,234 / 131,072 tokens (0.9%) · estimate · reported 1,250`` (or "unknown window")."""
+    """``1,234 / 131,072 tok (0.9%) · estimate · reported 1,250`` (or "unknown window"); the
+    bar beside it and the tooltip say the rest (the split, where the count came from)."""
     total = f"{estimate.total:,}"
     if estimate.context_window:
         fraction = estimate.fraction or 0.0
-        head = f"{total} / {estimate.context_window:,} tokens ({fraction:.1%})"
+        head = f"{total} / {estimate.context_window:,} tok ({fraction:.1%})"
     else:
-        head = f"{total} tokens · unknown window"
-    source = "counted by the gateway" if estimate.source == "counted" else "estimate"
-    tail = f" · last run reported {reported:,}" if reported is not None else ""
-    return f"Context: {head} · {source}{tail}"
+        head = f"{total} tok · unknown window"
+    source = "counted" if estimate.source == "counted" else "estimate"
+    tail = f" · reported {reported:,}" if reported is not None else ""
+    return f"{head} · {source}{tail}"
 
 
 class _Bar(QWidget):
@@ -129,8 +130,9 @@ class ContextGauge(QWidget):
         self.label.setStyleSheet("font-size: 11px;")
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.label.setMinimumWidth(60)
+        self.bar.setMaximumWidth(72)  # the words need the room more than the bar
         layout.addWidget(self.bar, 1)
-        layout.addWidget(self.label, 3)
+        layout.addWidget(self.label, 4)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)

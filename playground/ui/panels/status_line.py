@@ -143,10 +143,10 @@ class StatusLine(QWidget):
         self._importance = (
             self.http,
             self.elapsed,
+            self.cost,
             self.rate,
             self.ttft,
             self.ttfb,
-            self.cost,
             self.cache,
             self.usage,
         )
@@ -165,8 +165,8 @@ class StatusLine(QWidget):
             (self.ttft, "TTFT 0000 ms"),
             (self.rate, "0000.0 tok/s"),
             (self.elapsed, "00.00 s"),
-            (self.cost, "cost $0.000000"),
-            (self.cache, "cache hit, 0000 cached (00%)"),
+            (self.cost, "$0.000000"),
+            (self.cache, "cache hit: 0000 tok (00%)"),
         ):
             label.setText(widest)
             label.setFixedSize(metrics.horizontalAdvance(widest) + 2, label.sizeHint().height())
@@ -267,8 +267,8 @@ class StatusLine(QWidget):
             self._fit()
 
     def set_accounts(self, cost: str, cost_tip: str, cache: str, cache_tip: str) -> None:
-        """The ended run's cost ("cost $0.0012", "cost unknown") and cache ("cache hit, 120
-        cached (85%)"), each with its tooltip (the arithmetic; the reason and divergence)."""
+        """The ended run's cost ("$0.0012", "cost unknown") and cache ("cache hit: 120 tok
+        (85%)"), each with its tooltip (the arithmetic; the reason and divergence)."""
         changed = self._put(self.cost, cost)
         changed |= self._put(self.cache, cache)
         self.cost.setToolTip(cost_tip)

@@ -119,7 +119,7 @@ class PriceEditor(QWidget):
         ]
         for column, text in enumerate([*cells, SOURCE_FILE if editable else SOURCE_GATEWAY]):
             item = QTableWidgetItem(text)
-            if column > 0:
+            if 0 < column < len(cells):  # the prices right-aligned, as numbers read
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if not editable or column == len(cells):
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)

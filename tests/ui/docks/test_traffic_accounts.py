@@ -64,7 +64,7 @@ def test_a_client_that_changes_its_system_prompt(window: Any, sim: Any, qloop: L
     assert caches[1].startswith("prefix changed at system"), caches
     # Another client's first request: compared with nothing of app-one's (its changed system
     # would read as a change), it reads what app-one's first left in the simulator's cache.
-    assert caches[2].startswith("hit, "), caches
+    assert caches[2].startswith("hit: "), caches
     for entry in rows:
         assert panel.model.row_cells(entry)[COST_COLUMN].startswith("$")
     model = panel.model

@@ -73,7 +73,7 @@ def test_the_counting_endpoint_counts_and_the_run_reports_beside_it(
         await task
 
     qloop.run(settle())
-    assert gauge.estimate.source == "counted" and "counted by the gateway" in gauge.label.text()
+    assert gauge.estimate.source == "counted" and "· counted" in gauge.label.text()
     counted = gauge.estimate.counted
     offline = sum(
         getattr(gauge.estimate, n)
@@ -82,4 +82,4 @@ def test_the_counting_endpoint_counts_and_the_run_reports_beside_it(
     assert abs(offline - counted) <= 0.02 * counted  # the estimate agrees with the simulator
     assert say(qloop, panel, PROMPT) == "complete"
     assert gauge.reported is not None and gauge.reported > 0
-    qloop.wait_until(lambda: "last run reported" in gauge.label.text(), 5)
+    qloop.wait_until(lambda: "· reported " in gauge.label.text(), 5)

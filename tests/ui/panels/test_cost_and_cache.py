@@ -32,13 +32,13 @@ def test_the_status_line_shows_the_cost_and_a_second_turn_hits(
     panel = _ready(window, qloop, route)
     assert say(qloop, panel, LONG) == "complete"
     line = panel.status_line
-    assert line.cost.text().startswith("cost $"), line.text()
+    assert line.cost.text().startswith("$"), line.text()
     assert "total:" in line.cost.toolTip() and " x " in line.cost.toolTip()
     assert line.cache.text().startswith("cache cold"), line.text()
     assert say(qloop, panel, "And then?") == "complete"
-    assert line.cache.text().startswith("cache hit, "), line.text()
-    assert "cached (" in line.cache.text()
-    assert "cost $" in line.text() and "cache hit" in line.text()  # the dump's status_line
+    assert line.cache.text().startswith("cache hit: "), line.text()
+    assert " tok (" in line.cache.text() and "%)" in line.cache.text()
+    assert " · $" in line.text() and "cache hit" in line.text()  # the dump's status_line
     # Each answer's figures line, and the conversation's running total in the summary.
     thread = panel.conversation
     answers = [b for b in thread.view.blocks if b.turn.role == "assistant"]
