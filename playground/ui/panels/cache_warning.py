@@ -6,6 +6,7 @@ the cache's lifetime has passed since. Hidden otherwise (protocol/accounting/cac
 from __future__ import annotations
 
 import time
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
@@ -50,7 +51,7 @@ class CacheWarning(QLabel):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("cacheWarning")
-        self.panel = panel
+        self._panel = weakref.ref(panel)  # weak: no cycle through the panel (thread.py)
         self.route = panel.route
         self.model = model
         self.clock = clock
@@ -85,7 +86,8 @@ class CacheWarning(QLabel):
         from playground.protocol.accounting.cache import SentRequest
         from playground.protocol.accounting.usage import usage_from_wire
 
-        thread = self.panel.conversation
+        panel = self._panel()
+        thread = panel.conversation if panel is not None else None
         if thread is None or not thread.requests or not thread.turns:
             return None
         facts = thread.request_facts[-1] if thread.request_facts else {}
@@ -102,11 +104,12 @@ class CacheWarning(QLabel):
         from playground.protocol.accounting.cache_rules import cache_rules, lifetime_for
 
         last = self.last_request()
-        if last is None or self.panel.session.is_running:
+        panel = self._panel()
+        if last is None or panel is None or panel.session.is_running:
             self._set(None)
             return
         try:
-            body = self.panel.editor.body()
+            body = panel.editor.body()
         except Exception:  # a half-typed body: judged when it builds again
             return
         name, info = self.model()

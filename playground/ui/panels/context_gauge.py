@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -113,7 +114,7 @@ class ContextGauge(QWidget):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("contextGauge")
-        self.panel = panel
+        self._panel = weakref.ref(panel)  # weak: no cycle through the panel (thread.py)
         self.route = panel.route
         self.model = model
         self.counter = counter
@@ -164,8 +165,11 @@ class ContextGauge(QWidget):
         self._ask(body, window)
 
     def _body(self) -> dict[str, Any] | None:
+        panel = self._panel()
+        if panel is None:
+            return None
         try:
-            body = self.panel.editor.body()
+            body = panel.editor.body()
         except Exception:  # a half-typed body the form cannot build: the last figure stays
             return None
         if not isinstance(body, dict):
@@ -211,7 +215,8 @@ class ContextGauge(QWidget):
     def _finished(self, *_args: object) -> None:
         from playground.protocol.accounting.usage import usage_from_wire
 
-        state = self.panel.session.state
+        panel = self._panel()
+        state = panel.session.state if panel is not None else None
         usage = usage_from_wire(state.usage) if state is not None else None
         self.reported = usage.total_input if usage is not None else None
         self.soon()

@@ -9,6 +9,7 @@ bar, found by duck typing (no import of the window), and the data folder's price
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
@@ -50,15 +51,20 @@ class ContextParts(QWidget):
         layout.addWidget(self.gauge)
 
 
-def _bar(panel: RoutePanel) -> Any:
-    return getattr(panel.window(), "provider_bar", None)
+def _bar(panel_ref: weakref.ref[RoutePanel]) -> Any:
+    """The window's provider bar (duck-typed), through a weak reference: these sources are held
+    by the panel's parts, and a Python cycle through a panel crashes PySide (thread.py)."""
+    panel = panel_ref()
+    return getattr(panel.window(), "provider_bar", None) if panel is not None else None
 
 
 def window_models(panel: RoutePanel) -> ModelsSource:
     """What the window's last /v1/models said of each model (empty before it came)."""
 
+    ref = weakref.ref(panel)
+
     def models() -> dict[str, ModelInfo]:
-        found = getattr(_bar(panel), "model_info", None)
+        found = getattr(_bar(ref), "model_info", None)
         return found if isinstance(found, dict) else {}
 
     return models
@@ -67,11 +73,13 @@ def window_models(panel: RoutePanel) -> ModelsSource:
 def window_model(panel: RoutePanel) -> ModelSource:
     """The panel's route's model on the window's provider, and what /v1/models says of it."""
 
+    ref, route = weakref.ref(panel), panel.route
+
     def model() -> tuple[str, ModelInfo | None]:
-        bar = _bar(panel)
+        bar = _bar(ref)
         if bar is None:
             return "", None
-        name = str(bar.model_for(panel.route))
+        name = str(bar.model_for(route))
         info = getattr(bar, "model_info", {}).get(name)
         return name, info
 
@@ -82,8 +90,10 @@ def window_counter(panel: RoutePanel) -> Counter:
     """The window's provider's counting endpoint for the body (None: none, no provider, or a
     key that would travel unencrypted: a count is never worth that)."""
 
+    ref = weakref.ref(panel)
+
     async def count(route: str, body: dict[str, Any]) -> int | None:
-        bar = _bar(panel)
+        bar = _bar(ref)
         if bar is None:
             return None
         import httpx

@@ -5,6 +5,7 @@ the thread's: ui/conversation/cache_marks.py)."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -52,7 +53,8 @@ class PrefixBreakpoints(QWidget):
     def __init__(self, panel: RoutePanel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("prefixBreakpoints")
-        self.panel = panel
+        self._panel = weakref.ref(panel)  # weak: no cycle through the panel (thread.py)
+        me = weakref.ref(self)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(QLabel("Cache breakpoint on:"))
@@ -72,20 +74,27 @@ class PrefixBreakpoints(QWidget):
 
         def merged(body: Body) -> Body:
             body = merge(body) if merge is not None else body
+            switches = me()
+            if switches is None:
+                return body
             return with_prefix_breakpoints(
-                body, system=self.system.isChecked(), tools=self.tools.isChecked()
+                body, system=switches.system.isChecked(), tools=switches.tools.isChecked()
             )
 
         def absorbed(body: Body) -> Body:
-            on_system, on_tools = _marked(body)
-            for box, on in ((self.system, on_system), (self.tools, on_tools)):
-                with QSignalBlocker(box):
-                    box.setChecked(on)
+            switches = me()
+            if switches is not None:
+                on_system, on_tools = _marked(body)
+                for box, on in ((switches.system, on_system), (switches.tools, on_tools)):
+                    with QSignalBlocker(box):
+                        box.setChecked(on)
             return absorb(body) if absorb is not None else body
 
         editor.merge_thread = merged
         editor.absorb_thread = absorbed
 
     def _toggled(self, _on: bool) -> None:
-        self.panel.editor.rebuild()
-        self.panel.editor.changed.emit()
+        panel = self._panel()
+        if panel is not None:
+            panel.editor.rebuild()
+            panel.editor.changed.emit()

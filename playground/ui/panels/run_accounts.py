@@ -4,6 +4,7 @@ judged against the one before it; another panel's run is priced alone (no prompt
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
@@ -29,7 +30,9 @@ class RunAccounts(QObject):
         turns: TurnCosts | None = None,
     ) -> None:
         super().__init__(panel)
-        self.panel = panel
+        # Weak: a Python cycle through a panel and its QObject child, collected in the wrong
+        # order, crashes PySide (thread.py says the same of the thread).
+        self._panel = weakref.ref(panel)
         self.models = models
         self.prices = prices
         self.turns = turns  # a conversational panel's accounts, kept by its turns' figures
@@ -41,13 +44,18 @@ class RunAccounts(QObject):
         panel.session.finished.connect(self.show)
 
     def _started(self) -> None:
-        thread = self.panel.conversation
+        panel = self._panel()
+        if panel is None:
+            return
+        thread = panel.conversation
         count = len(thread.requests) if thread is not None else 0
         self._sent_now = count > self._requests_seen
         self._requests_seen = count
 
     def show(self, *_args: object) -> None:
-        panel = self.panel
+        panel = self._panel()
+        if panel is None:
+            return
         state = panel.session.state
         if state is None:
             return
@@ -58,15 +66,16 @@ class RunAccounts(QObject):
             if len(turns.accounts) >= n > 0:
                 done = turns.accounts[n - 1]
                 reported = state.usage is not None
-                self._put(done.cost, reported, cache_figure(done.cache), cache_tip(done.cache))
+                self._put(
+                    panel, done.cost, reported, cache_figure(done.cache), cache_tip(done.cache)
+                )
                 return
-        self._put(self._run_cost(), state.usage is not None, "", "")
+        self._put(panel, self._run_cost(panel), state.usage is not None, "", "")
 
-    def _run_cost(self) -> Cost | None:
+    def _run_cost(self, panel: RoutePanel) -> Cost | None:
         """The run priced alone (a retry, a replay, a panel without a conversation)."""
         from playground.protocol.accounting.ledger import account_run
 
-        panel = self.panel
         state, spec = panel.session.state, panel._last_spec
         body = spec.json_body if spec is not None else None
         model = body.get("model") if isinstance(body, dict) else None
@@ -75,8 +84,8 @@ class RunAccounts(QObject):
         images = sum(1 for image in state.images if image.final)
         return account_run(state.usage, model, self.models(), self.prices(), images=images)
 
-    def _put(self, cost: Cost | None, reported: bool, cache: str, cache_words: str) -> None:
+    def _put(
+        self, panel: RoutePanel, cost: Cost | None, reported: bool, cache: str, cache_words: str
+    ) -> None:
         tip = cost_tip(cost) if reported else "The response reported no usage: nothing to price."
-        self.panel.status_line.set_accounts(
-            cost_figure(cost, known=reported), tip, cache, cache_words
-        )
+        panel.status_line.set_accounts(cost_figure(cost, known=reported), tip, cache, cache_words)
