@@ -10,7 +10,7 @@ adds the total of the requests since the conversation began ("New conversation" 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
@@ -25,25 +25,30 @@ if TYPE_CHECKING:
     from playground.ui.conversation.thread import ConversationThread
     from playground.ui.conversation.turn_block import TurnBlock
 
-__all__ = ["TurnCosts", "answer_turn", "figures_of", "total_text"]
+__all__ = ["TurnCosts", "answer_turn", "figures_of", "sent_roles", "total_text"]
 
 ModelsSource = Callable[[], "dict[str, ModelInfo]"]
 PricesSource = Callable[[], "PriceTable"]
 
 
-def answer_turn(route: str, body: Any, turns: list[Any]) -> int | None:
-    """The index in ``turns`` of the answer to a request that sent ``body``: the turn after the
-    ones it sent, when the thread still starts with them (same roles) and that turn answers."""
+def sent_roles(route: str, body: Any) -> tuple[str, ...] | None:
+    """The roles of the turns a request sent (None: a body the thread cannot read)."""
     from playground.protocol.conversation.bodies import parse_body
 
     try:
-        sent = parse_body(body, route).conversation.turns
-    except Exception:  # a body the thread cannot read (the thread never sent it): no turn
+        return tuple(t.role for t in parse_body(body, route).conversation.turns)
+    except Exception:  # a body the thread never sent as it is: no turn answers it
+        return None
+
+
+def answer_turn(sent: tuple[str, ...] | None, roles: Sequence[str]) -> int | None:
+    """The index in a thread whose turns have ``roles`` of the answer to a request that sent
+    turns of the roles ``sent``: the turn after them, when the thread still starts with them
+    and that turn answers."""
+    if sent is None:
         return None
     n = len(sent)
-    if n >= len(turns) or turns[n].role != "assistant":
-        return None
-    if [t.role for t in sent] != [t.role for t in turns[:n]]:
+    if n >= len(roles) or roles[n] != "assistant" or tuple(roles[:n]) != sent:
         return None
     return n
 
@@ -86,6 +91,7 @@ class TurnCosts(QObject):
         self.prices = prices
         self.first = 0  # the first request of the conversation the total counts
         self.accounts: list[Accounted] = []  # one per ended request, in order
+        self._roles: list[tuple[str, ...] | None] = []  # each request's sent roles, read once
         self._ledger: Ledger | None = None
         self._sources: tuple[int, int] = (0, 0)  # which models and prices the ledger has
         self._suffix = ""  # what this adds to the thread view's summary
@@ -114,10 +120,12 @@ class TurnCosts(QObject):
 
         models, prices = self.models(), self.prices()
         sources = (id(models), id(prices))
-        if self._ledger is None or sources != self._sources:
+        shrunk = len(thread.requests) < len(self.accounts)  # requests are only ever added
+        if self._ledger is None or sources != self._sources or shrunk:
             self._ledger = Ledger(models=dict(models), prices=dict(prices))
             self._sources = sources
             self.accounts = []
+            self._roles = []
         requests, facts = thread.requests, thread.request_facts
         ended = len(requests)
         if ended and self._open:
@@ -135,8 +143,11 @@ class TurnCosts(QObject):
             return
         accounts = self._account(thread)
         by_turn: dict[int, Accounted] = {}
-        for request, done in zip(thread.requests, accounts, strict=False):
-            turn = answer_turn(thread.route, request.get("body"), thread.turns)
+        for request in thread.requests[len(self._roles) :]:
+            self._roles.append(sent_roles(thread.route, request.get("body")))
+        roles = [t.role for t in thread.turns]
+        for sent, done in zip(self._roles, accounts, strict=False):
+            turn = answer_turn(sent, roles)
             if turn is not None:
                 by_turn[turn] = done
         for block in thread.view.blocks:

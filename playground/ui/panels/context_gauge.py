@@ -10,7 +10,6 @@ question). After a run, the input the provider reported is shown beside it.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import weakref
 from collections.abc import Awaitable, Callable
@@ -23,6 +22,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 from playground.ui.kit.theme import is_dark
 
 if TYPE_CHECKING:
+    # asyncio loads after the window's first frame (startup time): only its types here.
+    import asyncio
+
     from playground.protocol.accounting.models_meta import ModelInfo
     from playground.protocol.accounting.tokens import ContextEstimate
     from playground.ui.panels.route_panel import RoutePanel
