@@ -19,6 +19,7 @@ ROUTES = ("chat", "responses", "messages")
 def _ready(window: Any, qloop: Any, route: str) -> Any:
     """``route``'s panel once the simulator's model list (prices, windows, cache) has come."""
     panel = window.panels[route]
+    window.show_panel(route)
     qloop.wait_until(lambda: bool(window.provider_bar.model_info), 15)
     if route == "messages":  # Anthropic caches nothing without a breakpoint: automatic caching
         panel.editor.set_body({**panel.editor.body(), "cache_control": {"type": "ephemeral"}})
@@ -50,10 +51,11 @@ def test_the_status_line_shows_the_cost_and_a_second_turn_hits(
     assert summary.startswith("Conversation: 4 turns · $"), summary
 
 
+@pytest.mark.parametrize("route", ROUTES)
 def test_a_changed_system_prompt_is_warned_before_sending_and_shown_on_the_turn(
-    window: Any, qloop: Any
+    window: Any, qloop: Any, route: str
 ) -> None:
-    panel = _ready(window, qloop, "chat")
+    panel = _ready(window, qloop, route)
     system = panel.editor.system_box()
     system.setPlainText("You answer briefly. " * 10)
     assert say(qloop, panel, LONG) == "complete"
