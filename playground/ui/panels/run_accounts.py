@@ -59,6 +59,9 @@ class RunAccounts(QObject):
         state = panel.session.state
         if state is None:
             return
+        if panel.session.run.replay:  # a capture played back: no request of this panel's
+            panel.status_line.set_accounts("", "", "", "")
+            return
         thread, turns = panel.conversation, self.turns
         if thread is not None and turns is not None and self._sent_now:
             turns.refresh()

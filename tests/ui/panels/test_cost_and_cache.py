@@ -107,3 +107,12 @@ def test_an_idle_pause_past_the_lifetime_is_expired(short_lived: Any, qloop: Any
     assert warning.text().startswith("This request will miss the cache: the cache has expired")
     assert say(qloop, panel, "And then?") == "complete"
     assert panel.status_line.cache.text().startswith("cache expired"), panel.status_line.text()
+
+
+def test_an_images_run_is_priced_per_image_with_no_cache_figure(window: Any, qloop: Any) -> None:
+    panel = _ready(window, qloop, "images")
+    assert say(qloop, panel, "A lighthouse at dusk") == "complete"
+    line = panel.status_line
+    assert line.cost.text().startswith("$"), line.text()
+    assert "image: " in line.cost.toolTip()  # priced per image (the simulator's sim-image)
+    assert line.cache.text() == ""  # the media routes have no prompt cache
