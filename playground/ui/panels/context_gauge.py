@@ -11,20 +11,18 @@ question). After a run, the input the provider reported is shown beside it.
 from __future__ import annotations
 
 import contextlib
+import threading
 import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QRectF, QSize, Qt, QTimer
+from PySide6.QtCore import QObject, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from playground.ui.kit.theme import is_dark
 
 if TYPE_CHECKING:
-    # asyncio loads after the window's first frame (startup time): only its types here.
-    import asyncio
-
     from playground.protocol.accounting.models_meta import ModelInfo
     from playground.protocol.accounting.tokens import ContextEstimate
     from playground.ui.panels.route_panel import RoutePanel
@@ -34,7 +32,8 @@ __all__ = ["DEBOUNCE_MS", "ContextGauge", "Counter", "ModelSource", "gauge_text"
 DEBOUNCE_MS = 350  # after the last keystroke: the estimate reads the whole body
 # The current model of the panel's route: its name and what /v1/models says of it.
 ModelSource = Callable[[], "tuple[str, ModelInfo | None]"]
-# (route, body) -> the gateway's count of the body's input tokens, or None (no endpoint).
+# (route, body) -> the gateway's count of the body's input tokens, or None (no endpoint). Called
+# on the UI thread (it may read widgets); what it gives is awaited on a worker thread's own loop.
 Counter = Callable[[str, dict[str, Any]], Awaitable["int | None"]]
 
 SPLIT = (
@@ -104,6 +103,29 @@ class _Bar(QWidget):
         painter.end()
 
 
+class _Answers(QObject):
+    """Carries a count from the worker thread to the UI thread (a queued signal)."""
+
+    counted = Signal(object, object)  # the body, its count (or None)
+
+
+def _count_off_thread(
+    answers: _Answers, body: dict[str, Any], asked: Awaitable[int | None]
+) -> None:
+    """Await ``asked`` on this worker thread's own event loop: the window's loop never holds a
+    socket of it, so closing the window mid-count leaves nothing half-connected behind."""
+    import asyncio
+
+    async def wait() -> int | None:
+        return await asked
+
+    counted: int | None = None
+    with contextlib.suppress(Exception):  # no count: the estimate stays, labelled so
+        counted = asyncio.run(wait())
+    with contextlib.suppress(RuntimeError):  # the gauge went with its panel meanwhile
+        answers.counted.emit(body, counted)
+
+
 class ContextGauge(QWidget):
     """The context gauge of one panel (``panel.editor.body()`` and ``panel.conversation``)."""
 
@@ -122,8 +144,11 @@ class ContextGauge(QWidget):
         self.counter = counter
         self.estimate: ContextEstimate | None = None
         self.reported: int | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._asked: Any = None  # the body the running count is for
+        self._asked: Any = None  # the body last asked about (an older answer is dropped)
+        self._window_asked: int | None = None
+        self._counting = False  # a worker is asking; a newer body waits for it
+        self._answers = _Answers(self)
+        self._answers.counted.connect(self._counted)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
@@ -182,37 +207,37 @@ class ContextGauge(QWidget):
         return body
 
     def _ask(self, body: dict[str, Any], window: int | None) -> None:
-        """The counting endpoint's answer for ``body``, off the UI thread; a newer body cancels
-        the question before it."""
+        """The counting endpoint's answer for ``body``, asked on a worker thread (one at a time:
+        a body typed meanwhile is asked about when the answer comes, an older answer dropped)."""
         from playground.protocol.accounting.counting import COUNTING_PATHS
 
         if self.counter is None or self.route not in COUNTING_PATHS:
             return
-        if self._task is not None and not self._task.done():
-            if self._asked == body:
-                return
-            self._task.cancel()
-        from playground.ui.runtime import lazy
-
-        loop = lazy.running_loop()
-        if loop is None:
+        self._asked, self._window_asked = body, window
+        if self._counting:
             return
-        self._asked = body
-        self._task = loop.create_task(self._count(body, window))
+        try:
+            asked = self.counter(self.route, body)
+        except Exception:  # no provider to ask (a base URL missing and the like): the estimate
+            return
+        self._counting = True
+        threading.Thread(
+            target=_count_off_thread, args=(self._answers, body, asked), daemon=True
+        ).start()
 
-    async def _count(self, body: dict[str, Any], window: int | None) -> None:
+    def _counted(self, body: Any, counted: int | None) -> None:
         from playground.protocol.accounting.canonical import canonical_request
         from playground.protocol.accounting.tokens import estimate_context
 
-        counter = self.counter
-        if counter is None:
+        self._counting = False
+        if body != self._asked:  # typed on meanwhile: ask about the body as it is now
+            self._ask(self._asked, self._window_asked)
             return
-        counted: int | None = None
-        with contextlib.suppress(Exception):  # no count: the estimate stays, labelled so
-            counted = await counter(self.route, body)
-        if counted is None or self._asked != body:
-            return
-        self._show(estimate_context(canonical_request(self.route, body), window, counted))
+        if counted is not None:
+            estimate = estimate_context(
+                canonical_request(self.route, body), self._window_asked, counted
+            )
+            self._show(estimate)
 
     def _finished(self, *_args: object) -> None:
         from playground.protocol.accounting.usage import usage_from_wire
@@ -247,8 +272,3 @@ class ContextGauge(QWidget):
         if self.reported is not None:
             tip += f"\nThe last run's reported input: {self.reported:,} tokens."
         self.setToolTip(tip)
-
-    def closeEvent(self, event: Any) -> None:
-        if self._task is not None:
-            self._task.cancel()
-        super().closeEvent(event)

@@ -10,6 +10,7 @@ bar, found by duck typing (no import of the window), and the data folder's price
 from __future__ import annotations
 
 import weakref
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
@@ -88,33 +89,39 @@ def window_model(panel: RoutePanel) -> ModelSource:
 
 def window_counter(panel: RoutePanel) -> Counter:
     """The window's provider's counting endpoint for the body (None: none, no provider, or a
-    key that would travel unencrypted: a count is never worth that)."""
-
+    key that would travel unencrypted: a count is never worth that). Where to ask is read from
+    the provider bar now, on the UI thread; the awaitable only talks to the network."""
     ref = weakref.ref(panel)
 
-    async def count(route: str, body: dict[str, Any]) -> int | None:
-        bar = _bar(ref)
-        if bar is None:
-            return None
-        import httpx
-
-        from playground.transport.counting import count_input_tokens
+    def count(route: str, body: dict[str, Any]) -> Awaitable[int | None]:
         from playground.transport.secrets import get_key
         from playground.transport.spec import key_travels_unencrypted, make_spec
 
-        provider = bar.provider()
-        base = bar.base_url()
-        if not base or route not in provider.routes:
-            return None
-        key = None if provider.builtin else get_key(provider)
-        spec = make_spec(provider, route, body, key, base_url=base)
-        if spec is None or key_travels_unencrypted(spec):
-            return None
-        headers = {k: v for k, v in spec.headers.items() if k.lower() != "accept"}
-        async with httpx.AsyncClient() as client:
-            return await count_input_tokens(client, base, headers, route, body)
+        bar = _bar(ref)
+        provider = bar.provider() if bar is not None else None
+        base = bar.base_url() if bar is not None else ""
+        headers: dict[str, str] | None = None
+        if provider is not None and base and route in provider.routes:
+            key = None if provider.builtin else get_key(provider)
+            spec = make_spec(provider, route, body, key, base_url=base)
+            if spec is not None and not key_travels_unencrypted(spec):
+                headers = {k: v for k, v in spec.headers.items() if k.lower() != "accept"}
+        return _count(base, headers, route, body)
 
     return count
+
+
+async def _count(
+    base: str, headers: dict[str, str] | None, route: str, body: dict[str, Any]
+) -> int | None:
+    if headers is None:
+        return None
+    import httpx
+
+    from playground.transport.counting import count_input_tokens
+
+    async with httpx.AsyncClient() as client:
+        return await count_input_tokens(client, base, headers, route, body)
 
 
 def attach_context_parts(

@@ -66,13 +66,8 @@ def test_the_counting_endpoint_counts_and_the_run_reports_beside_it(
     gauge.counter = counter
     panel.editor.prompt_box().setPlainText(PROMPT)
 
-    async def settle() -> None:
-        gauge.update_now()
-        task = gauge._task
-        assert task is not None
-        await task
-
-    qloop.run(settle())
+    gauge.update_now()  # asked on a worker thread; the answer comes back as a signal
+    qloop.wait_until(lambda: gauge.estimate.source == "counted", 10)
     assert gauge.estimate.source == "counted" and "· counted" in gauge.label.text()
     counted = gauge.estimate.counted
     offline = sum(

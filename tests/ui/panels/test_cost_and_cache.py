@@ -116,3 +116,16 @@ def test_an_images_run_is_priced_per_image_with_no_cache_figure(window: Any, qlo
     assert line.cost.text().startswith("$"), line.text()
     assert "image: " in line.cost.toolTip()  # priced per image (the simulator's sim-image)
     assert line.cache.text() == ""  # the media routes have no prompt cache
+
+
+@pytest.mark.parametrize("route", ["responses", "messages"])
+def test_the_window_asks_its_providers_counting_endpoint(
+    window: Any, qloop: Any, route: str
+) -> None:
+    panel = _ready(window, qloop, route)
+    panel.editor.prompt_box().setPlainText(LONG)
+    gauge = panel.context_parts.gauge
+    gauge.update_now()
+    qloop.wait_until(lambda: gauge.estimate.source == "counted", 10)
+    assert gauge.estimate.context_window == 200000  # sim-reasoner's, from /v1/models
+    assert "· counted" in gauge.label.text()
