@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections import OrderedDict
 from typing import Any, Final
 
-from playground.protocol.accounting.ledger import Ledger
+from playground.protocol.accounting.ledger import Accounted, Ledger
 from playground.protocol.accounting.models_meta import models_info
 from playground.protocol.accounting.prices import PriceTable
 from playground.protocol.safe_json import loads_or
@@ -26,6 +27,7 @@ CACHED_ROUTES: Final = frozenset({"chat", "responses", "messages"})
 MODELS_BODY_MAX: Final = 8 << 20  # a models list is read up to 8 MiB (OpenRouter's is ~1 MiB)
 LAST_KEPT: Final = 256  # clients x routes x models whose last request body is kept to compare
 REQUEST_BODY_MAX: Final = 32 << 20  # a bigger request body is not compared (none is a prompt)
+ACCOUNTED_KEPT: Final = 500  # the last exchanges' objects, for a window's Traffic list
 
 
 def client_of(ex: Exchange) -> str:
@@ -42,6 +44,9 @@ class ExchangeAccounts(Listener):
         self.ledger = Ledger(prices=dict(prices or {}), max_keys=LAST_KEPT)
         self._models_bodies: dict[int, bytearray] = {}
         self._lock = threading.Lock()
+        # Each ended exchange's objects by its id (the line has their JSON): a window's Traffic
+        # list shows them with the divergence's both sides and the cost's arithmetic.
+        self._accounted: OrderedDict[int, Accounted] = OrderedDict()
 
     # ---- the upstream's /v1/models -----------------------------------------------------------
     def learn_models(self, payload: object) -> None:
@@ -97,7 +102,16 @@ class ExchangeAccounts(Listener):
             done = self.ledger.account(
                 key, ex.route, body, ex.t0, decoder.state.usage, images=images
             )
+            self._accounted[ex.id] = done
+            while len(self._accounted) > ACCOUNTED_KEPT:
+                self._accounted.popitem(last=False)
         out = done.to_json()
         if ex.route not in CACHED_ROUTES:
             out["cache"] = None  # no prompt cache on the media routes; the cost stands
         return out
+
+    def accounted(self, exchange_id: int) -> Accounted | None:
+        """An ended exchange's objects (None: not accounted, or long gone): the same the line's
+        ``cache`` and ``cost`` were written from."""
+        with self._lock:
+            return self._accounted.get(exchange_id)

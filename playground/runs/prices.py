@@ -28,10 +28,12 @@ __all__ = [
     "MAX_PRICE_FILE",
     "PRICE_FILE",
     "LoadedPrices",
+    "export_prices",
     "import_prices",
     "load_prices",
     "price_for",
     "prices_path",
+    "read_prices",
     "save_prices",
 ]
 
@@ -72,6 +74,12 @@ def _read(path: Path) -> PriceTable:
     return table_from_json(loads(text))
 
 
+def read_prices(path: Path) -> PriceTable:
+    """Another price file's table (to import it); ValueError (one sentence) when it is not one,
+    OSError when it cannot be read. Nothing is written."""
+    return _read(path)
+
+
 def load_prices(base: Path | None = None) -> LoadedPrices:
     """The data folder's price table; a corrupt file is set aside with a message."""
     path = prices_path(base)
@@ -97,6 +105,13 @@ def save_prices(table: PriceTable, base: Path | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomically(path, table_to_json(table), prefix=".prices-")
     return path
+
+
+def export_prices(table: PriceTable, target: Path) -> Path:
+    """``table`` written atomically as a price file at ``target`` (to share, or to import)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_json_atomically(target, table_to_json(table), prefix=".prices-")
+    return target
 
 
 def import_prices(source: Path, base: Path | None = None, *, merge: bool = True) -> PriceTable:

@@ -21,7 +21,7 @@ from playground.protocol.accounting.prices import ModelPrices, PriceTable
 from playground.protocol.accounting.tokens import estimate_context
 from playground.protocol.accounting.usage import Usage, usage_from_wire
 
-__all__ = ["Accounted", "Ledger"]
+__all__ = ["Accounted", "Ledger", "account_conversation", "account_requests", "account_run"]
 
 MAX_KEYS = 1000
 
@@ -102,16 +102,9 @@ def account_conversation(
     total = 0.0
     currency: str | None = None
     known = bool(requests)
-    for i, request in enumerate(requests):
-        fact = facts[i] if i < len(facts) else {}
-        sent_at = fact.get("sent_at")
-        done = ledger.account(
-            "conversation",
-            route,
-            request.get("body"),
-            float(sent_at) if isinstance(sent_at, int | float) else 0.0,
-            fact.get("usage"),
-        )
+    for request, done in zip(
+        requests, account_requests(ledger, route, requests, facts), strict=True
+    ):
         last = done.to_json()
         out.append(request | last | {"context": _context(route, request.get("body"), ledger, done)})
         if done.cost is None:
@@ -124,6 +117,28 @@ def account_conversation(
         **last,
         "cost_total": {"total": total, "currency": currency} if known else None,
     }
+
+
+def account_requests(
+    ledger: Ledger, route: str, requests: list[dict[str, Any]], facts: list[dict[str, Any]]
+) -> list[Accounted]:
+    """Each of a conversation's ``requests`` (``{"body"}``) accounted in turn under one key,
+    with ``facts`` beside them (``{"sent_at", "usage"}``, the same order): the window's turns
+    and the headless dump read the same objects."""
+    out = []
+    for i, request in enumerate(requests):
+        fact = facts[i] if i < len(facts) else {}
+        sent_at = fact.get("sent_at")
+        out.append(
+            ledger.account(
+                "conversation",
+                route,
+                request.get("body"),
+                float(sent_at) if isinstance(sent_at, int | float) else 0.0,
+                fact.get("usage"),
+            )
+        )
+    return out
 
 
 def _context(route: str, body: Any, ledger: Ledger, done: Accounted) -> dict[str, Any]:

@@ -29,7 +29,36 @@ from playground.protocol.conversation.model import (
 )
 from playground.protocol.conversation.parts import content_item, part_from_item, travels_on
 
-__all__ = ["from_messages", "to_messages"]
+__all__ = ["breakpoint_of", "cache_control", "from_messages", "to_messages"]
+
+
+def cache_control(breakpoint: str) -> dict[str, Any]:
+    """The ``cache_control`` marker of a breakpoint ("5m", the default lifetime, or "1h")."""
+    marker: dict[str, Any] = {"type": "ephemeral"}
+    if breakpoint == "1h":
+        marker["ttl"] = "1h"
+    return marker
+
+
+def breakpoint_of(block: Any) -> str | None:
+    """The breakpoint a content block (or a tool, a system block) carries: "5m", "1h" or None."""
+    marker = block.get("cache_control") if isinstance(block, dict) else None
+    if not isinstance(marker, dict) or marker.get("type") != "ephemeral":
+        return None
+    return "1h" if marker.get("ttl") == "1h" else "5m"
+
+
+def _marked(content: str | list[dict[str, Any]], breakpoint: str | None) -> Any:
+    """``content`` with the breakpoint on its last block (a string becomes one text block:
+    only a block carries ``cache_control``)."""
+    if breakpoint is None:
+        return content
+    blocks: list[dict[str, Any]] = (
+        [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
+    )
+    if blocks:
+        blocks[-1] = {**blocks[-1], "cache_control": cache_control(breakpoint)}
+    return blocks
 
 
 def _image(image: Image) -> dict[str, Any]:
@@ -124,12 +153,17 @@ def to_messages(conversation: Conversation) -> dict[str, Any]:
             while i < len(turns) and turns[i].role in ("system", "developer"):
                 systems.append(turns[i].text)
                 i += 1
+            mark = turn.cache_breakpoint
+            blocks = _marked(blocks, mark) if mark else blocks
             if i < len(turns) and turns[i].role == "user":
-                blocks += _blocks(tuple(p for p in turns[i].parts if isinstance(p, Text | Image)))
+                joined = turns[i]
+                more = _blocks(tuple(p for p in joined.parts if isinstance(p, Text | Image)))
+                blocks += _marked(more, joined.cache_breakpoint) if more else []
                 i += 1
             messages.append({"role": "user", "content": blocks})
         else:
-            messages.append({"role": turn.role, "content": _content(turn.role, turn.parts)})
+            content = _content(turn.role, turn.parts)
+            messages.append({"role": turn.role, "content": _marked(content, turn.cache_breakpoint)})
     out: dict[str, Any] = {}
     if systems:
         out["system"] = "\n\n".join(systems)
@@ -137,14 +171,19 @@ def to_messages(conversation: Conversation) -> dict[str, Any]:
     return out
 
 
-def _parts(content: Any) -> tuple[list[Part], list[Part]]:
-    """(tool results, the other parts) of a message's content."""
+def _parts(content: Any) -> tuple[list[Part], list[Part], list[str | None]]:
+    """(tool results, the other parts, the breakpoint each of the two ends with) of a message's
+    content."""
     if isinstance(content, str):
-        return [], [Text(content)]
+        return [], [Text(content)], [None, None]
     results: list[Part] = []
     parts: list[Part] = []
+    marks: list[str | None] = [None, None]
     for block in dict_items(content):
         kind = block.get("type")
+        mark = breakpoint_of(block)
+        if mark is not None:
+            marks[0 if kind == "tool_result" else 1] = mark
         if kind == "text" and isinstance(block.get("text"), str):
             parts.append(Text(block["text"]))
         elif kind == "image":
@@ -175,7 +214,7 @@ def _parts(content: Any) -> tuple[list[Part], list[Part]]:
             )
         elif (declared := part_from_item("messages", block)) is not None:
             parts.append(declared)
-    return results, parts
+    return results, parts, marks
 
 
 def from_messages(messages: Any, system: Any = None) -> Conversation:
@@ -186,9 +225,9 @@ def from_messages(messages: Any, system: Any = None) -> Conversation:
         role = msg.get("role")
         if role not in ("user", "assistant"):
             continue
-        results, parts = _parts(msg.get("content"))
+        results, parts, marks = _parts(msg.get("content"))
         if results:
-            turns.append(Turn("tool", tuple(results)))
+            turns.append(Turn("tool", tuple(results), marks[0]))
         if parts or not results:
-            turns.append(Turn(role, tuple(parts)))
+            turns.append(Turn(role, tuple(parts), marks[1]))
     return Conversation(tuple(turns), text)

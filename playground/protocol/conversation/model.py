@@ -139,6 +139,9 @@ class Turn:
 
     role: Role
     parts: tuple[Part, ...] = ()
+    # An Anthropic prompt cache breakpoint on the turn's last content block (messages only):
+    # "5m" for ``cache_control: {"type": "ephemeral"}``, "1h" with ``"ttl": "1h"``; None: none.
+    cache_breakpoint: str | None = None
 
     @classmethod
     def of(cls, role: Role, *parts: Part | str) -> Turn:
@@ -238,7 +241,7 @@ def with_text(turn: Turn, text: str) -> Turn:
         first = next((i for i, p in enumerate(parts) if not isinstance(p, _REASONING)), len(parts))
     kept_before = tuple(p for p in parts[:first] if not isinstance(p, Text))
     kept_after = tuple(p for p in parts[first:] if not isinstance(p, Text))
-    return Turn(turn.role, kept_before + new + kept_after)
+    return Turn(turn.role, kept_before + new + kept_after, turn.cache_breakpoint)
 
 
 def data_url(mime: str, data: bytes) -> str:

@@ -141,6 +141,7 @@ class TurnBlock(QFrame):
         self.editor: TurnEditor | None = None
         self.text_view: TurnText | None = None
         self.parked: ParkedText | None = None  # the text put away while far out of view
+        self.figures: QLabel | None = None  # its request's cache and cost (turn_costs.py)
         # The parts, in a layout of their own: the editor takes the text's place while open.
         self.parts_layout = QVBoxLayout()
         self.parts_layout.setSpacing(2)

@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from playground.ui.evaluate.grid_model import CELL_ROLE, CellView
+from playground.ui.kit.account_words import money
 
 __all__ = ["CELL_SIZE", "GridDelegate", "status_line"]
 
@@ -33,7 +34,8 @@ _FAIL: Final = QColor("#d0342c")
 
 
 def status_line(view: CellView) -> str:
-    """``pass 3/3 · 48 ms (40–60) · 126 tok · 1.2 s``: the verdict and the figures."""
+    """``pass 3/3 · 48 ms (40–60) · 126 tok · 1.2 s · $0.0012``: the verdict and the figures
+    (the cost of its repeats together)."""
     head = view.status
     scored = view.finished - view.cancelled  # a cancelled repeat has no verdict to count
     if view.repeats > 1 and 0 < view.finished < view.repeats:
@@ -54,6 +56,10 @@ def status_line(view: CellView) -> str:
         parts.append(f"{view.output_tokens} tok")
     if view.duration_ms is not None:
         parts.append(f"{view.duration_ms / 1000:.1f} s")
+    if view.cost is not None:
+        parts.append(money(view.cost, view.currency))
+    elif view.unpriced:
+        parts.append("cost unknown")
     return " · ".join(parts)
 
 

@@ -24,10 +24,11 @@ from PySide6.QtCore import (
 
 from playground.evaluate.runner import Cell
 from playground.protocol.stream import StreamDecoder
+from playground.ui.kit.account_words import cache_figure_json, money
 from playground.ui.runtime.frame_rate import FRAME_MS
 from playground.ui.runtime.frames import paint_now
 
-__all__ = ["CELL_ROLE", "CellView", "GridModel"]
+__all__ = ["CELL_ROLE", "CellView", "GridModel", "cost_of_cells"]
 
 CELL_ROLE: Final = int(Qt.ItemDataRole.UserRole) + 1
 TEXT_TAIL: Final = 400  # characters of an answer a cell holds (a few lines show; no more needed)
@@ -52,6 +53,13 @@ class CellView:
     duration_ms: float | None = None
     error: str | None = None
     capture: str | None = None
+    # What its repeats cost together (None: nothing priced yet, or a price unknown: ``priced``
+    # says which), and the last repeat's prompt cache in words.
+    cost: float | None = None
+    priced: int = 0  # repeats with a known cost
+    unpriced: int = 0  # ended repeats whose cost is unknown
+    currency: str = "USD"
+    cache: str = ""
 
     @property
     def pass_rate(self) -> float | None:
@@ -61,6 +69,24 @@ class CellView:
 
 def _numbers(cells: Iterable[Cell], name: str) -> list[float]:
     return [float(v) for c in cells if isinstance(v := c.figures.get(name), int | float)]
+
+
+def cost_of_cells(cells: Iterable[Cell]) -> tuple[float | None, int, int, str]:
+    """The cost of the ended, not cancelled ``cells`` added up (the engine's ``cost`` of each,
+    evaluate/accounts.py): (total or None when a price is unknown, priced, unpriced, currency)."""
+    total, priced, unpriced, currency = 0.0, 0, 0, "USD"
+    for cell in cells:
+        if not cell.finished or cell.status == "cancelled":
+            continue
+        cost = cell.cost
+        amount = cost.get("total") if isinstance(cost, dict) else None
+        if isinstance(amount, int | float):
+            total += amount
+            priced += 1
+            currency = str(cost.get("currency") or currency)  # type: ignore[union-attr]
+        else:
+            unpriced += 1
+    return (total if priced and not unpriced else None), priced, unpriced, currency
 
 
 def view_of(cells: list[Cell], live: Mapping[tuple[str, str, int], StreamDecoder]) -> CellView:
@@ -93,6 +119,9 @@ def view_of(cells: list[Cell], live: Mapping[tuple[str, str, int], StreamDecoder
     view.output_tokens = int(statistics.median(tokens)) if tokens else None
     durations = _numbers(cells, "duration_ms")
     view.duration_ms = statistics.median(durations) if durations else None
+    view.cost, view.priced, view.unpriced, view.currency = cost_of_cells(cells)
+    ended = [c for c in cells if c.finished and c.cache is not None]
+    view.cache = cache_figure_json(ended[-1].cache) if ended else ""
     view.status = _status(view, cells, running)
     return view
 
@@ -210,6 +239,10 @@ class GridModel(QAbstractTableModel):
         key = (self.cases[row], self.variants[column])
         return view_of(self.cells.get(key, []), self.live)
 
+    def total_cost(self) -> tuple[float | None, int, int, str]:
+        """The experiment's cost: every cell's repeats added up (``cost_of_cells``)."""
+        return cost_of_cells(c for cells in self.cells.values() for c in cells)
+
     def cells_at(self, row: int, column: int) -> list[Cell]:
         return self.cells.get((self.cases[row], self.variants[column]), [])
 
@@ -269,6 +302,12 @@ def tooltip(view: CellView) -> str:
     ]
     if view.repeats > 1 and view.pass_rate is not None:
         lines.insert(0, f"pass rate {view.passed}/{view.finished - view.cancelled}")
+    if view.cache:
+        lines.append(view.cache)
+    if view.cost is not None:
+        lines.append(f"cost {money(view.cost, view.currency)} over {view.priced} run(s)")
+    elif view.unpriced:
+        lines.append(f"cost unknown: {view.unpriced} run(s) with no known price")
     if view.status == "cancelled":
         lines.append("cancelled: stopped before it was scored")
     elif view.error:

@@ -25,8 +25,9 @@ from playground.evaluate.model import MAX_REPEAT
 from playground.evaluate.runner import Progress
 from playground.ui.evaluate.grid_delegate import CELL_SIZE, GridDelegate
 from playground.ui.evaluate.grid_model import GridModel
+from playground.ui.kit.account_words import money
 
-__all__ = ["DoneBar", "GridPanel", "progress_text"]
+__all__ = ["DoneBar", "GridPanel", "experiment_cost", "progress_text"]
 
 
 def progress_text(progress: Progress | None) -> str:
@@ -45,6 +46,15 @@ def progress_text(progress: Progress | None) -> str:
     for provider, seconds in sorted(progress.paused.items()):
         parts.append(f"{provider} paused {seconds:.0f} s (rate limited)")
     return " · ".join(parts)
+
+
+def experiment_cost(model: GridModel) -> str:
+    """`` · cost $0.0123`` for the grid's runs together (`` · cost unknown`` when a price is
+    unknown); "" before any run ended."""
+    total, _priced, unpriced, currency = model.total_cost()
+    if total is not None:
+        return f" · cost {money(total, currency)}"
+    return " · cost unknown" if unpriced else ""
 
 
 class DoneBar(QWidget):
@@ -153,7 +163,7 @@ class GridPanel(QWidget):
             self.openRun.emit(view.capture)
 
     def show_progress(self, progress: Progress | None, running: bool) -> None:
-        self.status.setText(progress_text(progress))
+        self.status.setText(progress_text(progress) + experiment_cost(self.model))
         total = (progress.done + progress.remaining) if progress else 0
         self.bar.set_done(progress.done if progress else 0, total)
         self.stop.setEnabled(running)

@@ -25,6 +25,7 @@ from playground.protocol.requests import route_spec
 from playground.protocol.routes import route_of
 from playground.sim.fault_names import FAULTS, faults_for
 from playground.ui.kit.scroll_fit import fit_content_width
+from playground.ui.panels.cost_parts import attach_context_parts
 from playground.ui.panels.editor import RequestEditor
 from playground.ui.panels.error_banner import ErrorBanner
 from playground.ui.panels.sim_pickers import LENGTH_ROUTES, PACES, SIM_LENGTHS, SimPickers
@@ -169,6 +170,7 @@ class RoutePanel(SimPickers, QWidget):
             from playground.ui.panels.image_input import track_edits
 
             self.requests = track_edits(self)
+        attach_context_parts(self)  # cost and cache figures, the context gauge, the warning
         if not defer_output:
             self.ensure_output()
 

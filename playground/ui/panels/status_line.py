@@ -1,4 +1,5 @@
-"""The panel's status line: status (warnings, silence), HTTP, TTFB, TTFT, tok/s, elapsed, usage."""
+"""The panel's status line: status (warnings, silence), HTTP, TTFB, TTFT, tok/s, elapsed, the
+run's cost and prompt cache, usage."""
 
 from __future__ import annotations
 
@@ -123,10 +124,32 @@ class StatusLine(QWidget):
         self.rate = QLabel("", self)
         self.elapsed = QLabel("", self)
         self.usage = QLabel("", self)
+        # The ended run's cost and prompt cache (run_accounts.py puts them, with their tooltips).
+        self.cost = QLabel("", self)
+        self.cache = QLabel("", self)
         # Left to right, usage last taking the rest of the row.
-        self._order = (self.status, self.http, self.ttfb, self.ttft, self.rate, self.elapsed)
-        # Which figures give way first when the row is short: least important first.
-        self._importance = (self.http, self.elapsed, self.rate, self.ttft, self.ttfb, self.usage)
+        self._order = (
+            self.status,
+            self.http,
+            self.ttfb,
+            self.ttft,
+            self.rate,
+            self.elapsed,
+            self.cost,
+            self.cache,
+        )
+        # Which figures keep their room longest when the row is short: the first ones; usage
+        # gives way first.
+        self._importance = (
+            self.http,
+            self.elapsed,
+            self.cost,
+            self.rate,
+            self.ttft,
+            self.ttfb,
+            self.cache,
+            self.usage,
+        )
         # Usage may be long: it gives way (clipped, full text in the tooltip) rather than pushing.
         self.usage.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.usage.setMinimumWidth(40)
@@ -142,6 +165,8 @@ class StatusLine(QWidget):
             (self.ttft, "TTFT 0000 ms"),
             (self.rate, "0000.0 tok/s"),
             (self.elapsed, "00.00 s"),
+            (self.cost, "$0.000000"),
+            (self.cache, "cache hit: 0000 tok (00%)"),
         ):
             label.setText(widest)
             label.setFixedSize(metrics.horizontalAdvance(widest) + 2, label.sizeHint().height())
@@ -159,8 +184,10 @@ class StatusLine(QWidget):
         self._status = self._style = self._note = ""
         self._warnings = self._errors = 0
         self._texts: dict[QLabel, str] = dict.fromkeys(
-            (self.http, self.ttfb, self.ttft, self.rate, self.elapsed, self.usage), ""
+            (self.http, self.ttfb, self.ttft, self.rate, self.elapsed, self.cost, self.cache),
+            "",
         )
+        self._texts[self.usage] = ""  # last: text() lists the figures in this order
         self._usage_tip = ""
         self.set_status("idle")
         self.status.clicked.connect(self._status_clicked)
@@ -239,6 +266,16 @@ class StatusLine(QWidget):
         if changed:
             self._fit()
 
+    def set_accounts(self, cost: str, cost_tip: str, cache: str, cache_tip: str) -> None:
+        """The ended run's cost ("$0.0012", "cost unknown") and cache ("cache hit: 120 tok
+        (85%)"), each with its tooltip (the arithmetic; the reason and divergence)."""
+        changed = self._put(self.cost, cost)
+        changed |= self._put(self.cache, cache)
+        self.cost.setToolTip(cost_tip)
+        self.cache.setToolTip(cache_tip)
+        if changed:
+            self._fit()
+
     def _put(self, label: QLabel, text: str) -> bool:
         """Show ``text``; True when the figure appeared or went (the row must be fitted again)."""
         old = self._texts.get(label)
@@ -269,6 +306,7 @@ class StatusLine(QWidget):
             if label.width() != usual:
                 label.setFixedWidth(usual)
         self.set_status("idle")
+        self.set_accounts("", "", "", "")
         self.set_figures(
             http_status=None, ttfb=None, ttft=None, tokens_per_s=None, elapsed=None, usage=None
         )
@@ -277,6 +315,7 @@ class StatusLine(QWidget):
         """Each visible figure: its text, the width its text needs and the width it is shown at."""
         names = {self.http: "http", self.ttfb: "ttfb", self.ttft: "ttft", self.rate: "rate"}
         names |= {self.elapsed: "elapsed", self.usage: "usage"}
+        names |= {self.cost: "cost", self.cache: "cache"}
         return {
             names[label]: (
                 label.text(),

@@ -121,6 +121,12 @@ class TranscriptLayout(QObject):
         self._auto = False  # the toggle is being set by the layout, not the user
         panel.installEventFilter(self)
 
+    def add_to_composer(self, part: QWidget) -> None:
+        """``part`` under the message box, above the pickers and Send (the context gauge)."""
+        layout = self.composer.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertWidget(layout.indexOf(self.panel.controls), part)
+
     @property
     def panel(self) -> RoutePanel:
         panel = self._panel()

@@ -1,4 +1,5 @@
-"""Settings: API keys per provider (keyring, else memory; never QSettings) and stream timeouts."""
+"""Settings: API keys per provider (keyring, else memory; never QSettings), stream timeouts and
+the price table (price_editor.py)."""
 
 from __future__ import annotations
 
@@ -142,6 +143,17 @@ class SettingsDialog(QDialog):
         self.first_byte.setValue(first_byte_timeout(settings))
         tform.addRow("First byte timeout", self.first_byte)
         layout.addWidget(times)
+        from playground.runs.prices import load_prices
+        from playground.ui.window.price_editor import PriceEditor
+
+        # The gateway's own prices, read-only beside the file's: the window's last model list.
+        gateway = getattr(getattr(parent, "provider_bar", None), "model_info", None)
+        self.prices = PriceEditor(
+            load_prices().table, gateway if isinstance(gateway, dict) else None
+        )
+        group = QGroupBox("Prices (saved in the data folder's prices.json)")
+        QVBoxLayout(group).addWidget(self.prices)
+        layout.addWidget(group, 1)
         # Only here: its class (and its Python enums) loads when a dialog is first opened.
         from PySide6.QtWidgets import QDialogButtonBox
 
@@ -151,9 +163,11 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(max(880, self.sizeHint().width()), 360)
+        self.resize(max(880, self.sizeHint().width()), 660)
 
     def accept(self) -> None:
+        if not self.prices.save():  # a cell that is not a price: the dialog stays, saying so
+            return
         self.settings.setValue("stall_seconds", self.stall.value())
         self.settings.setValue("first_byte_timeout", self.first_byte.value())
         super().accept()

@@ -9,6 +9,7 @@ holds the panels and the run files, does it (ui/window/dock_host.py). Compare is
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,8 +68,15 @@ class TrafficDock(QDockWidget):
         self.stop()
         if save is not None:
             save.mkdir(parents=True, exist_ok=True)
-        hub, _verdicts = build_hub(save, None)
+        hub, verdicts = build_hub(save, None)
         hub.subscribe(self.feed.listener)
+        if verdicts.accounts is not None:  # each row's cache and cost, as the proxy's line has
+            self.panel.model.accounted = verdicts.accounts.accounted
+            # As `playground proxy` does at start: the upstream's cache rules and prices (off the
+            # Qt thread: a slow gateway must not freeze the window; rows before it use defaults).
+            threading.Thread(
+                target=verdicts.accounts.load_models, args=(upstream,), daemon=True
+            ).start()
         self.server = ProxyServer(upstream, hub, "127.0.0.1", port).start()
         self.upstream = self.server.upstream
         self.panel.set_address(self.server.base_url, self.upstream)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -17,6 +18,10 @@ from PySide6.QtCore import (
 from playground.protocol.figures import BY_KEY
 from playground.protocol.timing_format import format_seconds
 from playground.ui.docks.traffic.feed import TrafficEntry
+from playground.ui.kit.account_words import cache_figure, cache_tip, cost_figure, cost_tip
+
+if TYPE_CHECKING:
+    from playground.protocol.accounting.ledger import Accounted
 
 __all__ = ["COLUMNS", "TrafficFilter", "TrafficModel"]
 
@@ -31,7 +36,12 @@ COLUMNS = (
     "duration",
     "size",
     "findings",
+    "cache",
+    "cost",
 )
+CACHE_COLUMN = COLUMNS.index("cache")
+COST_COLUMN = COLUMNS.index("cost")
+CACHED_ROUTES = ("chat", "responses", "messages")  # the media routes have no prompt cache
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -43,7 +53,16 @@ def _size(n: int) -> str:
     return f"{n} B" if n < 1024 else f"{n / 1024:.1f} KB"
 
 
-def cells(entry: TrafficEntry) -> tuple[str, ...]:
+def account_cells(entry: TrafficEntry, done: Accounted | None) -> tuple[str, str]:
+    """The cache and cost columns: the proxy's own verdict on the exchange (its line's
+    ``cache`` and ``cost``), against the previous exchange of the same client, route and model."""
+    if done is None:
+        return "", ""
+    cache = cache_figure(done.cache) if entry.ex.route in CACHED_ROUTES else ""
+    return cache.removeprefix("cache "), cost_figure(done.cost).removeprefix("cost ")
+
+
+def cells(entry: TrafficEntry, done: Accounted | None = None) -> tuple[str, ...]:
     """What the row shows, column by column.
 
     The byte count, HTTP status and end time are read from the proxy's own record (plain
@@ -67,6 +86,7 @@ def cells(entry: TrafficEntry) -> tuple[str, ...]:
         _ms(end),
         _size(ex.bytes),
         f"⚠ {findings}" if findings else "",
+        *account_cells(entry, done),
     )
 
 
@@ -77,6 +97,8 @@ class TrafficModel(QAbstractTableModel):
         super().__init__(parent)
         self.entries: list[TrafficEntry] = []  # newest first
         self._cells: dict[int, tuple[str, ...]] = {}
+        # An ended exchange's cache and cost, as the proxy accounted it (proxy/accounts.py).
+        self.accounted: Callable[[int], Accounted | None] = lambda _exchange_id: None
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         return 0 if parent.isValid() else len(self.entries)
@@ -101,12 +123,19 @@ class TrafficModel(QAbstractTableModel):
             return entry
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == 2:
             return entry.ex.path
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() in (CACHE_COLUMN, COST_COLUMN):
+            done = self.accounted(entry.ex.id)
+            if done is None:
+                return None
+            if index.column() == COST_COLUMN:
+                return cost_tip(done.cost)
+            return cache_tip(done.cache) if entry.ex.route in CACHED_ROUTES else None
         return None
 
     def row_cells(self, entry: TrafficEntry) -> tuple[str, ...]:
         row = self._cells.get(entry.ex.id)
         if row is None:
-            row = self._cells[entry.ex.id] = cells(entry)
+            row = self._cells[entry.ex.id] = cells(entry, self.accounted(entry.ex.id))
         return row
 
     def add(self, entry: TrafficEntry) -> None:
