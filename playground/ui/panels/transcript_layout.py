@@ -189,7 +189,8 @@ class TranscriptLayout(QObject):
                 self._set_auto(True)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._panel() and watched is not None and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+        shown_or_resized = event.type() in (QEvent.Type.Resize, QEvent.Type.Show)
+        if shown_or_resized and watched is not None and watched is self._panel():
             self.keep_room()
             if event.type() == QEvent.Type.Show:
                 # Shown into a window laid out already, it gets its final width a moment later.
