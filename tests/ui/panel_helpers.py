@@ -74,3 +74,14 @@ class EventCounter(QObject):
         if event.type() == self.kind:
             self.count += 1
         return False
+
+
+def with_example_prompts(window: Any) -> Any:
+    """``window`` with each conversation's message box holding its route's example (the box
+    starts empty; a test's Send sends the example, as a headless run without --prompt does)."""
+    from playground.ui.panels.editor_parts import DEFAULT_PROMPTS
+
+    for panel in window.panels.values():
+        if panel.conversation is not None and not panel.editor.prompt.toPlainText():
+            panel.editor.set_prompt(DEFAULT_PROMPTS[panel.route])
+    return window

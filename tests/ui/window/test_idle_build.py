@@ -6,6 +6,8 @@ from typing import Any
 
 from pytestqt.qtbot import QtBot
 
+from tests.ui.panel_helpers import with_example_prompts
+
 
 def _new_window(settings: Any, sim: Any) -> Any:
     from playground.ui.window.shell import MainWindow
@@ -44,6 +46,7 @@ def test_history_opens_on_first_use_and_records_a_run_started_right_away(
     window = _new_window(settings, sim)
     try:
         window.show()
+        with_example_prompts(window)
         assert not window._history_opened
         panel = window.current_panel()
         panel.set_pace("instant")
@@ -195,6 +198,7 @@ def test_hidden_panels_wait_for_a_stream_and_its_quiet_time(
         qloop.wait_until(lambda: window.painted)
         panel = window.show_panel("chat")
         panel.set_pace("fast")
+        panel.editor.set_prompt("Explain server-sent events in two short paragraphs.")
         panel.send()  # before the idle builder's first tick
         built = set(window.panels.built())
         assert qloop.run(panel.session.wait()) == "complete"

@@ -105,7 +105,9 @@ def test_collapsed_thinking_takes_one_line(window: Any, qloop: Any, send_and_wai
     qloop.sleep(0.05)
     line = thinking.toggle.sizeHint().height()
     assert thinking.height() <= line + 6
-    assert panel.views["answer"].height() > 300  # the answer took the room
+    # In the transcript the answer is as tall as its text (the column scrolls as one).
+    answer = panel.views["answer"]
+    assert answer.height() >= answer.pane(0).text.document().size().height()
     thinking.set_expanded(True)
     qloop.sleep(0.05)
     assert thinking.height() > line + 40

@@ -89,12 +89,12 @@ def test_a_preset_saved_and_opened_again(
     panel.editor.system.setPlainText("")
     window.provider_bar.set_model("sim-fast")
     window.show_panel("images")
-    assert thread.turns == [] and thread.view.isHidden()
+    assert thread.turns == [] and thread.view.blocks == []
 
     opened = presets.open(f"Paris walk {route}")
     assert opened is panel and window.current_panel() is panel
     assert thread.turns == turns
-    assert len(thread.view.blocks) == len(turns) and not thread.view.isHidden()
+    assert len(thread.view.blocks) == len(turns) and not thread.view.empty_hint.isVisible()
     assert panel.editor.body() == body
     assert panel.editor.model == "sim-reasoner" == window.provider_bar.model()
     assert panel.editor.system.toPlainText() == SYSTEM
@@ -123,7 +123,7 @@ def test_a_new_conversation_from_a_preset(
     opened = presets.new_conversation("template")
     assert opened is panel and window.current_panel() is panel
     thread = panel.conversation
-    assert thread.turns == [] and thread.view.isHidden()
+    assert thread.turns == [] and thread.view.blocks == []
     assert panel.editor.system.toPlainText() == SYSTEM
     assert panel.editor.prompt.toPlainText() == ""
     fresh = panel.editor.body()

@@ -63,6 +63,7 @@ def test_an_echoed_key_split_across_reads_reaches_no_file_and_no_tab(
         win.provider_bar.base_url_edit.setText(echo_url)
         win.provider_bar.base_url_edit.editingFinished.emit()
         panel = win.show_panel("chat")
+        panel.editor.set_prompt("Explain server-sent events in two short paragraphs.")
         capture_path = data / "saved.capture.jsonl"
         series = _journal_to(panel, str(capture_path))
         qloop.do(panel.send)

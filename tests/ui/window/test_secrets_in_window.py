@@ -125,6 +125,7 @@ def test_the_key_never_leaves_a_trace(
         win.provider_bar.base_url_edit.setText(sim.base_url)
         win.provider_bar.base_url_edit.editingFinished.emit()
         panel = win.show_panel("chat")
+        panel.editor.set_prompt("Explain server-sent events in two short paragraphs.")
 
         # 1. A stream, journaled to a capture file and to the history.
         capture_path = data / "saved.capture.jsonl"

@@ -13,6 +13,8 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtTest import QTest
 
+from tests.ui.panel_helpers import with_example_prompts
+
 SECRET = "sk-test-DO-NOT-LEAK-1234567890abcdef"
 
 
@@ -219,6 +221,7 @@ def test_closing_with_streams_in_flight_leaves_no_task(
     open_before = journals_open()
     win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
     win.show()
+    with_example_prompts(win)
 
     async def scenario() -> None:
         for route in ("chat", "responses", "speech"):
