@@ -187,6 +187,18 @@ class TranscriptLayout(QObject):
                 self._set_auto(False)
             elif not self.form_shown and panel.width() >= needed + 80:  # no flicker at the edge
                 self._set_auto(True)
+        self._form_whole()
+
+    def _form_whole(self) -> None:
+        """The form shown at least as wide as its fields, where the transcript keeps its
+        minimum beside it (the splitter alone gave it its stretch share: 229 of 355 px)."""
+        panel = self._panel()
+        if panel is None or not self.form_shown:
+            return
+        sizes = panel.splitter.sizes()
+        want = self._form_width()
+        if len(sizes) == 2 and sizes[1] < want and sum(sizes) - want >= TRANSCRIPT_MIN:
+            panel.splitter.setSizes([sum(sizes) - want, want])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         shown_or_resized = event.type() in (QEvent.Type.Resize, QEvent.Type.Show)
