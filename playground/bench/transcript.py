@@ -191,7 +191,9 @@ async def _until_end_painted(area: QAbstractScrollArea, timeout: float, *, scrol
 async def _scroll_frames(area: QAbstractScrollArea) -> tuple[list[float], int]:
     """Each frame's ms while the thread is scrolled from its end to its start and back, a page
     a frame with its scroll bar; and how many pages one way took. A frame is the scroll, one
-    turn of Qt's event loop (the timers and queued calls it set off), the layouts and the paint."""
+    turn of Qt's event loop (the timers and queued calls it set off, and what earlier frames
+    left to later turns), the layouts and the paint; the next frame starts as it ends, so no
+    work falls between two frames untimed."""
     from PySide6.QtWidgets import QAbstractSlider
 
     from playground.ui.runtime.frames import paint_now, settle_layouts
@@ -216,7 +218,6 @@ async def _scroll_frames(area: QAbstractScrollArea) -> tuple[list[float], int]:
             paint_now()
             frames.append((time.perf_counter() - started) * 1000.0)
             count += 1
-            await asyncio.sleep(0)  # between frames: the rest of Qt's events, untimed
         pages = max(pages, count)
     return frames, pages
 

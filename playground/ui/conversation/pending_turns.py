@@ -1,0 +1,293 @@
+"""Pending turns: a long thread's far turns shown as stand-ins of about their height until seen.
+
+Opening a saved conversation of 200 turns (answers of ~300 words with a code block and a table)
+built every turn's block with its Markdown rendered and measured at every width asked: 2.2 s
+before the paint of its last screen (measured, 1560x920, a 2-core AMD EPYC). When ThreadView
+builds many turns at once, only the newest (those the last screens show) are built; each one
+before them is a ``PendingBlock``: a TurnBlock's place, as tall as its text is estimated to be,
+without its widgets. Parking (parking.py) builds a stand-in's real block as it comes near the
+view, keeping what the view shows where it was (the estimate is not the real height). Anything
+asked of a stand-in that only a real block has (its buttons, its text) builds the real block
+first and answers from it, so every turn is always in ``ThreadView.blocks`` and usable.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication, QEvent, QSignalBlocker, QSize
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics
+from PySide6.QtWidgets import QFrame, QSizePolicy, QVBoxLayout, QWidget
+
+from playground.ui.conversation.turn_block import ACCENT_WIDTH, ACCENTS, TurnBlock, cut
+
+if TYPE_CHECKING:
+    from playground.protocol.conversation import Turn
+    from playground.ui.conversation.thread_view import ThreadView
+    from playground.ui.conversation.turn_widgets import TurnText
+
+__all__ = ["PENDING_OVER", "PendingBlock", "build", "build_near", "first_built", "prepare"]
+
+# Building more turns than this at once (opening a conversation, a preset) leaves the far ones
+# pending. A run's end or an edit builds one or two: those are always built at once.
+PENDING_OVER = 16
+NEWEST_BUILT = 8  # at least these newest turns are built (as parking keeps them rendered)
+SCREENS_BUILT = 2  # ... and as many more as fill this many view heights, by the estimate
+_HEAD = 28  # a block's role and action row, its margins and spacing (px, at the default font)
+
+
+def estimated_text_height(text: str, width: int, font: QFont) -> int:
+    """``text`` rendered as Markdown ``width`` px wide, about (prose wrapped at the font's
+    average character width, code and table rows one line each): never laid out."""
+    prose = QFontMetrics(font)
+    mono = QFontMetrics(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    per_line = max(1, width // max(1, prose.averageCharWidth()))
+    line, code_line = prose.lineSpacing(), mono.lineSpacing()
+    height = 0.0
+    paragraph = 0
+    fenced = False
+
+    def close_paragraph() -> float:
+        return math.ceil(paragraph / per_line) * line + line * 0.6 if paragraph else 0.0
+
+    for raw in text.splitlines():
+        stripped = raw.strip()
+        if stripped.startswith("```"):
+            height += close_paragraph() + line * 0.5
+            paragraph = 0
+            fenced = not fenced
+        elif fenced:
+            height += code_line
+        elif stripped.startswith("|"):
+            height += close_paragraph()
+            paragraph = 0
+            if set(stripped) - set("|-: "):  # not the header's rule
+                height += line + 8
+        elif not stripped:
+            height += close_paragraph()
+            paragraph = 0
+        elif stripped.startswith(("#", "- ", "* ", "1. ")):
+            height += close_paragraph() + math.ceil(len(stripped) / per_line) * line * 1.3
+            paragraph = 0
+        else:
+            paragraph += len(stripped) + 1
+    height += close_paragraph()
+    return int(height) + 8
+
+
+class _EstimatedText(QWidget):
+    """The place of a pending turn's parts: about as tall as they will be at each width."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+        self._heights: dict[int, int] = {}
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = estimated_text_height(self.text, width, self.font())
+        return height
+
+    def sizeHint(self) -> QSize:
+        return QSize(200, self.heightForWidth(self.width() if self.width() > 1 else 400))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, 0)
+
+
+class PendingBlock(TurnBlock):
+    """A turn not built yet: its place in the thread and what ``ThreadView.show_thread`` asks
+    of a block (index, turn, live, coming; ``hold``, ``move_to``), nothing else. Any other
+    attribute is the real block's, built on the spot (``build``)."""
+
+    def __init__(
+        self, index: int, turn: Turn, live: bool, view: ThreadView, *, coming: bool = False
+    ) -> None:
+        QFrame.__init__(self)  # not TurnBlock's: building its widgets is what is put off
+        self.index = index
+        self.turn = turn
+        self.live = live
+        self.coming = coming
+        self.view = view
+        self.editor = None
+        self.text_view = None
+        self.parked = None
+        self.real: TurnBlock | None = None  # once built: every later question goes to it
+        self.prepared: TurnText | None = None  # its text, rendered ahead of the build
+        self.setObjectName("turn")
+        self.accent = QColor(ACCENTS.get(turn.role, "gray"))
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.box = QVBoxLayout(self)
+        self.box.setContentsMargins(ACCENT_WIDTH + 12, _HEAD, 2, 2)
+        self.box.addWidget(_EstimatedText(cut(turn.text) if not live else ""))
+
+    def __getattr__(self, name: str) -> Any:
+        # Only for what this class lacks (its buttons, layouts, text): the real block has it.
+        if name.startswith("__") or "view" not in self.__dict__:
+            raise AttributeError(name)
+        return getattr(build(self), name)
+
+    def hold(self, turn: Turn, *, coming: bool) -> None:
+        if self.real is not None:
+            self.real.hold(turn, coming=coming)
+            return
+        self.turn = turn
+        self.coming = coming
+
+    def move_to(self, index: int, turn: Turn, *, coming: bool) -> None:
+        if self.real is not None:
+            self.real.move_to(index, turn, coming=coming)
+            return
+        self.index = index
+        self.hold(turn, coming=coming)
+
+    def open_editor(self) -> None:
+        build(self).open_editor()
+
+    def close_editor(self) -> None:
+        if self.real is not None:
+            self.real.close_editor()
+
+
+class _BuiltLate(TurnBlock):
+    """A pending turn's real block: its size hint at the width it has."""
+
+    def __init__(
+        self, index: int, turn: Turn, live: bool, view: ThreadView, *, coming: bool = False
+    ) -> None:
+        self._hints: dict[int, QSize] = {}
+        super().__init__(index, turn, live, view, coming=coming)
+
+    def sizeHint(self) -> QSize:
+        # QFrame's is its layout's height at the layout's hint *width*, where a turn's text
+        # (a QAbstractScrollArea, 256 px wide by its hint) wraps to another height: laying out
+        # an answer with code and a table at 256 px, then back at the pane's width, was half
+        # of the 20-35 ms a built answer cost (measured, scrolling 200 turns). Kept per width
+        # until the block's layout changes: the column asks every block at every pass (1,400
+        # times a block built, 14 ms, when computed each time).
+        width = self.width()
+        hint = self._hints.get(width)
+        if hint is None:
+            box = self.box
+            inner = box.sizeHint().width()
+            hint = self._hints[width] = QSize(
+                inner, box.totalHeightForWidth(width if width > 1 else inner)
+            )
+        return hint
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            self._hints.clear()
+        return super().event(event)
+
+
+def first_built(view: ThreadView, turns: Sequence[Turn], start: int, end: int) -> int:
+    """The first of turns ``start``..``end`` (those about to be built) to build now: all of
+    them when they are few, else the newest ones that fill the last screens."""
+    if end - start <= PENDING_OVER:
+        return start
+    width = max(view.scroller.viewport().width(), 200)
+    wanted = SCREENS_BUILT * max(view.scroller.viewport().height(), 400)
+    font = view.font()
+    first, filled = end, 0
+    while first > start and (end - first < NEWEST_BUILT or filled < wanted):
+        first -= 1
+        filled += estimated_text_height(turns[first].text, width, font) + _HEAD
+    return first
+
+
+def _inner_width(block: TurnBlock) -> int:
+    """The width a turn's parts get in ``block`` (the block as wide as it is now)."""
+    margins = block.box.contentsMargins()
+    return max(1, block.width() - margins.left() - margins.right())
+
+
+def prepare(block: PendingBlock) -> bool:
+    """The first half of building ``block``: its text rendered and laid out at the width it
+    will have, in a turn of the event loop of its own (``build`` takes it). False when there
+    is nothing to prepare (no text, or prepared already)."""
+    if block.real is not None or block.prepared is not None or block.live or not block.turn.text:
+        return False
+    from playground.ui.conversation.turn_widgets import TurnText
+
+    shown = TurnText(cut(block.turn.text))
+    shown.resize(_inner_width(block), shown.height())  # laid out once, at its width
+    block.prepared = shown
+    return True
+
+
+def build(block: TurnBlock) -> TurnBlock:
+    """``block``'s real block, built in its place if it is pending (the view's list, its
+    layout) and shown; ``block`` itself if it is built."""
+    if not isinstance(block, PendingBlock):
+        return block
+    if block.real is not None:
+        return block.real
+    view = block.view
+    prepared, block.prepared = block.prepared, None
+    width = _inner_width(block)
+    if prepared is not None:
+        # The text prepared earlier is the one the new block shows: the view hands it out
+        # (an instance attribute over the method, for this call only).
+        def text_view(text: str) -> Any:
+            if prepared is not None and text == prepared.source:
+                return prepared
+            return type(view).text_view(view, text)
+
+        view.text_view = text_view  # type: ignore[method-assign]
+    try:
+        real = _BuiltLate(block.index, block.turn, block.live, view, coming=block.coming)
+    finally:
+        view.__dict__.pop("text_view", None)
+    if prepared is not None and real.text_view is not prepared:
+        prepared.deleteLater()
+    real.setGeometry(block.geometry())
+    if real.text_view is not None and real.text_view.width() != width:
+        # At the width the block gives it before anything asks its height: a text view is
+        # 640 px wide until laid out, and measured there it was laid out twice more.
+        real.text_view.resize(width, real.text_view.height())
+    real.box.activate()
+    block.real = real
+    blocks = view.blocks
+    place = block.index
+    if not (place < len(blocks) and blocks[place] is block):
+        place = next((i for i, b in enumerate(blocks) if b is block), -1)
+    if place >= 0:
+        blocks[place] = real
+        view.blocks_layout.replaceWidget(block, real)
+        real.show()
+    block.hide()
+    block.setParent(None)
+    block.deleteLater()
+    return real
+
+
+def build_near(view: ThreadView, pending: Sequence[PendingBlock]) -> None:
+    """Build ``pending`` (blocks near the view) and keep the turn at the view's top where it
+    was on screen. A real block is seldom as tall as its estimate; without this the view
+    would slide by the difference of every block built above it, and each new height changes
+    the scroll bar's range, which the thread answers by jumping to its end."""
+    if not pending:
+        return
+    bar = view.scroller.verticalScrollBar()
+    top = bar.value()
+    blocks = view.blocks
+    anchor = next((i for i, b in enumerate(blocks) if b.y() + b.height() > top), 0)
+    offset = blocks[anchor].y() - top if blocks else 0
+    with QSignalBlocker(bar):
+        for block in pending:
+            build(block)
+        # The column laid out and the bar's range set now, while its signals are held.
+        for _ in range(3):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    if view.blocks:
+        bar.setValue(view.blocks[min(anchor, len(view.blocks) - 1)].y() - offset)
