@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QSize, QTimer
 from PySide6.QtWidgets import QWidget
 
-from playground.ui.conversation.pending_turns import PendingBlock, build_near, prepare
-
 if TYPE_CHECKING:
     from playground.ui.conversation.thread_view import ThreadView
     from playground.ui.conversation.turn_block import TurnBlock
@@ -107,6 +105,12 @@ def unpark(block: TurnBlock) -> None:
     block.parked = None
 
 
+def _pending(block: TurnBlock) -> bool:
+    """Whether ``block`` is a turn not built yet (pending_turns.py, which imports this
+    module's neighbours: asked of the class, not imported)."""
+    return bool(getattr(type(block), "pending", False))
+
+
 class Parking:
     """Parks and unparks a ThreadView's turns as it is scrolled and as its turns change."""
 
@@ -163,8 +167,7 @@ class Parking:
         wanted = [
             b
             for i, b in enumerate(blocks)
-            if (i >= oldest_kept or first <= i < last)
-            and (b.parked is not None or isinstance(b, PendingBlock))
+            if (i >= oldest_kept or first <= i < last) and (b.parked is not None or _pending(b))
         ]
         away = [
             b
@@ -172,7 +175,7 @@ class Parking:
             if i < oldest_kept
             and not first <= i < last
             and b.text_view is not None
-            and not isinstance(b, PendingBlock)
+            and not _pending(b)
         ]
 
         def distance(block: TurnBlock) -> int:
@@ -185,12 +188,12 @@ class Parking:
             if n and time.perf_counter() > deadline:
                 self.soon()
                 return
-            if isinstance(block, PendingBlock):
+            if _pending(block):
                 # In two passes, each in a turn of its own: its text rendered, then its block
                 # built (the blocks moved, the view kept its place); the next pass looks again.
                 # A built answer with code and a table cost one pass 10-15 ms.
-                if not prepare(block):
-                    build_near(view, [block])
+                if not block.prepare():  # type: ignore[attr-defined]
+                    block.build_in_view()  # type: ignore[attr-defined]
                 if len(wanted) > 1 or away:
                     self.soon()
                 return

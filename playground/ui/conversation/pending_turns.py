@@ -130,6 +130,14 @@ class PendingBlock(TurnBlock):
         self.box.setContentsMargins(ACCENT_WIDTH + 12, _HEAD, 2, 2)
         self.box.addWidget(_EstimatedText(cut(turn.text) if not live else ""))
 
+    pending = True  # what parking.py asks (it does not import this module)
+
+    def prepare(self) -> bool:
+        return prepare(self)
+
+    def build_in_view(self) -> None:
+        build_near(self.view, [self])
+
     def __getattr__(self, name: str) -> Any:
         # Only for what this class lacks (its buttons, layouts, text): the real block has it.
         if name.startswith("__") or "view" not in self.__dict__:

@@ -25,7 +25,9 @@ ANSWER = "\n\n".join(
     "as the ships went by in the fog with `signals` on." * 2
     for n in range(4)
 )
-CODE = "\n\n```python\ndef light(lamp):\n    lamp.on = True\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+CODE = (
+    "\n\n```python\ndef light(lamp):\n    lamp.on = True\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+)
 
 
 def _thread(pairs: int) -> list[Turn]:
