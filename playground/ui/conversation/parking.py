@@ -184,20 +184,26 @@ class Parking:
 
         wanted.sort(key=distance)
         deadline = time.perf_counter() + BUDGET_S
+        stepped = False  # a turn not built yet took a step: the next pass goes on with it
         for n, block in enumerate(wanted):
             if n and time.perf_counter() > deadline:
                 self.soon()
                 return
             if _pending(block):
-                # In two passes, each in a turn of its own: its text rendered, then its block
-                # built (the blocks moved, the view kept its place); the next pass looks again.
-                # A built answer with code and a table cost one pass 10-15 ms.
-                if not block.prepare():  # type: ignore[attr-defined]
-                    block.build_in_view()  # type: ignore[attr-defined]
-                if len(wanted) > 1 or away:
-                    self.soon()
+                # Built in steps, each in a pass of its own: its text rendered, its block made
+                # around it, then the block put in its place (the blocks below move, the view
+                # keeps its place: the next pass looks again). Built in one pass, an answer
+                # with code and a table cost 15-25 ms.
+                if block.prepare():  # type: ignore[attr-defined]
+                    stepped = True
+                    continue
+                block.build_in_view()  # type: ignore[attr-defined]
+                self.soon()
                 return
             unpark(block)
+        if stepped:
+            self.soon()
+            return
         if away and time.monotonic() - self._scrolled_at < SCROLL_REST_S:
             # While the user scrolls, what went out of view stays rendered: parking it cost a
             # frame 4-7 ms each (its document cloned), and scrolling back rendered it again.
