@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSignalBlocker, QSize
@@ -38,42 +40,60 @@ SCREENS_BUILT = 2  # ... and as many more as fill this many view heights, by the
 _HEAD = 28  # a block's role and action row, its margins and spacing (px, at the default font)
 
 
+@dataclass(frozen=True)
+class _Shape:
+    """What a Markdown text's height depends on, read once however many widths are asked."""
+
+    paragraphs: tuple[int, ...]  # characters of each prose paragraph (wrapped)
+    items: tuple[int, ...]  # characters of each heading or list item (wrapped, a taller line)
+    code_lines: int  # lines inside fences (never wrapped: a sideways bar)
+    fences: int
+    table_rows: int  # rows but the header's rule
+
+
+@lru_cache(maxsize=256)
+def _shape(text: str) -> _Shape:
+    paragraphs: list[int] = []
+    items: list[int] = []
+    code_lines = fences = table_rows = 0
+    paragraph = 0
+    fenced = False
+    for raw in text.splitlines():
+        stripped = raw.strip()
+        prose = not fenced and bool(stripped) and not stripped.startswith(("```", "|", "#"))
+        prose = prose and not stripped.startswith(("- ", "* ", "1. "))
+        if prose:
+            paragraph += len(stripped) + 1
+            continue
+        if paragraph:
+            paragraphs.append(paragraph)
+            paragraph = 0
+        if stripped.startswith("```"):
+            fences += 1
+            fenced = not fenced
+        elif fenced:
+            code_lines += 1
+        elif stripped.startswith("|"):
+            table_rows += bool(set(stripped) - set("|-: "))  # not the header's rule
+        elif stripped:
+            items.append(len(stripped))
+    if paragraph:
+        paragraphs.append(paragraph)
+    return _Shape(tuple(paragraphs), tuple(items), code_lines, fences, table_rows)
+
+
 def estimated_text_height(text: str, width: int, font: QFont) -> int:
     """``text`` rendered as Markdown ``width`` px wide, about (prose wrapped at the font's
     average character width, code and table rows one line each): never laid out."""
     prose = QFontMetrics(font)
     mono = QFontMetrics(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
     per_line = max(1, width // max(1, prose.averageCharWidth()))
-    line, code_line = prose.lineSpacing(), mono.lineSpacing()
-    height = 0.0
-    paragraph = 0
-    fenced = False
-
-    def close_paragraph() -> float:
-        return math.ceil(paragraph / per_line) * line + line * 0.6 if paragraph else 0.0
-
-    for raw in text.splitlines():
-        stripped = raw.strip()
-        if stripped.startswith("```"):
-            height += close_paragraph() + line * 0.5
-            paragraph = 0
-            fenced = not fenced
-        elif fenced:
-            height += code_line
-        elif stripped.startswith("|"):
-            height += close_paragraph()
-            paragraph = 0
-            if set(stripped) - set("|-: "):  # not the header's rule
-                height += line + 8
-        elif not stripped:
-            height += close_paragraph()
-            paragraph = 0
-        elif stripped.startswith(("#", "- ", "* ", "1. ")):
-            height += close_paragraph() + math.ceil(len(stripped) / per_line) * line * 1.3
-            paragraph = 0
-        else:
-            paragraph += len(stripped) + 1
-    height += close_paragraph()
+    line = prose.lineSpacing()
+    shape = _shape(text)
+    height = sum(math.ceil(p / per_line) * line + line * 0.6 for p in shape.paragraphs)
+    height += sum(math.ceil(n / per_line) * line * 1.3 for n in shape.items)
+    height += shape.code_lines * mono.lineSpacing() + shape.fences * line * 0.5
+    height += shape.table_rows * (line + 8)
     return int(height) + 8
 
 
