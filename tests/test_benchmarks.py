@@ -157,6 +157,7 @@ def test_session_figures_in_a_child_process() -> None:
     assert figures["session_history_runs"] == 6.0  # and every run is in the history
     # One conversation: the sixth request carried the five runs' prompts and answers, then its own.
     assert figures["session_request_turns"] == 11.0
+    assert figures["session_conversations"] == 1.0  # and it is kept as one conversation
     frames = figures["session_frames"]
     assert isinstance(frames, float) and frames >= 1.0
 

@@ -65,7 +65,7 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
         **pace,
     }
     frame_s: list[float] = []
-    early = late = chars = kept = carried = 0
+    early = late = chars = kept = carried = conversations = 0
     thread = panel.conversation
     if thread is None:
         raise RuntimeError("the chat panel holds no conversation")
@@ -80,8 +80,13 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
                 # run streamed at about 800 tokens a second: about 150 frames.)
                 pace["X-Sim-Pace"] = PACE_2K
                 frames.frame_observers.append(frame_s.append)
+            if number == 1:
+                # The form keeps it for every run after. Set again each run, the body (which
+                # holds the thread) was taken as a pasted one: another conversation in the
+                # thread's place, so each run started a kept conversation of its own, all
+                # earlier turns in it (50 files, 1.38 memory growth where one reads 1.19).
+                panel.editor.set_body({**panel.editor.body(), "max_tokens": n_tokens * 2})
             panel.editor.set_prompt(f"{_PROMPT} ({number})")
-            panel.editor.set_body({**panel.editor.body(), "max_tokens": n_tokens * 2})
             before: list[tuple[str, str]] = [(t.role, t.text) for t in thread.turns]
             panel.send()
             status = await panel.session.wait()
@@ -100,6 +105,10 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
                     early = rss_bytes()
         history = window.history
         kept = len(history.list_runs("chat")) if history is not None else 0
+        from playground.runs.writer import flush_shared
+
+        flush_shared(30.0)
+        conversations = len(window.kept.store.list())
     finally:
         if frame_s.append in frames.frame_observers:
             frames.frame_observers.remove(frame_s.append)
@@ -118,6 +127,7 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
         "session_chars": float(chars),
         "session_turns": float(len(turns)),
         "session_request_turns": float(carried),
+        "session_conversations": float(conversations),  # kept: one, the whole session
         "session_history_runs": float(kept),
         "session_frames": float(len(frame_s)),
     }
