@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.ui.conversation.parking import Parking
-from playground.ui.conversation.pending_turns import PendingBlock, first_built
+from playground.ui.conversation.pending_turns import first_built, make_block
 from playground.ui.conversation.turn_block import ACCENTS, TurnBlock, cut, shows, text_label
 from playground.ui.kit.elided_label import ElidedLabel
 from playground.ui.views.routes import ROUTE_VIEWS, route_icon
@@ -222,8 +222,9 @@ class ThreadView(QWidget):
         # built, took 2.2 s to the paint of the last screen (measured at 1560x920).
         first = first_built(self, turns, head, m - tail)
         for i in range(head, m - tail):
-            make = TurnBlock if i >= first else PendingBlock
-            block = make(i, turns[i], i == live, self, coming=i == coming)
+            block = make_block(
+                self, i, turns[i], i == live, coming=i == coming, first=first, bulk=first > head
+            )
             self.blocks_layout.insertWidget(i, block)
             built.append(block)
         self._make_room(built)
