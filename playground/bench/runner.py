@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -18,6 +17,8 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from playground.bench.machine import machine as machine  # re-exported: the run's footer
 
 Value = float | str  # a number, or "n/a (reason)"
 
@@ -416,38 +417,6 @@ def table_of(results: dict[str, Value]) -> str:
         if n == 0:
             out.append("  ".join("-" * w for w in widths))
     return "\n".join(out)
-
-
-def machine() -> dict[str, str]:
-    """Where the figures came from."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    versions = {}
-    for dist in ("PySide6", "httpx", "httpx-sse", "openai", "sseclient-py", "orjson"):
-        try:
-            from importlib.metadata import version
-
-            versions[dist] = version(dist)
-        except Exception:
-            versions[dist] = "?"
-    from playground.protocol import is_compiled, sse
-
-    return {
-        "cpu": cpu,
-        "nproc": str(os.cpu_count() or "?"),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        # Which SSE parser ran: the mypyc build setup.py makes, or its source (no C compiler).
-        "parser": "mypyc" if is_compiled(sse) else "source",
-        **versions,
-    }
 
 
 def _parser() -> argparse.ArgumentParser:
