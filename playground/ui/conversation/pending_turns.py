@@ -6,7 +6,8 @@ before the paint of its last screen (measured, 1560x920, a 2-core AMD EPYC). Whe
 builds many turns at once, only the newest (those the last screens show) are built; each one
 before them is a ``PendingBlock``: a TurnBlock's place, as tall as its text is estimated to be,
 without its widgets. Parking (parking.py) builds a stand-in's real block as it comes near the
-view, keeping what the view shows where it was (the estimate is not the real height). Anything
+view, in steps (``prepare``, then ``build_near``), keeping what the view shows where it was (the
+estimate is not the real height). Anything
 asked of a stand-in that only a real block has (its buttons, its text) builds the real block
 first and answers from it, so every turn is always in ``ThreadView.blocks`` and usable.
 """

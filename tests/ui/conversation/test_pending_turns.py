@@ -16,7 +16,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 from playground.protocol.conversation.model import Turn
-from playground.ui.conversation.pending_turns import PENDING_OVER, PendingBlock
+from playground.ui.conversation.pending_turns import PENDING_OVER, PendingBlock, prepare
 from playground.ui.conversation.thread_view import ThreadView
 from playground.ui.conversation.turn_block import TurnBlock
 
@@ -114,6 +114,25 @@ def test_asking_a_stand_in_for_its_edit_button_builds_it(view: ThreadView) -> No
     assert not isinstance(built, PendingBlock) and built.turn == turns[3]
     assert built.editor is not None and built.editor.edit.toPlainText() == turns[3].text
     assert [b.turn for b in view.blocks] == turns
+
+
+def test_a_turn_made_ahead_goes_with_its_stand_in_when_the_thread_changes(
+    view: ThreadView,
+) -> None:
+    view.show_thread(_thread(30), live=None, open_calls=[], prefill={})
+    _settle()
+    far = view.blocks[5]
+    assert isinstance(far, PendingBlock)
+    steps = 0
+    while prepare(far):  # its text, its block, the block shown where the stand-in is
+        steps += 1
+    assert steps == 3 and far.made is not None and far.made.isVisible()
+    other = [Turn.of("user", "Another conversation"), Turn.of("assistant", "Its answer.")]
+    view.show_thread(other, live=None, open_calls=[], prefill={})
+    _settle()
+    # Nothing of the first conversation is left on screen in the column.
+    shown = [w for w in view.body.findChildren(TurnBlock) if w.isVisible()]
+    assert shown == view.blocks and [b.turn for b in shown] == other
 
 
 def test_an_opened_long_thread_continues_with_every_turn(qloop: Any, sim: Any) -> None:
