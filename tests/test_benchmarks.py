@@ -6,6 +6,7 @@ import math
 import re
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
@@ -154,8 +155,42 @@ def test_session_figures_in_a_child_process() -> None:
     # Every run's question and answer stay in the panel's thread.
     assert figures["session_turns"] == 12.0
     assert figures["session_history_runs"] == 6.0  # and every run is in the history
+    # One conversation: the sixth request carried the five runs' prompts and answers, then its own.
+    assert figures["session_request_turns"] == 11.0
+    assert figures["session_conversations"] == 1.0  # and it is kept as one conversation
     frames = figures["session_frames"]
     assert isinstance(frames, float) and frames >= 1.0
+
+
+def test_transcript_figures_in_a_child_process() -> None:
+    figures = runner.measure(["transcript"], "tiny")
+    _numbers(figures, "transcript_open_ms", "transcript_scroll_p99_ms", "transcript_scroll_frames")
+    assert figures["transcript_turns"] == 6.0  # the saved conversation opened whole
+    # End to end and back: at least a page each way.
+    pages = figures["transcript_pages"]
+    assert isinstance(pages, float) and pages >= 1.0
+    assert figures["transcript_scroll_frames"] >= 2 * pages  # type: ignore[operator]
+    assert [f.name for f in runner.FIGURES if f.group == "transcript"] == [
+        "transcript_open_ms",
+        "transcript_scroll_p99_ms",
+    ]
+    assert "transcript" in runner.GROUPS and "transcript" in runner.QT_GROUPS
+    assert "transcript" not in runner.DEFAULT_GROUPS  # --only transcript
+
+
+def test_the_saved_transcript_has_code_and_tables_in_each_answer(tmp_path: Path) -> None:
+    from playground.bench.transcript import save_conversation
+    from playground.runs.conversations import ConversationStore
+
+    conversation_id = save_conversation(str(tmp_path), 8)
+    saved = ConversationStore(tmp_path / "conversations").load(conversation_id)
+    turns = saved.conversation.turns
+    assert [t.role for t in turns] == ["user", "assistant"] * 4
+    answers = [t.text for t in turns if t.role == "assistant"]
+    assert len(set(answers)) == 4  # no two alike
+    for text in answers:
+        assert text.count("```") == 2 and "|---------|" in text
+        assert 250 <= len(text.split()) <= 500  # a few hundred words
 
 
 def test_hostile_figures_through_inspect_and_the_window() -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -18,6 +17,8 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from playground.bench.machine import machine as machine  # re-exported: the run's footer
 
 Value = float | str  # a number, or "n/a (reason)"
 
@@ -71,8 +72,10 @@ FIGURES: tuple[Figure, ...] = (
     Figure("startup_ready_vs_bare_qt", "startup", None, False),
     Figure("proxy_vs_direct", "proxy", 0.8, True),
     Figure("proxy_added_ms_p99", "proxy", 2.0, False, "ms"),
-    Figure("session_memory_growth", "session", 1.3, False),
-    Figure("session_frame_ms_p99", "session", 16.0, False, "ms"),
+    Figure("session_memory_growth", "session", 1.2, False),
+    Figure("session_frame_ms_p99", "session", 12.0, False, "ms"),
+    Figure("transcript_open_ms", "transcript", 250.0, False, "ms"),
+    Figure("transcript_scroll_p99_ms", "transcript", 16.0, False, "ms"),
     Figure("eval_vs_raw_client", "eval", 0.9, True),
     Figure("eval_cell_kib", "eval", 64.0, False, "KiB"),
     Figure("eval_frame_p99_ms", "eval", 16.0, False, "ms"),
@@ -93,16 +96,18 @@ GROUPS: tuple[str, ...] = (
     "ui",
     "proxy",
     "session",
+    "transcript",
     "eval",
     "hostile",
 )
-# A plain run measures these; the long session (about 25 s), the evaluation grid (450 streams
-# at realtime pace, about 4.5 min; --quick 180, about 2 min) and the hostile inputs (a minute or
-# two of child processes) run on their own: --only session, --only eval, --only hostile.
-_ON_THEIR_OWN: tuple[str, ...] = ("session", "eval", "hostile")
+# A plain run measures these; the long session (about 25 s), the long transcript (about 15 s),
+# the evaluation grid (450 streams at realtime pace, about 4.5 min; --quick 180, about 2 min) and
+# the hostile inputs (a minute or two of child processes) run on their own: --only session,
+# --only transcript, --only eval, --only hostile.
+_ON_THEIR_OWN: tuple[str, ...] = ("session", "transcript", "eval", "hostile")
 DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in _ON_THEIR_OWN)
 QT_GROUPS: frozenset[str] = frozenset(
-    {"timeline", "render", "markdown", "image", "ui", "session", "eval"}
+    {"timeline", "render", "markdown", "image", "ui", "session", "transcript", "eval"}
 )
 # Wall-time figures move with the machine's load: each is the median of ``Sizes.repeats``
 # repetitions inside one run, and the table prints their spread (``NAME_min``..``NAME_max``).
@@ -132,6 +137,7 @@ class Sizes:
     ui_paced_tokens: int = 4_000  # the 2,000 tokens/s stream of ui_stall_2k_p99_ms
     session_runs: int = 50  # runs into one panel's thread and history
     session_tokens: int = 2_000  # tokens per run
+    transcript_turns: int = 200  # turns of the saved conversation opened and scrolled
     eval_cases: int = 50  # × 3 variants × 3 repeats: 450 streams
     eval_memory_cases: int = 20  # × 9: the instant grid whose memory per cell is measured
     hostile_bytes: int = 8_000_000  # each hostile input's size (the group takes about 2 min)
@@ -182,6 +188,7 @@ TINY = Sizes(
     ui_paced_tokens=100,
     session_runs=6,
     session_tokens=50,
+    transcript_turns=6,
     eval_cases=2,
     eval_memory_cases=2,
     hostile_bytes=200_000,
@@ -232,6 +239,10 @@ def _run_group(group: str, sizes: Sizes) -> dict[str, Value]:
         from playground.bench.session import session_figures
 
         return session_figures(sizes.session_runs, sizes.session_tokens)
+    if group == "transcript":
+        from playground.bench.transcript import transcript_figures
+
+        return transcript_figures(sizes.transcript_turns)
     if group == "eval":
         from playground.bench.evaluate import eval_figures
 
@@ -409,38 +420,6 @@ def table_of(results: dict[str, Value]) -> str:
     return "\n".join(out)
 
 
-def machine() -> dict[str, str]:
-    """Where the figures came from."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    versions = {}
-    for dist in ("PySide6", "httpx", "httpx-sse", "openai", "sseclient-py", "orjson"):
-        try:
-            from importlib.metadata import version
-
-            versions[dist] = version(dist)
-        except Exception:
-            versions[dist] = "?"
-    from playground.protocol import is_compiled, sse
-
-    return {
-        "cpu": cpu,
-        "nproc": str(os.cpu_count() or "?"),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        # Which SSE parser ran: the mypyc build setup.py makes, or its source (no C compiler).
-        "parser": "mypyc" if is_compiled(sse) else "source",
-        **versions,
-    }
-
-
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="playground bench",
@@ -451,7 +430,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--only",
         default="",
-        help=f"comma-separated groups: {', '.join(GROUPS)} (default: all but session and eval)",
+        help=(
+            f"comma-separated groups: {', '.join(GROUPS)} "
+            f"(default: all but {', '.join(_ON_THEIR_OWN)})"
+        ),
     )
     p.add_argument("--json", metavar="FILE", help="also write the figures and machine as JSON")
     p.add_argument("--child", help=argparse.SUPPRESS)

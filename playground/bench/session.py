@@ -1,4 +1,8 @@
-"""A long session: many runs into one chat panel's thread and history, memory and frame cost."""
+"""A long session: many runs as one conversation in a chat panel's thread, memory and frame cost.
+
+Each run's answer joins the thread, and the next request carries every earlier turn (checked on
+each request the thread sent, not assumed): the 50th run's request holds 99 turns.
+"""
 
 from __future__ import annotations
 
@@ -61,7 +65,10 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
         **pace,
     }
     frame_s: list[float] = []
-    early = late = chars = kept = 0
+    early = late = chars = kept = carried = conversations = 0
+    thread = panel.conversation
+    if thread is None:
+        raise RuntimeError("the chat panel holds no conversation")
     first_paced = max(1, n_runs - PACED_RUNS + 1)
     try:
         for number in range(1, n_runs + 1):
@@ -73,8 +80,14 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
                 # run streamed at about 800 tokens a second: about 150 frames.)
                 pace["X-Sim-Pace"] = PACE_2K
                 frames.frame_observers.append(frame_s.append)
+            if number == 1:
+                # The form keeps it for every run after. Set again each run, the body (which
+                # holds the thread) was taken as a pasted one: another conversation in the
+                # thread's place, so each run started a kept conversation of its own, all
+                # earlier turns in it (50 files, 1.38 memory growth where one reads 1.19).
+                panel.editor.set_body({**panel.editor.body(), "max_tokens": n_tokens * 2})
             panel.editor.set_prompt(f"{_PROMPT} ({number})")
-            panel.editor.set_body({**panel.editor.body(), "max_tokens": n_tokens * 2})
+            before: list[tuple[str, str]] = [(t.role, t.text) for t in thread.turns]
             panel.send()
             status = await panel.session.wait()
             state = panel.session.state
@@ -82,6 +95,7 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
                 raise RuntimeError(f"run {number} ended {status}")
             chars += len(state.text)
             await asyncio.sleep(0.05)  # the thread and the history take the finished run
+            carried = _carried(thread, before, number)
             if number == min(5, n_runs) or last:
                 gc.collect()
                 await _at_rest()
@@ -91,6 +105,10 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
                     early = rss_bytes()
         history = window.history
         kept = len(history.list_runs("chat")) if history is not None else 0
+        from playground.runs.writer import flush_shared
+
+        flush_shared(30.0)
+        conversations = len(window.kept.store.list())
     finally:
         if frame_s.append in frames.frame_observers:
             frames.frame_observers.remove(frame_s.append)
@@ -108,9 +126,26 @@ async def _session(url: str, n_runs: int, n_tokens: int) -> dict[str, Value]:
         "session_runs": float(n_runs),
         "session_chars": float(chars),
         "session_turns": float(len(turns)),
+        "session_request_turns": float(carried),
+        "session_conversations": float(conversations),  # kept: one, the whole session
         "session_history_runs": float(kept),
         "session_frames": float(len(frame_s)),
     }
+
+
+def _carried(thread: Any, before: list[tuple[str, str]], number: int) -> int:
+    """The turns the request just sent carried: every turn of the thread before it, then the
+    run's prompt (RuntimeError if not: the runs would not be one conversation)."""
+    from playground.protocol.conversation.bodies import parse_body
+
+    if len(thread.requests) != number:
+        raise RuntimeError(f"run {number}: the thread sent {len(thread.requests)} requests")
+    sent = parse_body(thread.requests[-1]["body"], thread.route).conversation.turns
+    if [(t.role, t.text) for t in sent[:-1]] != before or sent[-1].role != "user":
+        raise RuntimeError(f"run {number}'s request did not carry the {len(before)} turns before")
+    if len(thread.turns) != len(sent) + 1:  # the answer joined the thread
+        raise RuntimeError(f"run {number}'s answer did not join the thread")
+    return len(sent)
 
 
 def session_figures(n_runs: int, n_tokens: int) -> dict[str, Value]:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from playground.ui.conversation.in_view import EditorInView
 from playground.ui.conversation.parking import Parking
+from playground.ui.conversation.pending_turns import first_built, make_block
 from playground.ui.conversation.system_section import SystemSection
 from playground.ui.conversation.turn_block import ACCENTS, TurnBlock, cut, shows, text_label
 from playground.ui.kit.elided_label import ElidedLabel
@@ -235,8 +236,14 @@ class ThreadView(QWidget):
             block.deleteLater()
         built = []
         coming = m - 1 if awaiting else None
+        # Many turns at once (an opened conversation): the far ones wait as stand-ins until
+        # they come near the view (pending_turns.py). 200 turns with code and tables, all
+        # built, took 2.2 s to the paint of the last screen (measured at 1560x920).
+        first = first_built(self, turns, head, m - tail)
         for i in range(head, m - tail):
-            block = TurnBlock(i, turns[i], i == live, self, coming=i == coming)
+            block = make_block(
+                self, i, turns[i], i == live, coming=i == coming, first=first, bulk=first > head
+            )
             self.blocks_layout.insertWidget(i, block)
             built.append(block)
         self._make_room(built)

@@ -39,13 +39,20 @@ def _thread(pairs: int) -> list[Turn]:
     return turns
 
 
+def _grow(view: ThreadView, turns: list[Turn]) -> None:
+    """``turns`` shown two at a time, as a session's runs add them: every block built (a
+    thread shown at once leaves its far turns pending, pending_turns.py), the older parked."""
+    for end in range(2, len(turns) + 1, 2):
+        view.show_thread(turns[:end], live=None, open_calls=[], prefill={})
+        _settle()
+
+
 @pytest.fixture
 def view(qapp: QApplication) -> Any:
     shown = ThreadView()
     shown.resize(640, 320)
     shown.show()
-    shown.show_thread(_thread(15), live=None, open_calls=[], prefill={})
-    _settle()
+    _grow(shown, _thread(15))
     yield shown
     shown.close()
     shown.deleteLater()
@@ -87,8 +94,7 @@ def test_a_turn_added_measures_the_earlier_texts_again_at_most_once(
     view = ThreadView()
     view.resize(640, 320)
     view.show()
-    view.show_thread(_thread(15), live=None, open_calls=[], prefill={})
-    _settle()
+    _grow(view, _thread(15))
     try:
         earlier = {id(shown) for b in view.blocks for shown in (b.text_view, b.parked) if shown}
         assert any(b.parked is not None for b in view.blocks)
