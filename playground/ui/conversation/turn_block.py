@@ -160,7 +160,7 @@ class TurnBlock(QFrame):
         figures = view.figures_for(turn) if view.figures_for is not None else ""
         if figures:  # what its run's status line said: TTFT, tok/s, tokens, time
             label = text_label(figures, muted=True)
-            label.setObjectName("turnFigures")
+            label.setObjectName("turnRunFigures")
             layout.addWidget(label)
 
     def adopt(self, host: QWidget) -> None:

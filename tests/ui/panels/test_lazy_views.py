@@ -128,7 +128,9 @@ def test_a_run_on_a_deferred_panel_shows_its_output(qtbot: QtBot) -> None:
     panel.show()
     panel.session.started.emit()  # a run starts before idle time built the output widgets
     assert panel.output_built and panel.stack.currentWidget() is panel.output_column
-    assert panel.widgets["answer"].isVisibleTo(panel)  # in the run's turn of the transcript
+    # The run's output is in its turn of the transcript (its views show once something came).
+    assert panel.output_box.isVisibleTo(panel)
+    assert panel.conversation.view.host_block() is panel.conversation.view.blocks[-1]
     panel._tick.stop()
 
 

@@ -66,8 +66,11 @@ class RawServer:
             self._tasks.add(asyncio.current_task())  # type: ignore[arg-type]
             try:
                 head = await _read_request(reader)
-                if head.startswith(b"GET ") and b"/models" in head.split(b"\r\n", 1)[0]:
-                    # The provider bar asks for the model list whenever the base URL changes.
+                line = head.split(b"\r\n", 1)[0]
+                counting = b"/input_tokens" in line or b"/count_tokens" in line
+                if (head.startswith(b"GET ") and b"/models" in line) or counting:
+                    # The provider bar asks for the model list whenever the base URL changes,
+                    # and the context gauge for a count of the body's tokens as it changes.
                     writer.write(http_answer(404, b'{"error": {"message": "no models here"}}'))
                     await writer.drain()
                     return

@@ -155,6 +155,7 @@ def test_the_key_never_leaves_a_trace(
         if echo:
             win.provider_bar.base_url_edit.setText(echo_url)
             win.provider_bar.base_url_edit.editingFinished.emit()
+            panel.editor.set_prompt("And again?")  # the next turn
             qloop.do(panel.send)
             assert qloop.run(panel.session.wait(), 30) == "failed"
             qloop.sleep(0.1)
