@@ -74,4 +74,5 @@ def test_a_built_body_is_filled_where_a_variant_is_on_every_route() -> None:
     filled = fill_body(messages, values)
     assert filled["system"][0]["text"] == "About owls."
     assert filled["tools"][0]["input_schema"]["properties"]["a"]["description"] == "A"
-    assert messages["system"][0]["text"] == "About {{topic}}."  # the body given is not changed
+    system: Any = messages["system"]
+    assert system[0]["text"] == "About {{topic}}."  # the body given is not changed

@@ -175,6 +175,7 @@ class ConversationThread(QObject):
         self.pending = "streaming"
         self.live_status = None
         self._sent_run = True
+        self._offer_edit(False)
         prompt = self.panel.editor.prompt_box()
         if prompt is not None and prompt.toPlainText():
             prompt.setPlainText("")  # the editor rebuilds its body with the thread
@@ -223,6 +224,7 @@ class ConversationThread(QObject):
                 # banner, with Retry); a new Send replaces the attempt (``prepare_send``). A
                 # replay's run ("ended") stays shown, as it ended.
                 self.pending = _ended_as(status, self.panel.session.run)
+                self._offer_edit(self.pending in ("failed", "cancelled"))
                 self.changed.emit()
             return
         self.join_answer(turn)
@@ -265,6 +267,17 @@ class ConversationThread(QObject):
             self.live = None
         self._end_attempt()
         return self.has_turn_to_answer()
+
+    def _offer_edit(self, on: bool) -> None:
+        """The failed attempt's turn offers Edit (of the message it failed for) beside Retry."""
+        block = self.view.host_block()
+        if block is not None and block.coming:
+            block.edit_button.setEnabled(on)
+            block.edit_button.setToolTip(
+                "Edit the message this turn failed for, then Send it again"
+                if on
+                else "Edit this turn's text in place"
+            )
 
     def has_turn_to_answer(self) -> bool:
         """The thread ends with a turn the model has not answered (a user turn, tool results)."""

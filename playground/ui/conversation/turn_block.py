@@ -212,7 +212,13 @@ class TurnBlock(QFrame):
         painter.end()
 
     def open_editor(self) -> None:
-        """Edit: the turn's whole text in an editor in place of its rendered text."""
+        """Edit: the turn's whole text in an editor in place of its rendered text. On a failed
+        attempt's turn (no answer to edit), the message it failed for opens instead."""
+        if self.coming:
+            asked = self.view.blocks[self.index - 1] if self.index > 0 else None
+            if asked is not None and asked is not self:
+                asked.open_editor()
+            return
         if self.editor is not None:
             self.editor.edit.setFocus()
             return

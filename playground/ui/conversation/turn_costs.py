@@ -151,6 +151,8 @@ class TurnCosts(QObject):
             if turn is not None:
                 by_turn[turn] = done
         for block in thread.view.blocks:
+            if getattr(type(block), "pending", False) and block.__dict__.get("real") is None:
+                continue  # a far turn not built yet (pending_turns.py): asking it builds it
             found = by_turn.get(block.index)
             if found is None or block.coming or block.turn.role != "assistant":
                 _put(block, "", "")

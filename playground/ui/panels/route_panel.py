@@ -10,25 +10,23 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
     QSplitter,
     QStackedWidget,
-    QStyle,
     QVBoxLayout,
     QWidget,
 )
 
 from playground.protocol.requests import route_spec
 from playground.protocol.routes import route_of
-from playground.sim.fault_names import FAULTS, faults_for
+from playground.sim.fault_names import FAULTS
 from playground.ui.kit.scroll_fit import fit_content_width
 from playground.ui.panels.cost_parts import attach_context_parts
 from playground.ui.panels.editor import RequestEditor
 from playground.ui.panels.error_banner import ErrorBanner
-from playground.ui.panels.sim_pickers import LENGTH_ROUTES, PACES, SIM_LENGTHS, SimPickers
+from playground.ui.panels.sim_pickers import SimPickers
 from playground.ui.panels.status_line import StatusLine
 from playground.ui.runtime.session import StreamSession
 from playground.ui.views.routes import route_views
@@ -57,6 +55,14 @@ SIM_FAULTS = FAULTS
 
 class RoutePanel(SimPickers, QWidget):
     """The panel of one route; its StreamSession is the only thing that touches the network."""
+
+    # The run controls (run_controls.py builds them).
+    fault_label: QLabel
+    fault: QComboBox
+    pace: QComboBox
+    length: QComboBox
+    stop_button: QPushButton
+    send_button: QPushButton
 
     sendRequested = Signal()
     itemActivated = Signal(int)  # an output widget asked to show this timeline item
@@ -100,7 +106,9 @@ class RoutePanel(SimPickers, QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         fit_content_width(scroll)  # also when the form grows later (the Images edit row)
         self.form_scroll = scroll
-        self.controls = self._build_controls(route)
+        from playground.ui.panels.run_controls import build_controls
+
+        self.controls = build_controls(self, route)
 
         # The run's output: its banner, the output widgets (or the empty state), a note and the
         # status line. A conversational panel shows it inside the run's turn of the transcript.
@@ -173,63 +181,6 @@ class RoutePanel(SimPickers, QWidget):
         attach_context_parts(self)  # cost and cache figures, the context gauge, the warning
         if not defer_output:
             self.ensure_output()
-
-    def _build_controls(self, route: str) -> QWidget:
-        """The simulator's pickers (fault, pace, length) and the Stop and Send buttons."""
-        controls = QWidget()
-        controls_layout = QVBoxLayout(controls)
-        controls_layout.setContentsMargins(0, 0, 0, 0)
-        row = QHBoxLayout()
-        self.fault_label = QLabel("Fault")
-        self.fault = QComboBox()
-        for fault in faults_for(route):  # only the faults that act on this route
-            self.fault.addItem("no fault" if fault == "none" else fault, fault)
-        self.fault.setToolTip(
-            "The built-in simulator can break this stream on purpose (X-Sim-Fault)"
-        )
-        row.addWidget(self.fault_label)
-        row.addWidget(self.fault, 1)
-        self.pace = QComboBox()
-        for pace in PACES:
-            self.pace.addItem(pace, pace)
-        for combo in (self.fault, self.pace):  # they give way (elided) in a narrow window
-            combo.setSizeAdjustPolicy(
-                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-            )
-            combo.setMinimumContentsLength(5)
-        self.pace.setToolTip("How fast the simulator streams (X-Sim-Pace)")
-        row.addWidget(self.pace)
-        self.length = QComboBox()
-        for title, tokens in SIM_LENGTHS:
-            self.length.addItem(title, tokens)
-        self.length.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        # Room for "16k tokens" whole (the fault picker beside it gives way first).
-        self.length.setMinimumContentsLength(max(len(title) for title, _n in SIM_LENGTHS))
-        self.length.setToolTip(
-            "How long the simulator's answer is, in tokens (X-Sim-Tokens); "
-            "any length: its natural one"
-        )
-        self.length.setVisible(route in LENGTH_ROUTES)
-        row.addWidget(self.length)
-        controls_layout.addLayout(row)
-        # Stop and Send get a row of their own: beside the pickers they set the panel's minimum
-        # width past what a 1024 px window has for it next to the inspector.
-        row = QHBoxLayout()
-        row.addStretch(1)
-        self.stop_button = QPushButton("Stop")
-        self.stop_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaStop))
-        self.stop_button.setToolTip("Stop the stream and close the connection (Esc)")
-        self.stop_button.setEnabled(False)
-        self.send_button = QPushButton("Send")
-        self.send_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
-        self.send_button.setToolTip("Send the request (Ctrl+Enter)")
-        self.send_button.setDefault(True)
-        row.addWidget(self.stop_button)
-        row.addWidget(self.send_button)
-        controls_layout.addLayout(row)
-        return controls
 
     # ---- the output widgets (built on first use: startup time) --------------------------------
     @property
@@ -336,9 +287,7 @@ class RoutePanel(SimPickers, QWidget):
             )
             return
         if self.layout_of.upload == "audio" and not files:
-            self.say(
-                "warning", "Pick an audio file to transcribe (or drop one on the panel)."
-            )
+            self.say("warning", "Pick an audio file to transcribe (or drop one on the panel).")
             return
         body = self.editor.body()
         try:
@@ -496,78 +445,9 @@ class RoutePanel(SimPickers, QWidget):
         show_stall(self, seconds)
 
     def _show_outcome(self, status: str) -> None:
-        """Say what happened in one sentence; keep partial output, marked incomplete."""
-        run = self.session.run
-        state = self.session.state
-        error = state.error if state is not None else None
-        got_output = any(view.has_content() for view in self.views.values())
-        answer_view = self.views.get("answer")
-        if (
-            answer_view is not None
-            and status != "complete"
-            and hasattr(answer_view, "set_placeholder")
-        ):
-            # Its idle hint ("Type a prompt and press Send") would read as if nothing was run.
-            answer_view.set_placeholder(f"No answer text arrived: the run ended {status}.")
-        if run.status is not None and run.status >= 400:
-            from playground.runs.outcome import retry_seconds
+        from playground.ui.panels.run_outcome import show_outcome
 
-            retry_after = retry_seconds(run.retry_after)
-            retryable = run.status in (408, 429, 500, 502, 503, 504)
-            self.banner.show_message(
-                "error",
-                run.http_error or f"HTTP {run.status}",
-                retry=retryable,
-                retry_after=retry_after,
-            )
-            return
-        if status == "failed":
-            message = error.message if error is not None else "the stream failed"
-            if run.t_first_byte is None and run.transport_error is not None:
-                self.banner.show_message("error", message, retry=True)
-            else:
-                kind = f" ({error.type})" if error is not None and error.type else ""
-                tail = " The partial output is kept and marked incomplete." if got_output else ""
-                self.banner.show_message(
-                    "error",
-                    f"The stream failed after it started{kind}: {message}.{tail}".replace(
-                        "..", "."
-                    ),
-                    retry=True,
-                )
-        elif status == "truncated":
-            why = (
-                f" ({run.transport_error.message.rstrip('.')})"
-                if run.transport_error is not None
-                else ""
-            )
-            self.banner.show_message(
-                "warning",
-                f"Truncated: the stream ended before its terminator{why}. "
-                "The output is incomplete.",
-                retry=True,
-            )
-        elif status == "cancelled":
-            self.banner.show_message(
-                "info", "Cancelled: you stopped this run; the output so far is kept."
-            )
-        elif status == "incomplete":
-            finish = (state.finish if state is not None else None) or "a limit"
-            self.banner.show_message("warning", f"Incomplete: the answer stopped early ({finish}).")
-        else:
-            self.banner.clear()
-        # The answer view marks itself incomplete; the other routes' widgets get this note.
-        answer = self.views.get("answer")
-        marks_itself = answer is not None and answer.has_content()
-        if (
-            status in ("failed", "truncated", "cancelled", "incomplete")
-            and got_output
-            and not marks_itself
-        ):
-            self.incomplete_note.setText(
-                f"Output {status}: what arrived before the end is shown above."
-            )
-            self.incomplete_note.show()
+        show_outcome(self, status)
 
     # ---- status ---
     def _refresh_visibility(self) -> None:

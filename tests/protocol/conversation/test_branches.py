@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -128,7 +129,9 @@ def _check(tree: BranchTree) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(start=st.lists(_TURNS, max_size=5), steps=_STEPS)
-def test_any_forks_and_switches_keep_every_path(start: list[Turn], steps: list[tuple]) -> None:
+def test_any_forks_and_switches_keep_every_path(
+    start: list[Turn], steps: list[tuple[Any, ...]]
+) -> None:
     """A fork adds exactly its new path, a switch loses none and shows a path the tree held,
     and switching back gives the same tree again."""
     tree = BranchTree(tuple(start))

@@ -130,7 +130,8 @@ def test_a_run_on_a_deferred_panel_shows_its_output(qtbot: QtBot) -> None:
     assert panel.output_built and panel.stack.currentWidget() is panel.output_column
     # The run's output is in its turn of the transcript (its views show once something came).
     assert panel.output_box.isVisibleTo(panel)
-    assert panel.conversation.view.host_block() is panel.conversation.view.blocks[-1]
+    view = panel.conversation.view  # type: ignore[union-attr]
+    assert view.host_block() is view.blocks[-1]
     panel._tick.stop()
 
 

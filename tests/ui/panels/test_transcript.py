@@ -253,3 +253,16 @@ def test_an_earlier_answer_keeps_its_figures_in_its_turn(qloop: Any, sim: Any) -
     # The figures its run ended with (cost and cache have their own line, turn_costs.py).
     assert len(labels) == 1 and "TTFT" in labels[0]
     assert labels[0].split(" · ")[:4] == ended.split(" · ")[:4]
+
+
+def test_a_failed_turn_offers_edit_of_the_message_it_failed_for(qloop: Any, sim: Any) -> None:
+    panel = sim_panel("messages", sim, pace="instant")
+    _failed_run(qloop, panel)
+    view = panel.conversation.view
+    failed = view.host_block()
+    assert failed is view.blocks[-1] and failed.coming
+    assert failed.edit_button.isEnabled()
+    failed.edit_button.click()
+    asked = view.blocks[-2]
+    assert asked.editor is not None
+    assert asked.editor.edit.toPlainText() == "Tell me about lighthouses"

@@ -23,7 +23,7 @@ def _panel(route: str, sim: Any) -> Any:
 
 
 def _tool(description: str) -> dict[str, Any]:
-    tool = json.loads(json.dumps(SAMPLE_TOOL))
+    tool: dict[str, Any] = json.loads(json.dumps(SAMPLE_TOOL))
     tool["function"]["description"] = description
     return tool
 
