@@ -3,7 +3,9 @@
 The real window on the built-in simulator (a loopback server this script starts), offscreen:
 on Messages with thinking, a first exchange, a question answered with two parallel tool calls
 (both results sent back), an answer regenerated (its turn shows the two branches, ◀ 2/2 ▶), and
-a last question refused with HTTP 429 (the failed turn says so on itself, with Retry). Run from
+a last question refused with HTTP 429 (the failed turn says so on itself, with Retry), then a
+date put into the system prompt (the composer warns the next request will miss the prompt
+cache, at the system prompt; each answer's turn shows its cache and cost). Run from
 an install (``pip install -e .``): ``python scripts/screenshots_transcript.py [OUT_DIR]``.
 """
 
@@ -70,6 +72,11 @@ async def _converse(window: Any) -> None:
     panel.editor.set_prompt("And what about tomorrow afternoon?")
     await _run(panel)
     panel.set_fault("none")
+    # A date put into the system prompt: the composer warns that the next request misses the
+    # prompt cache, and where (the cost and cache of each answer are on its turn).
+    panel.editor.system.setPlainText("You are a concise travel assistant. Today is 5 December.")
+    panel.editor.set_prompt("What should I pack?")
+    await asyncio.sleep(1.5)
 
 
 def _shoot(width: int, height: int, dark: bool, target: Path, data: Path) -> None:

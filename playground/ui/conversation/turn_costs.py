@@ -105,8 +105,12 @@ class TurnCosts(QObject):
         self._open = True
 
     def _ended(self, *_args: object) -> None:
+        from playground.ui.runtime.frames import after_paint_or_now
+
         self._open = False
-        self.refresh()
+        # After the run's last frame has painted, in a turn of its own: accounting every request
+        # of a 50-answer conversation cost that frame ~4.5 ms (the session benchmark).
+        after_paint_or_now(self.refresh)
 
     def _new_conversation(self) -> None:
         thread = self._thread()
