@@ -60,6 +60,8 @@ class OutputColumn(QWidget):
                 for text in view.findChildren(QTextEdit):
                     text.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        # Pixels the answer's height grows by at a time while it streams (0: to the pixel).
+        self.growth_step = 0
         # Text laid out later than the update that brought it (Markdown rendered a frame later,
         # a resize that wraps it anew) fits the column again at the next turn of the loop.
         self._timer = QTimer(self)
@@ -80,7 +82,9 @@ class OutputColumn(QWidget):
                 continue
             self._fit_texts(role, view)
             height = view.sizeHint().height()
-            if view.height() != height or view.minimumHeight() != height:
+            # Its fixed height, not its height: the layout gives a view its new height later,
+            # and setting the same fixed height again lays the transcript out again.
+            if view.minimumHeight() != height or view.maximumHeight() != height:
                 view.setFixedHeight(height)
         self.updateGeometry()
 
@@ -106,6 +110,12 @@ class OutputColumn(QWidget):
                 wanted = inner.sizeHint().height() + 2 * area.frameWidth()
             else:
                 continue
+            if self.growth_step:
+                # While a run streams its texts grow in steps: each new height lays the whole
+                # transcript out again (8-10 ms with 50 answers above it, the session
+                # benchmark), once every few lines rather than with each one.
+                step = self.growth_step
+                wanted = -(-wanted // step) * step
             if cap is not None:
                 wanted = min(wanted, cap)
             if area.minimumHeight() != wanted or area.maximumHeight() != wanted:

@@ -48,6 +48,10 @@ SpecFactory = Callable[
 ]
 
 
+# While an answer streams in a transcript its height grows this many pixels at a time (about
+# five lines): output_column.py says why.
+ANSWER_GROWTH_STEP = 96
+
 # The simulator's faults, from the module that names them without loading starlette (about
 # 50 ms the first frame does not need: startup time).
 SIM_FAULTS = FAULTS
@@ -360,6 +364,8 @@ class RoutePanel(SimPickers, QWidget):
             self.transcript.notice.clear()
         if self.conversation is not None:
             self.conversation.run_started()  # a replay or an opened capture: a turn of its own
+        if self.output_column is not None:
+            self.output_column.growth_step = ANSWER_GROWTH_STEP
         answer = views.get("answer")
         if self.output_column is not None and answer is not None:
             answer.set_placeholder("Waiting for the first token…")  # type: ignore[attr-defined]
@@ -430,6 +436,7 @@ class RoutePanel(SimPickers, QWidget):
         if self.output_column is not None:
             from playground.ui.runtime.frames import after_paint_or_now
 
+            self.output_column.growth_step = 0  # the answer as tall as its text, to the pixel
             # The answer's final height (its last block rendered) laid out after the last
             # frame's paint: the column's relayout cost that frame ~5 ms (the session benchmark).
             after_paint_or_now(self._fit_output)
