@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 __all__ = [
     "SSEComment",
@@ -396,7 +396,7 @@ class SSEUnterminated:
         index: int,
         event: str | None,
         data: str | None,
-        raw: bytes | list[bytes],
+        raw: bytes | bytearray | list[Any],
         start: int,
         end: int,
         t_first: float,

@@ -61,7 +61,7 @@ def test_bytes_given_in_any_buffer_are_kept_as_bytes_of_their_own() -> None:
     given_raw = bytearray(b"data: par")
     reused = bytearray(b"par")
     pieces: list[Any] = [memoryview(b"data: "), b"", reused, b"tial"]
-    one = SSEUnterminated(0, None, None, given_raw, 0, 9, 0.0, 0.0)  # type: ignore[arg-type]
+    one = SSEUnterminated(0, None, None, given_raw, 0, 9, 0.0, 0.0)
     many = SSEUnterminated(0, None, None, pieces, 0, 13, 0.0, 0.0)
     given_raw[:] = b"xxxxxxxxx"  # the caller reuses its buffers
     reused[:] = b"xxx"
