@@ -158,14 +158,11 @@ def window(qloop: Loop, sim: Any, settings: Any, qtbot: Any) -> Iterator[Any]:
     from playground.ui.window.shell import MainWindow
 
     win = MainWindow(settings, simulator_url=sim.base_url, start_simulator=False, interactive=False)
-    from playground.ui.panels.editor_parts import DEFAULT_PROMPTS
+    from tests.ui.panel_helpers import with_example_prompts
 
     for panel in win.panels.values():
         panel.set_pace("fast")
-        if panel.conversation is not None:
-            # A conversation's message box starts empty; a test's first Send sends the route's
-            # example, as a headless run without --prompt does.
-            panel.editor.set_prompt(DEFAULT_PROMPTS[panel.route])
+    with_example_prompts(win)
     win.show()
     yield win
     win._closing = True

@@ -29,11 +29,7 @@ def sim_panel(route: str, sim: Any, model: str = "sim-reasoner", pace: str = "fa
         )
 
     panel = RoutePanel(route, factory)
-    if panel.conversation is not None:
-        from playground.ui.panels.editor_parts import DEFAULT_PROMPTS
-
-        # A conversation's message box starts empty: a test's first Send sends the example.
-        panel.editor.set_prompt(DEFAULT_PROMPTS[route])
+    give_example_prompt(panel)
     panel.editor.set_model(model)
     panel.set_pace(pace)
     panel.resize(1000, 700)
@@ -76,12 +72,17 @@ class EventCounter(QObject):
         return False
 
 
-def with_example_prompts(window: Any) -> Any:
-    """``window`` with each conversation's message box holding its route's example (the box
-    starts empty; a test's Send sends the example, as a headless run without --prompt does)."""
+def give_example_prompt(panel: Any) -> None:
+    """A conversation's empty message box given its route's example: a test's first Send sends
+    it, as a headless run without --prompt does."""
     from playground.ui.panels.editor_parts import DEFAULT_PROMPTS
 
+    if panel.conversation is not None and not panel.editor.prompt.toPlainText():
+        panel.editor.set_prompt(DEFAULT_PROMPTS[panel.route])
+
+
+def with_example_prompts(window: Any) -> Any:
+    """``window`` with each conversation's message box holding its route's example."""
     for panel in window.panels.values():
-        if panel.conversation is not None and not panel.editor.prompt.toPlainText():
-            panel.editor.set_prompt(DEFAULT_PROMPTS[panel.route])
+        give_example_prompt(panel)
     return window

@@ -39,6 +39,7 @@ __all__ = [
     "first_built",
     "make_block",
     "prepare",
+    "unbuilt",
 ]
 
 # Building more turns than this at once (opening a conversation, a preset) leaves the far ones
@@ -245,6 +246,12 @@ class _BuiltLate(TurnBlock):
         if event.type() == QEvent.Type.LayoutRequest:
             self._hints.clear()
         return super().event(event)
+
+
+def unbuilt(block: TurnBlock) -> bool:
+    """Whether ``block`` still stands in for its turn (asking it for a built block's parts
+    builds it: a pass over every block that only reads skips these)."""
+    return isinstance(block, PendingBlock) and block.real is None
 
 
 def make_block(

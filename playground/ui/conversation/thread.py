@@ -10,13 +10,15 @@ thread elsewhere are thread_edit.py's.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import time
 import weakref
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QSignalBlocker, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 
 from playground.protocol.requests import RequestParams, build_body
@@ -278,6 +280,23 @@ class ConversationThread(QObject):
                 if on
                 else "Edit this turn's text in place"
             )
+
+    @contextlib.contextmanager
+    def prompt_set_aside(self) -> Iterator[None]:
+        """The message box emptied while the thread is sent as it is (Regenerate, Retry), and
+        given back after: what it holds is the next turn, not this one."""
+        editor = self.panel.editor
+        prompt = editor.prompt_box()
+        kept = prompt.toPlainText() if prompt is not None else ""
+        if prompt is not None and kept:
+            with QSignalBlocker(prompt):  # the body is rebuilt once, here
+                prompt.setPlainText("")
+            editor.rebuild()
+        try:
+            yield
+        finally:
+            if prompt is not None and kept:
+                prompt.setPlainText(kept)  # and the body shows it as the next turn again
 
     def has_turn_to_answer(self) -> bool:
         """The thread ends with a turn the model has not answered (a user turn, tool results)."""

@@ -107,18 +107,12 @@ class ThreadEditing:
             return
         if turns[index].role != "assistant":
             return
-        prompt = panel.editor.prompt_box()
-        kept = prompt.toPlainText() if prompt is not None else ""
-        if prompt is not None and kept:
-            with QSignalBlocker(prompt):  # the body is rebuilt once, by refresh below
-                prompt.setPlainText("")
-        thread.branching.fork(index, ())  # the old answer and what followed: a branch
-        try:
-            panel.send()
-        finally:
-            thread.branching.settle()  # no run started: the old answer is shown again
-            if prompt is not None and kept:
-                prompt.setPlainText(kept)  # and the body shows it as the next turn again
+        with thread.prompt_set_aside():
+            thread.branching.fork(index, ())  # the old answer and what followed: a branch
+            try:
+                panel.send()
+            finally:
+                thread.branching.settle()  # no run started: the old answer is shown again
 
     # ---- carrying the thread ------------------------------------------------------------------
     def send_to(self, target: str) -> None:

@@ -277,11 +277,8 @@ class ThreadView(QWidget):
 
     def host_block(self) -> TurnBlock | None:
         """The block that shows the run's output now, if any."""
-        host = self.live_host
-        for block in reversed(self.blocks):
-            if host is not None and host.parent() is block:
-                return block
-        return None
+        holder = self.live_host.parentWidget() if self.live_host is not None else None
+        return holder if isinstance(holder, TurnBlock) else None
 
     def _park_host(self, blocks: Sequence[TurnBlock]) -> None:
         host = self.live_host

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QLabel
 
+from playground.ui.conversation.pending_turns import unbuilt
 from playground.ui.kit.account_words import cache_figure, cache_tip, cost_figure, cost_tip, money
 
 if TYPE_CHECKING:
@@ -153,8 +154,8 @@ class TurnCosts(QObject):
             if turn is not None:
                 by_turn[turn] = done
         for block in thread.view.blocks:
-            if getattr(type(block), "pending", False) and block.__dict__.get("real") is None:
-                continue  # a far turn not built yet (pending_turns.py): asking it builds it
+            if unbuilt(block):
+                continue  # a far turn not built yet: asking it for its figures builds it
             found = by_turn.get(block.index)
             if found is None or block.coming or block.turn.role != "assistant":
                 _put(block, "", "")

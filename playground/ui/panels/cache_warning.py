@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from playground.ui.kit.account_words import divergence_lines, place
 from playground.ui.kit.theme import is_dark
-from playground.ui.panels.context_gauge import DEBOUNCE_MS, ModelSource
+from playground.ui.panels.context_gauge import ModelSource, after_body_changes
 
 if TYPE_CHECKING:
     from playground.protocol.accounting.cache import Prediction, SentRequest
@@ -65,18 +65,12 @@ class CacheWarning(QLabel):
         color = "#e0a040" if is_dark() else "#b35900"
         self.setStyleSheet(f"color: {color}; font-size: 11px;")
         self.hide()
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(DEBOUNCE_MS)
-        self._timer.timeout.connect(self.update_now)
+        self._timer = after_body_changes(self, panel, self.update_now)
         # The lifetime runs out with no edit: an unchanged body is judged again each second.
         self._idle = QTimer(self)
         self._idle.setInterval(IDLE_CHECK_MS)
         self._idle.timeout.connect(self._check_idle)
-        panel.editor.changed.connect(self.soon)
         panel.session.finished.connect(self.soon)
-        if panel.conversation is not None:
-            panel.conversation.changed.connect(self.soon)
 
     def soon(self, *_args: object) -> None:
         self._timer.start()

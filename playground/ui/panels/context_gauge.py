@@ -27,7 +27,14 @@ if TYPE_CHECKING:
     from playground.protocol.accounting.tokens import ContextEstimate
     from playground.ui.panels.route_panel import RoutePanel
 
-__all__ = ["DEBOUNCE_MS", "ContextGauge", "Counter", "ModelSource", "gauge_text"]
+__all__ = [
+    "DEBOUNCE_MS",
+    "ContextGauge",
+    "Counter",
+    "ModelSource",
+    "after_body_changes",
+    "gauge_text",
+]
 
 DEBOUNCE_MS = 350  # after the last keystroke: the estimate reads the whole body
 # The current model of the panel's route: its name and what /v1/models says of it.
@@ -51,6 +58,20 @@ LEVEL_COLORS["unknown"] = ("#6b7075", "#9aa0a6")
 def level_color(level: str) -> QColor:
     light, dark = LEVEL_COLORS.get(level, LEVEL_COLORS["unknown"])
     return QColor(dark if is_dark() else light)
+
+
+def after_body_changes(owner: QObject, panel: RoutePanel, update: Callable[[], None]) -> QTimer:
+    """A timer (``owner``'s) that calls ``update`` once the panel's request body has not changed
+    for ``DEBOUNCE_MS``: an edit of the form or the JSON body, or of the thread. The gauge and the
+    cache warning (cache_warning.py) read the whole body: never on each keystroke."""
+    timer = QTimer(owner)
+    timer.setSingleShot(True)
+    timer.setInterval(DEBOUNCE_MS)
+    timer.timeout.connect(update)
+    panel.editor.changed.connect(timer.start)
+    if panel.conversation is not None:
+        panel.conversation.changed.connect(timer.start)
+    return timer
 
 
 def gauge_text(estimate: ContextEstimate, reported: int | None = None) -> str:
@@ -161,14 +182,8 @@ class ContextGauge(QWidget):
         self.bar.setMaximumWidth(72)  # the words need the room more than the bar
         layout.addWidget(self.bar, 1)
         layout.addWidget(self.label, 4)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(DEBOUNCE_MS)
-        self._timer.timeout.connect(self.update_now)
-        panel.editor.changed.connect(self.soon)
+        self._timer = after_body_changes(self, panel, self.update_now)
         panel.session.finished.connect(self._finished)
-        if panel.conversation is not None:
-            panel.conversation.changed.connect(self.soon)
         self.soon()
 
     def soon(self) -> None:

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ContextParts", "attach_context_parts"]
 
-GAUGE_ROUTES = ("chat", "responses", "messages")
-
 
 class ContextParts(QWidget):
     """The gauge and the warning, one above the other, in a transcript's composer."""
@@ -132,8 +130,8 @@ def attach_context_parts(
     prices: PricesSource | None = None,
     counter: Counter | None = None,
 ) -> ContextParts | None:
-    """Put the cache, cost and context parts on ``panel``; its gauge and warning (above the
-    Send row of a conversational panel), else None. Called once, as the panel is built."""
+    """Put the cache, cost and context parts on ``panel``; its gauge and warning (under a
+    conversational panel's message box), else None. Called once, as the panel is built."""
     from playground.ui.panels.run_accounts import RunAccounts
 
     models = models or window_models(panel)
@@ -149,16 +147,9 @@ def attach_context_parts(
 
             panel.cache_marks = CacheMarks(thread)  # type: ignore[attr-defined]
     panel.run_accounts = RunAccounts(panel, models, prices, turns)  # type: ignore[attr-defined]
-    if panel.route not in GAUGE_ROUTES:
+    if panel.transcript is None:  # no composer to hold them: a media panel
         return None
     parts = ContextParts(panel, model or window_model(panel), counter or window_counter(panel))
-    if panel.transcript is not None:  # under the message box, as the consoles show it
-        panel.transcript.add_to_composer(parts)
-        panel.context_parts = parts  # type: ignore[attr-defined]
-        return parts
-    column = panel.send_button.parentWidget()
-    layout = column.layout() if column is not None else None
-    if isinstance(layout, QVBoxLayout):
-        layout.insertWidget(max(0, layout.count() - 1), parts)  # above the Send row
+    panel.transcript.add_to_composer(parts)  # under the message box, as the consoles show it
     panel.context_parts = parts  # type: ignore[attr-defined]
     return parts

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
@@ -336,18 +336,9 @@ class RoutePanel(SimPickers, QWidget):
             self.send()
             return
         # The turn is sent again as it is; what the message box holds waits for the next Send.
-        prompt = self.editor.prompt_box()
-        kept = prompt.toPlainText() if prompt is not None else ""
-        if prompt is not None and kept:
-            with QSignalBlocker(prompt):
-                prompt.setPlainText("")
-            self.editor.rebuild()
         self._retrying = f"Retrying this turn with {what}…"
-        try:
+        with thread.prompt_set_aside():
             self.send()
-        finally:
-            if prompt is not None and kept:
-                prompt.setPlainText(kept)
 
     def stop(self) -> None:
         self.session.stop()
@@ -432,7 +423,6 @@ class RoutePanel(SimPickers, QWidget):
                     widget.finish(state)
                 except Exception as exc:
                     self._widget_failed(widget, exc)
-        self._refresh_visibility()
         if self.output_column is not None:
             from playground.ui.runtime.frames import after_paint_or_now
 
@@ -442,8 +432,8 @@ class RoutePanel(SimPickers, QWidget):
             after_paint_or_now(self._fit_output)
         self._update_status()
         self._show_outcome(status)
-        if self.output_column is not None:
-            self._refresh_visibility()  # a turn with nothing to show: its banner and figures
+        # After the outcome: a transcript turn with nothing to show is its banner and figures.
+        self._refresh_visibility()
 
     def _on_job(self, job: object) -> None:
         """Music: the polled job's status and progress go to the MusicView."""

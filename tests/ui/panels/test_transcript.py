@@ -121,11 +121,8 @@ def test_nothing_of_an_earlier_conversations_run_stays(
 
 
 def _pasted(route: str) -> dict[str, Any]:
-    if route == "chat":
-        return {"messages": [{"role": "user", "content": "A pasted question"}]}
-    if route == "responses":
-        return {"input": [{"role": "user", "content": "A pasted question"}]}
-    return {"messages": [{"role": "user", "content": "A pasted question"}]}
+    turns = [{"role": "user", "content": "A pasted question"}]
+    return {"input": turns} if route == "responses" else {"messages": turns}
 
 
 @pytest.mark.parametrize("route", ROUTES)
