@@ -207,7 +207,21 @@ def _from_json(data: object) -> SavedConversation:
 class _Cached:
     stamp: tuple[int, int] | None  # (mtime_ns, size): the file as read or written; None: queued
     summary: ConversationSummary
-    text: str  # every turn's text, for search
+    # What the search reads, made when a search first asks (``text``): at each run's end a
+    # save made it at once, ~3 ms of the run's last frame and a copy of the whole conversation
+    # in memory (a 50-answer session, 0.9 MB). The turns are immutable: kept, not copied.
+    conversation: Conversation | None
+    secrets: tuple[str, ...] = ()
+    searchable: str | None = None
+
+    @property
+    def text(self) -> str:
+        """Every turn's text, lower-cased, the keys its file redacts redacted, for search."""
+        if self.searchable is None:
+            conversation = self.conversation or Conversation()
+            self.searchable = scrub(searchable_text(conversation), *self.secrets)
+            self.conversation = None
+        return self.searchable
 
 
 def _listed(saved: SavedConversation, secrets: tuple[str, ...]) -> _Cached:
@@ -222,7 +236,7 @@ def _listed(saved: SavedConversation, secrets: tuple[str, ...]) -> _Cached:
         saved.created,
         len(saved.runs),
     )
-    return _Cached(None, summary, scrub(searchable_text(saved.conversation), *secrets))
+    return _Cached(None, summary, saved.conversation, secrets)
 
 
 class ConversationStore:
@@ -375,7 +389,9 @@ class ConversationStore:
         except (OSError, ValueError, UnicodeDecodeError) as exc:
             self._set_aside(path, exc)
             return None
-        cached = replace(_listed(saved, ()), stamp=stamp)
+        listed = _listed(saved, ())
+        # Its search text now, while the file is read: the turns are not kept for it.
+        cached = _Cached(stamp, listed.summary, None, searchable=listed.text)
         self._cache[conversation_id] = cached
         return cached
 

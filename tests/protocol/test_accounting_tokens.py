@@ -91,3 +91,17 @@ def test_the_split_and_the_gauge() -> None:
     assert counted.source == "counted" and counted.total == 990 and counted.level == "red"
     assert estimate_context(canonical_request("chat", b), 1000, counted=850).level == "amber"
     assert estimate_context(canonical_request("chat", b), 1000, counted=100).level == "ok"
+
+
+def test_counting_a_text_keeps_no_reference_to_it() -> None:
+    # Each body is parsed afresh: a count that kept its texts kept a copy of the whole
+    # conversation (the session benchmark's memory growth).
+    import sys
+
+    text = "".join(["the keeper lit the lamp at dusk, " * 30])
+    before = sys.getrefcount(text)
+    counted = count_text(text)
+    assert sys.getrefcount(text) == before
+    again = "".join(list(text))  # an equal text, another object: the same count
+    assert count_text(again) == counted == count_text(text)
+    assert counted == 8 * 30  # seven words and a comma, thirty times

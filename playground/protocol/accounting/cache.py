@@ -16,7 +16,7 @@ the previous exchange of the same client, route and model). The classes, in the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from playground.protocol.accounting.cache_rules import CacheRules, lifetime_for
@@ -48,10 +48,19 @@ class SentRequest:
     body: Any
     sent_at: float
     usage: Usage | None = None
+    _made: Canonical | None = field(default=None, compare=False, repr=False)
 
     @property
     def canonical(self) -> Canonical:
-        return canonical_request(self.route, self.body)
+        """Its canonical prefix, made once: a conversation's ledger reads each request twice
+        (as the one accounted, then as the previous of the next), and a 100-turn request took
+        2-3 ms to make canonical at a run's end (the session benchmark). A request sent is
+        never changed."""
+        made = self._made
+        if made is None:
+            made = canonical_request(self.route, self.body)
+            object.__setattr__(self, "_made", made)  # frozen: set once, as its own cache
+        return made
 
 
 @dataclass(frozen=True, slots=True)

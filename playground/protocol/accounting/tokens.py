@@ -9,8 +9,8 @@ of a text-only request equals the simulator's count; against a real tokenizer it
 
 from __future__ import annotations
 
-import functools
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,12 +28,29 @@ SEGMENT_OVERHEAD = 4
 _TOKEN = re.compile(r"\s*(?:[A-Za-z]+|[0-9]+|[^\sA-Za-z0-9])")
 
 
-@functools.lru_cache(maxsize=4096)
+_COUNTED_MAX = 4096
+# Kept per text: the gauge, the cache warning and each turn's account count every turn of the
+# thread again whenever the body changes, and a 50-answer thread's 100,000 tokens took ~35 ms
+# of one frame to cut again (the session benchmark); a text is hashed in a fraction. Keyed by
+# the text's hash and length, not the text: each body is parsed afresh, so a cache holding its
+# strings kept another copy of the whole conversation (0.9 MB in that session). Two texts
+# sharing a 64-bit hash and a length would share an estimate: a risk far below the estimate's
+# own error against a real tokenizer.
+_counted: dict[tuple[int, int], int] = {}
+_counted_lock = threading.Lock()
+
+
 def count_text(text: str) -> int:
-    # Kept per text: the gauge, the cache warning and each turn's account count every turn of
-    # the thread again whenever the body changes, and a 50-answer thread's 100,000 tokens took
-    # ~35 ms of one frame to cut again (the session benchmark); a text is hashed in a fraction.
-    return len(_TOKEN.findall(text))
+    key = (hash(text), len(text))
+    counted = _counted.get(key)
+    if counted is not None:
+        return counted
+    counted = len(_TOKEN.findall(text))
+    with _counted_lock:  # worker threads count too (the ledger, the gauge)
+        if len(_counted) >= _COUNTED_MAX:
+            del _counted[next(iter(_counted))]  # the oldest first
+        _counted[key] = counted
+    return counted
 
 
 def segment_tokens(segment: Segment) -> int:

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from playground.ui.conversation.turn_block import action_button
+from playground.ui.kit.theme import tint
 
 # The conversation model loads with the first turn, not with the first frame (startup time).
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class BranchSwitch(QWidget):
         row.setSpacing(0)
         self.previous_button = action_button("◀", "The previous branch from this turn on")
         self.label = QLabel()
-        self.label.setStyleSheet("color: gray;")
+        tint(self.label)
         self.next_button = action_button("▶", "The next branch from this turn on")
         for widget in (self.previous_button, self.label, self.next_button):
             row.addWidget(widget)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtWidgets import QLabel, QMenu
 
+from playground.ui.kit.theme import tint
+
 if TYPE_CHECKING:
     from playground.ui.conversation.thread import ConversationThread
     from playground.ui.conversation.turn_block import TurnBlock
@@ -73,7 +75,7 @@ class CacheMarks(QObject):
                 return
             label = QLabel()
             label.setObjectName("cacheMarker")
-            label.setStyleSheet("color: #a05bd6; font-size: 11px;")
+            tint(label, "#a05bd6", pixel_size=11)
             label.setToolTip(
                 'cache_control: {"type": "ephemeral"} on this turn\'s last content block: the '
                 "prompt up to here is written to (or read from) Anthropic's prompt cache. "

@@ -53,12 +53,9 @@ class OutputColumn(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
-        for role, view in views.items():
+        for view in views.values():
             view.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
             layout.addWidget(view)
-            if role == "answer":
-                for text in view.findChildren(QTextEdit):
-                    text.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         # Pixels the answer's height grows by at a time while it streams (0: to the pixel).
         self.growth_step = 0
@@ -101,6 +98,14 @@ class OutputColumn(QWidget):
                     area.setProperty(_FITTED, managed)
                     if managed:
                         self._watch(area)
+                        if cap is None:
+                            # As tall as its text, it never needs a bar of its own. Left "as
+                            # needed", the bar showed each time the text outgrew the height
+                            # fitted last and hid at the next fit: each a change of width that
+                            # laid the whole answer out again (3-10 ms of a frame for a 2,000
+                            # token answer, growing with it). Set here, not once per view: a
+                            # choice pane's text is made anew with each run.
+                            area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
                 if not managed or area.isHidden():
                     continue
                 wanted = document_height(area)

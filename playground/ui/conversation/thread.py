@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QObject, QSignalBlocker, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 
+from playground.protocol.conversation.shared_texts import long_texts, shared_value, with_texts_of
 from playground.protocol.requests import RequestParams, build_body
 from playground.ui.conversation.auto_reply import answer_when_ended, canned
 from playground.ui.conversation.branching import ThreadBranching
@@ -72,7 +73,7 @@ class ConversationThread(QObject):
         # and cost, protocol/accounting/ledger.py).
         self.request_facts: list[dict[str, Any]] = []
         self._open_facts: dict[str, Any] | None = None  # the facts of the request in flight
-        self._sent_texts: dict[str, str] = {}  # the last request's long strings (``_shared``)
+        self._sent_texts: dict[str, str] = {}  # the last request's long strings (shared_texts.py)
         self.auto_results: dict[str, str] = {}  # tool name -> canned result (--tool-result)
         self.attachments: list[Image] = []  # images for the next user turn (--attach)
         self._sent_run = False
@@ -170,7 +171,9 @@ class ConversationThread(QObject):
             pasted = parse_body(body, self.route)
         except Exception:
             return
-        self.turns = list(pasted.conversation.turns)
+        # The body was parsed from the form's text: its turns' strings are new copies of the
+        # ones the thread (and the answers' buffers) hold already (shared_texts.py).
+        self.turns = with_texts_of(pasted.conversation.turns, long_texts(self.turns))
         self.attachments = []  # they are on the turn just sent
         self.live = None
         self.awaiting = True  # the answer's block is shown from now (ThreadView.show_thread)
@@ -195,7 +198,9 @@ class ConversationThread(QObject):
             if secret:
                 body = _scrub(body, secret)
         known: dict[str, str] = {}
-        body = _shared(redact_base64(body), self._sent_texts, known)
+        previous = self.requests[-1]["body"] if self.requests else None
+        texts = {**self._sent_texts, **long_texts(self.turns)}
+        body = shared_value(redact_base64(body), texts, known, previous)
         self._sent_texts = known
         self.requests.append({"path": urlsplit(spec.url).path, "body": body})
         self._open_facts = {"sent_at": time.monotonic(), "usage": None}
@@ -465,23 +470,6 @@ def _scrub(value: Any, secret: str) -> Any:
         return {k: _scrub(v, secret) for k, v in value.items()}
     if isinstance(value, list):
         return [_scrub(v, secret) for v in value]
-    return value
-
-
-def _shared(value: Any, last: dict[str, str], known: dict[str, str]) -> Any:
-    """``value`` with each long string the last request had replaced by that one, so each turn's
-    text is kept once, not once per request after it (the requests grew with the square of the
-    thread: 13 MB after 50 answers of 2,000 tokens). ``known`` gets this value's long strings."""
-    if isinstance(value, str):
-        if len(value) < 64:
-            return value
-        value = last.get(value, value)
-        known[value] = value
-        return value
-    if isinstance(value, dict):
-        return {k: _shared(v, last, known) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_shared(v, last, known) for v in value]
     return value
 
 

@@ -31,6 +31,7 @@ from playground.ui.conversation.pending_turns import first_built, make_block
 from playground.ui.conversation.system_section import SystemSection
 from playground.ui.conversation.turn_block import ACCENTS, TurnBlock, cut, shows, text_label
 from playground.ui.kit.elided_label import ElidedLabel
+from playground.ui.runtime import idle
 from playground.ui.views.routes import ROUTE_VIEWS, route_icon
 
 if TYPE_CHECKING:
@@ -130,6 +131,11 @@ class ThreadView(QWidget):
         # Turns wrap to the pane's width; a sideways bar would hide the last line under it.
         self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.body = _Column()
+        # Opaque (it paints its own background, the window's colour it showed anyway): Qt then
+        # moves the painted column as pixels when it scrolls and paints only the strip it
+        # uncovers. Transparent, each scroll repainted every turn in view, and the tail that
+        # follows a streaming answer scrolls at each step it grows.
+        self.body.setAutoFillBackground(True)
         self.blocks_layout = QVBoxLayout(self.body)
         self.blocks_layout.setContentsMargins(0, 0, 4, 0)
         self.blocks_layout.setSpacing(6)
@@ -141,6 +147,9 @@ class ThreadView(QWidget):
         bar = self.scroller.verticalScrollBar()
         bar.rangeChanged.connect(self._to_end)
         bar.valueChanged.connect(self._scrolled)
+        # The user's own scrolling (wheel, keys, the bar), not the thread following its end:
+        # work that would stall its frames waits until it is still (idle.py).
+        bar.actionTriggered.connect(lambda _action: idle.scrolled())
         self.parking = Parking(self)  # older turns' rendered text, while far out of view
         self.in_view = EditorInView(self)  # an editor just opened, scrolled into view
         outer.addWidget(self.scroller, 1)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from playground.ui.kit.elided_label import ElidedLabel
+from playground.ui.kit.theme import tint
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -76,7 +77,7 @@ def text_label(text: str, *, mono: bool = False, muted: bool = False) -> QLabel:
     if mono:
         label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
     if muted:
-        label.setStyleSheet("color: gray;")
+        tint(label)
     return label
 
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QLabel
 
 from playground.ui.conversation.pending_turns import unbuilt
 from playground.ui.kit.account_words import cache_figure, cache_tip, cost_figure, cost_tip, money
+from playground.ui.kit.theme import tint
 
 if TYPE_CHECKING:
     from playground.protocol.accounting.ledger import Accounted, Ledger
@@ -97,7 +98,11 @@ class TurnCosts(QObject):
         self._sources: tuple[int, int] = (0, 0)  # which models and prices the ledger has
         self._suffix = ""  # what this adds to the thread view's summary
         self._open = False  # a run is on: the last request's answer has not ended
-        thread.changed.connect(self.refresh)
+        self._soon = False  # a refresh is due after this frame's paint (refresh_soon)
+        # Each account's figures line and tip, by the account (its identity): a refresh puts
+        # every answer's line again, and writing them all anew was most of its time.
+        self._figures: dict[int, tuple[Accounted, tuple[str, str]]] = {}
+        thread.changed.connect(self.refresh_soon)
         thread.replaced.connect(self._new_conversation)
         thread.panel.session.started.connect(self._started)
         thread.panel.session.finished.connect(self._ended)
@@ -107,9 +112,34 @@ class TurnCosts(QObject):
 
     def _ended(self, *_args: object) -> None:
         self._open = False
-        # After the run's last frame, in an event-loop turn of its own: accounting every
-        # request of a 50-answer conversation cost that frame ~4.5 ms (the session benchmark).
-        QTimer.singleShot(0, self.refresh)
+        # Outside a frame (a run that ended before its stream did), after the other slots of
+        # its end: the thread records the answer's usage in its own.
+        if not self._put_off():
+            QTimer.singleShot(0, self.refresh)
+
+    def refresh_soon(self, *_args: object) -> None:
+        """Refresh now, or inside a frame after its paint (``_put_off``)."""
+        if not self._put_off():
+            self.refresh()
+
+    def _put_off(self) -> bool:
+        """Inside a frame, a refresh after its paint in a turn of its own, the asks of one frame
+        refreshing once: a run's end asked twice (the thread changed, the run ended), and each
+        refresh of a 50-answer conversation cost its last frame 3-4 ms (the session
+        benchmark). Not a zero timer: a frame runs Qt's timers before it paints. False outside
+        a frame."""
+        from playground.ui.runtime.frames import after_paint
+
+        if self._soon:
+            return True
+        if after_paint(self._refresh_due):
+            self._soon = True
+            return True
+        return False
+
+    def _refresh_due(self) -> None:
+        self._soon = False
+        self.refresh()
 
     def _new_conversation(self) -> None:
         thread = self._thread()
@@ -129,6 +159,7 @@ class TurnCosts(QObject):
             self._sources = sources
             self.accounts = []
             self._roles = []
+            self._figures = {}
         requests, facts = thread.requests, thread.request_facts
         ended = len(requests)
         if ended and self._open:
@@ -160,8 +191,14 @@ class TurnCosts(QObject):
             if found is None or block.coming or block.turn.role != "assistant":
                 _put(block, "", "")
             else:
-                _put(block, *figures_of(found))
+                _put(block, *self._figures_of(found))
         self._show_total(thread, accounts[self.first :])
+
+    def _figures_of(self, done: Accounted) -> tuple[str, str]:
+        known = self._figures.get(id(done))
+        if known is None or known[0] is not done:
+            known = self._figures[id(done)] = (done, figures_of(done))
+        return known[1]
 
     def _show_total(self, thread: ConversationThread, accounts: list[Accounted]) -> None:
         summary = thread.view.summary
@@ -183,7 +220,7 @@ def _put(block: TurnBlock, text: str, tip: str) -> None:
         label = QLabel()
         label.setObjectName("turnFigures")
         label.setTextFormat(Qt.TextFormat.PlainText)
-        label.setStyleSheet("color: gray; font-size: 11px;")
+        tint(label, pixel_size=11)
         label.setWordWrap(True)
         block.box.addWidget(label)
         block.figures = label

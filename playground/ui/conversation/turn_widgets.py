@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.ui.kit.theme import tint
 from playground.ui.views.live_text import LiveText
 
 __all__ = ["TurnEditor", "TurnText", "text_height"]
@@ -43,7 +44,7 @@ class TurnText(LiveText):
         self.setMinimumHeight(0)
         self.viewport().setAutoFillBackground(False)  # the block's background, not a white box
         if muted:
-            self.setStyleSheet("color: gray;")
+            tint(self)
         self.source = text
         # Its height at each width asked: the thread's layout asks every turn at every pass (a
         # few times a frame while an answer streams below it), and laying out a 4,000-character
@@ -138,7 +139,7 @@ class TurnEditor(QWidget):
         layout.setSpacing(2)
         if title:
             label = QLabel(title)
-            label.setStyleSheet("color: gray;")
+            tint(label)
             layout.addWidget(label)
         self.edit = _EditBox(text)
         self.edit.setFixedHeight(EDITOR_HEIGHT)

@@ -53,10 +53,15 @@ class RunAccounts(QObject):
         self._requests_seen = count
 
     def _ended(self, *_args: object) -> None:
-        # In an event-loop turn of its own, after the run's last frame: accounting the whole
+        from playground.ui.runtime.frames import after_paint
+
+        # After the run's last frame is painted, in a turn of its own: accounting the whole
         # conversation's requests cost that frame ~2.5 ms with 50 answers (the session
-        # benchmark), and the figures are read after the run anyway.
-        QTimer.singleShot(0, self.show)
+        # benchmark), and the figures are read after the run anyway. Not a zero timer: a frame
+        # runs Qt's timers before it paints. Outside a frame (a run that ended before its
+        # stream did), after the other slots of its end.
+        if not after_paint(self.show):
+            QTimer.singleShot(0, self.show)
 
     def show(self, *_args: object) -> None:
         panel = self._panel()

@@ -44,11 +44,11 @@ _young_since_middle = 0  # objects allocated (net) since the last middle-generat
 _trim_due = False
 
 
-def hold() -> None:
-    """A stream starts: no full collection until every holder has released, and the heap is
-    trimmed at the first idle tick after that."""
+def hold(*, trim: bool = True) -> None:
+    """A stream starts (or a transcript scrolls, ``trim=False``): no full collection until
+    every holder has released, and the heap is trimmed at the first idle tick after that."""
     global _holders, _saved, _trim_due
-    _trim_due = True
+    _trim_due = _trim_due or trim
     if _holders == 0:
         first, second, third = gc.get_threshold()
         _saved = (first, second, third)

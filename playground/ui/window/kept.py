@@ -101,7 +101,11 @@ class ConversationKeeper(QObject):
             saved = self.store.new(panel.route, self._conversation(panel), model=self._model(panel))
             self.current[panel.route] = saved
         saved.runs.append(replace(run, status=status))
-        self._save(panel, saved)
+        from playground.ui.runtime.frames import after_paint_or_now
+
+        # After the run's last frame is painted, in a turn of its own (the 3 ms a 50-answer
+        # conversation takes to save are not that frame's); now, outside a frame.
+        after_paint_or_now(lambda: self._save(panel, saved))
 
     def _edited(self, panel: RoutePanel) -> None:
         saved = self.current.get(panel.route)

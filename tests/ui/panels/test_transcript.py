@@ -263,3 +263,41 @@ def test_a_failed_turn_offers_edit_of_the_message_it_failed_for(qloop: Any, sim:
     asked = view.blocks[-2]
     assert asked.editor is not None
     assert asked.editor.edit.toPlainText() == "Tell me about lighthouses"
+
+
+def test_each_runs_answer_is_as_tall_as_its_text_with_no_bar_of_its_own(
+    qloop: Any, sim: Any
+) -> None:
+    # A bar shown whenever the text outgrew its last fitted height, hidden at the next fit, laid
+    # the whole answer out again at each change of width: each run's text is made anew.
+    from PySide6.QtCore import Qt
+
+    from playground.ui.views.live_text import LiveText
+
+    panel = sim_panel("chat", sim, pace="instant")
+    for prompt in ("Tell me about lighthouses", "And then?"):
+        panel.editor.set_prompt(prompt)
+        assert then_wait(qloop, panel) == "complete"
+        qloop.sleep(0.05)
+        texts = [t for t in panel.widgets["answer"].findChildren(LiveText) if t.isVisibleTo(panel)]
+        assert texts
+        for text in texts:
+            assert text.verticalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+            assert text.height() >= text.document().size().height()
+
+
+def test_no_widget_of_an_earlier_turn_has_a_style_sheet_of_its_own(qloop: Any, sim: Any) -> None:
+    # Each gave its widget a style of its own: ~13 KB a widget, kept by every turn.
+    from PySide6.QtWidgets import QWidget
+
+    panel = sim_panel("chat", sim, pace="instant")
+    for prompt in ("Tell me about lighthouses", "And then?"):
+        panel.editor.set_prompt(prompt)
+        assert then_wait(qloop, panel) == "complete"
+    qloop.sleep(0.1)
+    view = panel.conversation.view
+    earlier = [b for b in view.blocks if b is not view.host_block()]
+    assert len(earlier) == 3
+    styled = [w for b in earlier for w in [b, *b.findChildren(QWidget)] if w.styleSheet()]
+    assert styled == []
+
