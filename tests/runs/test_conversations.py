@@ -39,8 +39,9 @@ def _rich() -> Conversation:
                     ToolCall("call_1", "get_weather", '{"city": "Paris"', item_id="fc_1"),
                 ),
             ),
-            Turn("tool", (ToolResult("call_1", '{"temp": 21}', is_error=True),)),
-            Turn.of("assistant", "It is sunny in Paris."),
+            # Anthropic prompt cache breakpoints: kept, so a reopened thread sends them again.
+            Turn("tool", (ToolResult("call_1", '{"temp": 21}', is_error=True),), "5m"),
+            Turn("assistant", (Text("It is sunny in Paris."),), cache_breakpoint="1h"),
         ),
         system="Be brief.",
     )
@@ -53,6 +54,7 @@ def test_a_conversation_round_trips_every_part(tmp_path: Path) -> None:
     store.save(saved)
     again = ConversationStore(tmp_path).load(saved.id)
     assert again.conversation == _rich()  # raw arguments, signatures, bytes: all as they were
+    assert [t.cache_breakpoint for t in again.conversation.turns] == [None, None, "5m", "1h"]
     assert again.route == "messages" and again.model == "claude-x"
     assert again.title == "What is the weather in Paris?"
     assert again.runs == [KeptRun("run-1", "/data/history/runs/run-1.capture.jsonl", "complete")]
@@ -214,3 +216,13 @@ def test_a_key_the_runs_were_sent_with_is_redacted_wherever_it_appears(tmp_path:
     assert key not in text and text.count("[redacted]") >= 2
     kept = store.load(saved.id)
     assert kept.conversation.turns[1].text == "Echo: [redacted]!"
+
+
+def test_a_cache_breakpoint_of_another_kind_is_a_damaged_file(tmp_path: Path) -> None:
+    store = ConversationStore(tmp_path)
+    saved = store.new("messages", _rich())
+    store.save(saved)
+    path = store.path_of(saved.id)
+    path.write_text(path.read_text(encoding="utf-8").replace('"1h"', '"2h"'), encoding="utf-8")
+    with pytest.raises(ConversationError, match="cache breakpoint"):
+        store.load(saved.id)

@@ -28,6 +28,8 @@ from playground.protocol.conversation.parts import part_from_stored, stored_item
 
 __all__ = ["conversation_from_json", "conversation_to_json", "searchable_text"]
 
+_BREAKPOINTS = (None, "5m", "1h")  # Turn.cache_breakpoint's values
+
 
 def _part_to_json(part: Part) -> dict[str, Any]:
     if isinstance(part, Text):
@@ -69,14 +71,20 @@ def _part_to_json(part: Part) -> dict[str, Any]:
 
 
 def conversation_to_json(conversation: Conversation) -> dict[str, Any]:
-    """``{"system": str | None, "turns": [{"role", "parts": [{"type", ...}]}]}``."""
+    """``{"system": str | None, "turns": [{"role", "parts": [{"type", ...}],
+    "cache_breakpoint"?}]}``: a turn's prompt cache breakpoint ("5m" or "1h") only where it has
+    one, so a conversation continued after reopening sends its ``cache_control`` as before."""
     return {
         "system": conversation.system,
-        "turns": [
-            {"role": t.role, "parts": [_part_to_json(p) for p in t.parts]}
-            for t in conversation.turns
-        ],
+        "turns": [_turn_to_json(t) for t in conversation.turns],
     }
+
+
+def _turn_to_json(turn: Turn) -> dict[str, Any]:
+    entry: dict[str, Any] = {"role": turn.role, "parts": [_part_to_json(p) for p in turn.parts]}
+    if turn.cache_breakpoint is not None:
+        entry["cache_breakpoint"] = turn.cache_breakpoint
+    return entry
 
 
 def _text(data: dict[str, Any], key: str) -> str:
@@ -149,7 +157,10 @@ def conversation_from_json(data: object) -> Conversation:
         parts = entry.get("parts")
         if not isinstance(parts, list):
             raise ValueError("a turn without a list of parts")
-        turns.append(Turn(entry["role"], tuple(_part_from_json(p) for p in parts)))
+        breakpoint = entry.get("cache_breakpoint")
+        if breakpoint not in _BREAKPOINTS:
+            raise ValueError("a turn whose cache breakpoint is neither 5m nor 1h")
+        turns.append(Turn(entry["role"], tuple(_part_from_json(p) for p in parts), breakpoint))
     return Conversation(tuple(turns), system)
 
 
