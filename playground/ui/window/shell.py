@@ -363,6 +363,12 @@ class MainWindow(QMainWindow):
         if self.provider_bar.provider().builtin and self._start_simulator:
             self.ensure_simulator()
         self.provider_bar.load_models()
+        # A new user types first: the cursor waits in the message box, as in the consoles.
+        # Left on the first widget of the tab order (the provider), the first letters typed
+        # picked another provider by its initial (seen driving a real window with xdotool).
+        prompt = self.current_panel().editor.prompt_box()
+        if prompt is not None:
+            prompt.setFocus()
         if not self._idle_started:
             self._idle_started = True
             from playground.ui.runtime.idle import when_idle

@@ -445,3 +445,15 @@ def test_only_the_current_panel_is_built_before_it_is_needed(
         qloop.run(win.shutdown(), 10)
         win.close()
         win.deleteLater()
+
+
+def test_the_first_keys_typed_go_to_the_message_box(window: Any, qtbot: Any) -> None:
+    # Left on the first widget of the tab order, the provider, a new user's first letters
+    # picked another provider by its initial ("a": Anthropic).
+    qtbot.waitUntil(lambda: window._after_done, timeout=5000)
+    prompt = window.current_panel().editor.prompt_box()
+    provider = window.provider_bar.provider()
+    assert window.focusWidget() is prompt
+    QTest.keyClicks(window.focusWidget(), "a question ")
+    assert prompt.toPlainText().startswith("a question ")  # (the tests give an example after)
+    assert window.provider_bar.provider() == provider
