@@ -256,10 +256,13 @@ class ConversationThread(QObject):
 
     # ---- a failed attempt: replaced by the next Send, or sent again by Retry -------------------
     def prepare_send(self, *, fresh_prompt: bool) -> None:
-        """Before a Send: a failed or cancelled attempt's user turn goes when the message box
-        holds a new message (it replaces the attempt), and stays to be sent again when the box is
-        empty; either way the thread never holds two user turns for one answer."""
-        if self.pending not in ("failed", "cancelled"):
+        """Before a Send: a failed, cancelled or still streaming attempt's user turn goes when
+        the message box holds a new message (it replaces the attempt), and stays to be sent again
+        when the box is empty; either way the thread never holds two user turns for one answer."""
+        # A run still streaming is stopped by this Send, as Stop would: its attempt is replaced
+        # as a cancelled one's is (else its user turn stayed, unanswered, under the new one).
+        replaced = self.pending == "streaming" and self.panel.session.is_running
+        if self.pending not in ("failed", "cancelled") and not replaced:
             return
         if fresh_prompt and self.turns and self.turns[-1].role == "user":
             self.turns.pop()

@@ -301,3 +301,33 @@ def test_no_widget_of_an_earlier_turn_has_a_style_sheet_of_its_own(qloop: Any, s
     styled = [w for b in earlier for w in [b, *b.findChildren(QWidget)] if w.styleSheet()]
     assert styled == []
 
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_send_while_an_answer_streams_replaces_that_attempt(
+    route: str, qloop: Any, sim: Any
+) -> None:
+    # Sending while the answer streams stops it, as Stop would: the new message takes the
+    # attempt's place, as after a failure, and never stacks a second user turn without an answer.
+    panel = sim_panel(route, sim, pace="slow")
+    panel.editor.set_prompt("Tell me about lighthouses")
+
+    async def send_twice() -> str:
+        panel.send()
+        while panel.session.state is None or not panel.session.state.text:
+            await asyncio.sleep(0.01)
+        panel.editor.set_prompt("No, tell me about harbours")
+        panel.set_pace("instant")
+        panel.send()
+        await asyncio.sleep(0.05)
+        status: str = await panel.session.wait()
+        return status
+
+    assert qloop.run(send_twice(), 60) == "complete"
+    qloop.sleep(0.1)
+    thread = panel.conversation
+    assert [t.role for t in thread.turns] == ["user", "assistant"]
+    assert thread.turns[0].text == "No, tell me about harbours"
+    states = [t["state"] for t in panel.dump_state()["transcript"]["turns"]]
+    assert states == ["done", "done"]
+    sent = thread.requests[-1]["body"]
+    assert "lighthouses" not in str(sent)
