@@ -12,13 +12,14 @@ import importlib
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFontDatabase, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QFontDatabase, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QMenu,
     QSizePolicy,
+    QStyleOptionToolButton,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -117,18 +118,10 @@ class TurnBlock(QFrame):
         self.edit_button = action_button("✎", "Edit this turn's text in place")
         self.edit_button.clicked.connect(self.open_editor)
         head.addWidget(self.edit_button)
-        self.insert_button = action_button(
-            "+", "Insert a user or assistant turn before or after this one"
-        )
-        self.insert_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.insert_menu = QMenu(self.insert_button)
-        for where, offset in (("before", 0), ("after", 1)):
-            for role in INSERT_ROLES:
-                action = self.insert_menu.addAction(f"{role.capitalize()} turn {where}")
-                action.triggered.connect(
-                    lambda _=False, o=offset, r=role: view.begin_insert(self.index + o, r)
-                )
-        self.insert_button.setMenu(self.insert_menu)
+        self.insert_button = MenuButton(self._insert_menu)
+        self.insert_button.setText("+")
+        self.insert_button.setToolTip("Insert a user or assistant turn before or after this one")
+        self.insert_button.setAutoRaise(True)
         head.addWidget(self.insert_button)
         self.head = head
         self.regenerate_button: QToolButton | None = None
@@ -189,6 +182,22 @@ class TurnBlock(QFrame):
         if index != self.index:
             self.index = index
             self._sync_regenerate()
+
+    @property
+    def insert_menu(self) -> QMenu:
+        """Insert's menu: a user or assistant turn before or after this one (made when asked)."""
+        return self.insert_button.ensure_menu()
+
+    def _insert_menu(self, button: QToolButton) -> QMenu:
+        menu = QMenu(button)
+        view = self.view
+        for where, offset in (("before", 0), ("after", 1)):
+            for role in INSERT_ROLES:
+                action = menu.addAction(f"{role.capitalize()} turn {where}")
+                action.triggered.connect(
+                    lambda _=False, o=offset, r=role: view.begin_insert(self.index + o, r)
+                )
+        return menu
 
     def _sync_regenerate(self) -> None:
         # Regenerate asks again from the turns before an answer: the first turn has none.
@@ -254,6 +263,36 @@ def shows(block: TurnBlock, turn: Turn, live: bool) -> bool:
     if block.live != live:
         return False
     return block.turn is turn or block.turn == turn or (block.coming and turn.role == "assistant")
+
+
+class MenuButton(QToolButton):
+    """An instant-popup button whose menu is made when it is first pressed (or asked for): a
+    menu with its actions weighs ~13 KB (measured with mallinfo), kept by every turn of a long
+    transcript for a menu few are ever opened. It is drawn with its menu's arrow before."""
+
+    def __init__(self, make: Callable[[QToolButton], QMenu]) -> None:
+        super().__init__()
+        self._make = make
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+
+    def ensure_menu(self) -> QMenu:
+        menu = self.menu()
+        if menu is None:
+            menu = self._make(self)
+            self.setMenu(menu)
+        return menu
+
+    def initStyleOption(self, option: QStyleOptionToolButton) -> None:
+        super().initStyleOption(option)
+        option.features |= QStyleOptionToolButton.ToolButtonFeature.HasMenu
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.ensure_menu()  # before the press: it opens the menu the button has
+        super().mousePressEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        self.ensure_menu()
+        super().keyPressEvent(event)
 
 
 def action_button(text: str, tip: str) -> QToolButton:

@@ -120,7 +120,12 @@ def test_turns_inserted_before_and_after_are_sent_in_place(
     thread, view = panel.conversation, panel.conversation.view
     say(qloop, panel, FIRST)
     answer = thread.turns[1].text
+    # The menu is made when first asked for (each weighs ~13 KB), drawn as a menu's button before.
+    button = view.blocks[0].insert_button
+    assert button.menu() is None
+    width = button.sizeHint().width()
     labels = [a.text() for a in view.blocks[0].insert_menu.actions()]
+    assert button.menu() is view.blocks[0].insert_menu and button.sizeHint().width() == width
     assert labels == [
         "User turn before",
         "Assistant turn before",
@@ -259,3 +264,31 @@ def test_send_to_compare_gives_every_column_the_thread(window: Any, qloop: Any) 
     for column in compare.columns:
         assert column.text.startswith(f'Following up on "{FIRST}".'), column.config.route
     compare.close()
+
+
+# The offscreen platform cannot raise a popup nor grab the keyboard for it: it says so.
+@pytest.mark.qt_log_ignore(
+    "^This plugin does not support raise\\(\\)$",
+    "^This plugin does not support grabbing the keyboard$",
+)
+def test_pressing_insert_opens_the_menu_it_makes_then(qloop: Any, sim: Any) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    panel = _panel("chat", sim)
+    say(qloop, panel, FIRST)
+    button = panel.conversation.view.blocks[0].insert_button
+    assert button.menu() is None
+    shown: list[Any] = []
+
+    def close() -> None:
+        popup = QApplication.activePopupWidget()
+        shown.append(popup)
+        if popup is not None:
+            popup.close()
+
+    QTimer.singleShot(300, close)
+    QTest.mousePress(button, Qt.MouseButton.LeftButton)  # opens it (a loop of its own)
+    assert shown and shown[0] is button.menu() is not None
+    assert len(button.menu().actions()) == 4
