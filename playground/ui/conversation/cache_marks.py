@@ -37,6 +37,7 @@ class CacheMarks(QObject):
         self._menus: weakref.WeakSet[TurnBlock] = weakref.WeakSet()  # blocks given a menu
         self._markers: weakref.WeakKeyDictionary[TurnBlock, QLabel] = weakref.WeakKeyDictionary()
         thread.changed.connect(self.refresh)
+        thread.view.farBuilt.connect(self._attach)
 
     @property
     def count(self) -> int:
@@ -60,13 +61,15 @@ class CacheMarks(QObject):
         if thread is None:
             return
         for block in thread.view.blocks:
-            if block not in self._menus:
-                block.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-                block.customContextMenuRequested.connect(
-                    lambda point, b=block: self._menu(b, point)
-                )
-                self._menus.add(block)
-            self._mark(block, None if block.coming else block.turn.cache_breakpoint)
+            self._attach(block)
+
+    def _attach(self, block: TurnBlock) -> None:
+        """``block``'s menu (once) and its marker as its turn is now."""
+        if block not in self._menus:
+            block.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            block.customContextMenuRequested.connect(lambda point, b=block: self._menu(b, point))
+            self._menus.add(block)
+        self._mark(block, None if block.coming else block.turn.cache_breakpoint)
 
     def _mark(self, block: TurnBlock, breakpoint: str | None) -> None:
         label = self._markers.get(block)

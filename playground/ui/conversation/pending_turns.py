@@ -389,6 +389,7 @@ def build(block: TurnBlock) -> TurnBlock:
     # Hidden and deleted, not unparented: taking a shown widget out of its parent cost 1-2 ms.
     block.hide()
     block.deleteLater()
+    view.farBuilt.emit(real)
     return real
 
 

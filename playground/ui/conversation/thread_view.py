@@ -98,6 +98,9 @@ class ThreadView(QWidget):
     insertSaved = Signal(int, str, str)  # the place (the index it will have), role, text
     regenerateRequested = Signal(int)  # the index of the assistant turn to ask again
     sendToRequested = Signal(str)  # a route, or "compare"
+    # A far turn's real block, built in its stand-in's place as it came near the view (or was
+    # asked for): what decorates built blocks (costs, cache marks) decorates it too.
+    farBuilt = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -102,7 +102,11 @@ class TurnCosts(QObject):
         # Each account's figures line and tip, by the account (its identity): a refresh puts
         # every answer's line again, and writing them all anew was most of its time.
         self._figures: dict[int, tuple[Accounted, tuple[str, str]]] = {}
+        # Each answer's account by its turn's index, as the last refresh found them: a far turn
+        # built later (pending_turns.py) gets its line from it.
+        self._by_turn: dict[int, Accounted] = {}
         thread.changed.connect(self.refresh_soon)
+        thread.view.farBuilt.connect(self._built)
         thread.replaced.connect(self._new_conversation)
         thread.panel.session.started.connect(self._started)
         thread.panel.session.finished.connect(self._ended)
@@ -184,15 +188,19 @@ class TurnCosts(QObject):
             turn = answer_turn(sent, roles)
             if turn is not None:
                 by_turn[turn] = done
+        self._by_turn = by_turn
         for block in thread.view.blocks:
             if unbuilt(block):
                 continue  # a far turn not built yet: asking it for its figures builds it
-            found = by_turn.get(block.index)
-            if found is None or block.coming or block.turn.role != "assistant":
-                _put(block, "", "")
-            else:
-                _put(block, *self._figures_of(found))
+            self._built(block)
         self._show_total(thread, accounts[self.first :])
+
+    def _built(self, block: TurnBlock) -> None:
+        found = self._by_turn.get(block.index)
+        if found is None or block.coming or block.turn.role != "assistant":
+            _put(block, "", "")
+        else:
+            _put(block, *self._figures_of(found))
 
     def _figures_of(self, done: Accounted) -> tuple[str, str]:
         known = self._figures.get(id(done))

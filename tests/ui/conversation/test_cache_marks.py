@@ -94,3 +94,30 @@ def test_breakpoints_on_the_system_and_the_tools(qloop: Any, sim: Any) -> None:
     switches.tools.setChecked(False)
     panel.editor.set_body(pasted)
     assert switches.system.isChecked() and not switches.tools.isChecked()
+
+
+def test_a_far_turn_built_later_has_its_menu_and_its_mark(qloop: Any, sim: Any) -> None:
+    # A long pasted thread shows its far turns as stand-ins (pending_turns.py): one built when
+    # scrolled to must offer "Cache up to here" and show its mark like any other.
+    from PySide6.QtCore import Qt
+
+    from playground.ui.conversation.pending_turns import PendingBlock, build
+
+    panel = sim_panel("messages", sim, model="sim-chat")
+    messages: list[dict[str, Any]] = []
+    for i in range(20):
+        content: Any = f"Question {i}: {LONG}"
+        if i == 0:
+            content = [{"type": "text", "text": content, "cache_control": EPHEMERAL}]
+        messages += [{"role": "user", "content": content}, {"role": "assistant", "content": "Ok."}]
+    panel.editor.set_body({"model": "sim-chat", "max_tokens": 256, "messages": messages})
+    qloop.sleep(0.1)
+    view = panel.conversation.view
+    far = view.blocks[0]
+    assert isinstance(far, PendingBlock)
+    real = build(far)
+    qloop.sleep(0.05)
+    assert view.blocks[0] is real
+    assert real.contextMenuPolicy() == Qt.ContextMenuPolicy.CustomContextMenu
+    assert panel.cache_marks.menu_for(real).actions()[0].isChecked()
+    assert _marker(real).startswith("⚑ cache breakpoint (5 min)")
