@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QObject, QSignalBlocker, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 
-from playground.protocol.conversation.shared_texts import long_texts, shared_value, with_texts_of
 from playground.protocol.requests import RequestParams, build_body
 from playground.ui.conversation.auto_reply import answer_when_ended, canned
 from playground.ui.conversation.branching import ThreadBranching
@@ -166,6 +165,7 @@ class ConversationThread(QObject):
     def sent(self, body: dict[str, Any]) -> None:
         """``body`` is being sent: its turns are the thread now, and the prompt box empties."""
         from playground.protocol.conversation.bodies import parse_body
+        from playground.protocol.conversation.shared_texts import long_texts, with_texts_of
 
         try:
             pasted = parse_body(body, self.route)
@@ -192,6 +192,7 @@ class ConversationThread(QObject):
         if not sent or spec is None or spec.json_body is None:
             return
         from playground.protocol.conversation.dump import redact_base64
+        from playground.protocol.conversation.shared_texts import long_texts, shared_value
 
         body: Any = copy.deepcopy(spec.json_body)
         for secret in spec.secrets():
