@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QSize, QTimer
 from PySide6.QtWidgets import QWidget
 
+from playground.ui.runtime import idle
+
 if TYPE_CHECKING:
     from playground.ui.conversation.thread_view import ThreadView
     from playground.ui.conversation.turn_block import TurnBlock
@@ -118,14 +120,7 @@ class Parking:
         self.view = view
         self._timer: QTimer | None = None
         self._rest_timer: QTimer | None = None
-        self._scrolled_at = -SCROLL_REST_S  # the user's last scroll (time.monotonic)
-        bar = view.scroller.verticalScrollBar()
-        bar.valueChanged.connect(self.soon)
-        # The user's own scrolling (wheel, keys, the bar), not the thread following its end.
-        bar.actionTriggered.connect(self._user_scrolled)
-
-    def _user_scrolled(self, _action: int) -> None:
-        self._scrolled_at = time.monotonic()
+        view.scroller.verticalScrollBar().valueChanged.connect(self.soon)
 
     def _after_rest(self) -> None:
         """Look again once the user has stopped scrolling for SCROLL_REST_S."""
@@ -204,7 +199,7 @@ class Parking:
         if stepped:
             self.soon()
             return
-        if away and time.monotonic() - self._scrolled_at < SCROLL_REST_S:
+        if away and idle.scrolled_within(SCROLL_REST_S):
             # While the user scrolls, what went out of view stays rendered: parking it cost a
             # frame 4-7 ms each (its document cloned), and scrolling back rendered it again.
             self._after_rest()

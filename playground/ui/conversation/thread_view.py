@@ -151,7 +151,7 @@ class ThreadView(QWidget):
         bar.rangeChanged.connect(self._to_end)
         bar.valueChanged.connect(self._scrolled)
         # The user's own scrolling (wheel, keys, the bar), not the thread following its end:
-        # work that would stall its frames waits until it is still (idle.py).
+        # work that would stall its frames (parking too) waits until it is still (idle.py).
         bar.actionTriggered.connect(lambda _action: idle.scrolled())
         self.parking = Parking(self)  # older turns' rendered text, while far out of view
         self.in_view = EditorInView(self)  # an editor just opened, scrolled into view

@@ -21,6 +21,7 @@ __all__ = [
     "run_ended",
     "run_started",
     "scrolled",
+    "scrolled_within",
     "scrolling",
     "streams_running",
     "when_idle",
@@ -57,7 +58,13 @@ def idle_now() -> bool:
 def scrolling() -> bool:
     """Whether a transcript scrolled within ``SCROLL_QUIET_S``: work that reads a whole
     conversation waits until it is still."""
-    return time.monotonic() - _last_scroll < SCROLL_QUIET_S
+    return scrolled_within(SCROLL_QUIET_S)
+
+
+def scrolled_within(seconds: float) -> bool:
+    """Whether the user scrolled a transcript (wheel, keys, its bar; not a thread following its
+    end) within the last ``seconds``."""
+    return time.monotonic() - _last_scroll < seconds
 
 
 def scrolled() -> None:
