@@ -118,7 +118,7 @@ class TurnBlock(QFrame):
         self.edit_button = action_button("✎", "Edit this turn's text in place")
         self.edit_button.clicked.connect(self.open_editor)
         head.addWidget(self.edit_button)
-        self.insert_button = MenuButton(self._insert_menu)
+        self.insert_button = MenuButton(self._make_insert_menu)
         self.insert_button.setText("+")
         self.insert_button.setToolTip("Insert a user or assistant turn before or after this one")
         self.insert_button.setAutoRaise(True)
@@ -188,7 +188,7 @@ class TurnBlock(QFrame):
         """Insert's menu: a user or assistant turn before or after this one (made when asked)."""
         return self.insert_button.ensure_menu()
 
-    def _insert_menu(self, button: QToolButton) -> QMenu:
+    def _make_insert_menu(self, button: QToolButton) -> QMenu:
         menu = QMenu(button)
         view = self.view
         for where, offset in (("before", 0), ("after", 1)):
