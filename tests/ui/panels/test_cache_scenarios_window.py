@@ -8,23 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cache_scenarios import tools_for
 from panel_helpers import say
 
 from tests.ui.panels.test_cost_and_cache import LONG, ROUTES, _ready
 
 pytestmark = pytest.mark.timeout(300)
-
-
-def _tool(route: str, name: str) -> dict[str, Any]:
-    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
-    if route == "chat":
-        return {
-            "type": "function",
-            "function": {"name": name, "description": f"{name} of a city", "parameters": schema},
-        }
-    if route == "responses":
-        return {"type": "function", "name": name, "description": name, "parameters": schema}
-    return {"name": name, "description": f"{name} of a city", "input_schema": schema}
 
 
 def _last_cache(panel: Any) -> dict[str, Any]:
@@ -37,7 +26,7 @@ def test_tools_reordered_change_the_prefix_at_the_tools(
     window: Any, qloop: Any, route: str
 ) -> None:
     panel = _ready(window, qloop, route)
-    tools = [_tool(route, "get_weather"), _tool(route, "get_time")]
+    tools = tools_for(route, [0, 1])  # get_weather, get_time
     panel.editor.set_body({**panel.editor.body(), "tools": tools, "tool_choice": "none"})
     panel.editor.system_box().setPlainText("You answer briefly. " * 10)
     assert say(qloop, panel, LONG) == "complete"

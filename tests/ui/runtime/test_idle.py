@@ -13,6 +13,8 @@ def test_scrolling_holds_the_full_collection_until_the_view_is_still(
 ) -> None:
     from playground.ui.runtime import gc_schedule, idle
 
+    # An earlier test's stream or scroll may still hold (its release due): let it end first.
+    qtbot.waitUntil(lambda: gc_schedule._holders == 0, timeout=5000)
     monkeypatch.setattr(idle, "SCROLL_QUIET_S", 0.2)
     monkeypatch.setattr(idle, "_scroll_hold", None)
     oldest = gc.get_threshold()[2]
