@@ -73,11 +73,16 @@ def scrolled() -> None:
     global _last_scroll, _scroll_hold
     _last_scroll = time.monotonic()
     if _scroll_hold is None:
+        from PySide6.QtCore import Qt  # its first use builds the namespace: not at import
+
         app = QCoreApplication.instance()
         if app is None:
             return
         _scroll_hold = QTimer(app)
         _scroll_hold.setSingleShot(True)
+        # Never early (a coarse timer fires up to 5% early): its release and ``scrolling()``
+        # must agree that the view is still.
+        _scroll_hold.setTimerType(Qt.TimerType.PreciseTimer)
         _scroll_hold.setInterval(int(SCROLL_QUIET_S * 1000))
         _scroll_hold.timeout.connect(gc_schedule.release)
     if not _scroll_hold.isActive():
